@@ -329,6 +329,47 @@ mod tests {
         assert_eq!(Board::from_string_matrix(&back), Ok(board));
     }
 
+    /// seed 002, example 1 (basic level): a black bishop at row 3, column 2 on an
+    /// empty board, its reach marked `PM`.
+    #[test]
+    fn seed_002_bishop_reach() {
+        let expected = [
+            ["", "", "", "", "", "PM", "", ""],
+            ["PM", "", "", "", "PM", "", "", ""],
+            ["", "PM", "", "PM", "", "", "", ""],
+            ["", "", "BB", "", "", "", "", ""],
+            ["", "PM", "", "PM", "", "", "", ""],
+            ["PM", "", "", "", "PM", "", "", ""],
+            ["", "", "", "", "", "PM", "", ""],
+            ["", "", "", "", "", "", "PM", ""],
+        ];
+        let pieces_only = expected.map(|row| row.map(|cell| if cell == "PM" { "" } else { cell }));
+        let board = Board::from_string_matrix(&pieces_only).unwrap();
+        assert_eq!(board.piece_at(Square::C4), Some(Piece { color: Color::Black, role: Role::Bishop }));
+        let reach = attacks::bishop_attacks(Square::C4, board.occupied());
+        let mut marked = board.to_string_matrix();
+        for sq in reach {
+            marked[sq.rank().index()][sq.file().index()] = "PM".to_owned();
+        }
+        assert_eq!(marked, expected.map(|row| row.map(str::to_owned)));
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn matrices_serialise() {
+        let board = Board::new();
+        let ints = serde_json::to_string(&board.to_int_matrix()).unwrap();
+        assert!(ints.starts_with("[[4,2,3,5,6,3,2,4],[1,1,1,1,1,1,1,1],[0,0,0,0,0,0,0,0]"));
+        let back: IntMatrix = serde_json::from_str(&ints).unwrap();
+        assert_eq!(Board::from_int_matrix(&back), Ok(board.clone()));
+        let strings = serde_json::to_string(&board.to_string_matrix()).unwrap();
+        assert!(strings.starts_with(r#"[["WR","WN","WB","WQ","WK","WB","WN","WR"],["WP","#));
+        let back: StringMatrix = serde_json::from_str(&strings).unwrap();
+        assert_eq!(Board::from_string_matrix(&back), Ok(board.clone()));
+        assert_eq!(serde_json::to_string(&board).unwrap(), r#""rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR""#);
+        assert_eq!(serde_json::from_str::<Board>(r#""8/8/8/8/8/8/8/K6k""#).unwrap().occupied().count(), 2);
+    }
+
     #[test]
     fn bad_matrix_cells() {
         let mut ints = [[0i8; 8]; 8];

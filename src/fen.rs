@@ -336,7 +336,7 @@ fn castling_file(board: &crate::Board, color: Color, mode: CastlingMode, king_si
     };
     let rooks = board.by_piece(Piece { color, role: Role::Rook }) & Bitboard::from_rank(back);
     let outer = if king_side {
-        rooks.into_iter().filter(|r| r.file() > king.file()).last()
+        rooks.into_iter().rev().find(|r| r.file() > king.file())
     } else {
         rooks.into_iter().find(|r| r.file() < king.file())
     };
@@ -484,3 +484,115 @@ mod serde_impls {
 /// cross-check test.
 #[doc(hidden)]
 pub use crate::parse::fen::syntax_ok as __syntax_ok;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn canonical(text: &str, mode: CastlingMode) -> String {
+        let fen = Fen::parse(text, mode).unwrap();
+        Position::from_setup(fen.setup, mode).unwrap().fen().to_string()
+    }
+
+    #[test]
+    fn castling_order_and_letters() {
+        let fen = Fen::parse("r3k2r/8/8/8/8/8/8/R3K2R w qkQK - 0 1", CastlingMode::Standard).unwrap();
+        assert_eq!(
+            fen.lints,
+            [FenLint {
+                kind: FenLintKind::CastlingOrder { canonical: "KQkq".to_owned() },
+                field: FenField::Castling,
+                span: 26..30
+            }]
+        );
+        assert_eq!(fen.to_string(), "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        let fen = Fen::parse("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1", CastlingMode::Standard).unwrap();
+        let kinds: Vec<&FenLintKind> = fen.lints.iter().map(|l| &l.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                &FenLintKind::ShredderCastling { found: 'H', canonical: 'K' },
+                &FenLintKind::ShredderCastling { found: 'A', canonical: 'Q' },
+                &FenLintKind::ShredderCastling { found: 'h', canonical: 'k' },
+                &FenLintKind::ShredderCastling { found: 'a', canonical: 'q' },
+            ]
+        );
+        assert_eq!(fen.lints[2].span, 28..29);
+        assert_eq!(fen.setup.castling_rights, CastlingRights::STANDARD);
+    }
+
+    #[test]
+    fn chess960_letters() {
+        // X-FEN: K and Q are the outermost rooks; Shredder letters say the same
+        let shredder = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+        assert_eq!(
+            canonical(shredder, CastlingMode::Chess960),
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9"
+        );
+        // the inner of two queen-side rooks needs its file letter
+        let inner = "r1r1k3/8/8/8/8/8/8/R1R1K3 w Cc - 0 1";
+        let fen = Fen::parse(inner, CastlingMode::Chess960).unwrap();
+        assert!(fen.lints.is_empty());
+        assert!(fen.setup.castling_rights.has(Color::White, File::C));
+        assert_eq!(canonical(inner, CastlingMode::Chess960), inner);
+        // while Q names the outermost one
+        let outer = Fen::parse("r1r1k3/8/8/8/8/8/8/R1R1K3 w Qq - 0 1", CastlingMode::Chess960).unwrap();
+        assert!(outer.setup.castling_rights.has(Color::White, File::A));
+        // in standard chess Q is always the a-file rook
+        let standard = Fen::parse("4k3/8/8/8/8/8/8/1R2K3 w Q - 0 1", CastlingMode::Standard).unwrap();
+        assert!(standard.setup.castling_rights.has(Color::White, File::A));
+    }
+
+    #[test]
+    fn duplicate_castling_letter() {
+        let err = Fen::parse("r3k2r/8/8/8/8/8/8/R3K2R w KQKk - 0 1", CastlingMode::Standard).unwrap_err();
+        assert_eq!(
+            err.errors,
+            [FenSyntaxError {
+                field: FenField::Castling,
+                span: 28..29,
+                found: "K".to_owned(),
+                expected: "each castling right once".to_owned()
+            }]
+        );
+        // H and K are the same right in standard chess
+        assert!(Fen::parse("r3k2r/8/8/8/8/8/8/R3K2R w KH - 0 1", CastlingMode::Standard).is_err());
+    }
+
+    #[test]
+    fn reason_spans() {
+        let text = "r3k2r/8/8/8/8/8/8/R3K1R1 w KQkq - 0 1";
+        let fen = Fen::parse(text, CastlingMode::Standard).unwrap();
+        let reasons = Position::check(&fen.setup, CastlingMode::Standard);
+        assert_eq!(reasons.len(), 1);
+        assert_eq!(fen.span_of(&reasons[0]), Some(27..28));
+        assert_eq!(&text[27..28], "K");
+        let text = "4k3/8/8/8/8/8/8/4K3 w - e6 0 1";
+        let fen = Fen::parse(text, CastlingMode::Standard).unwrap();
+        let reasons = Position::check(&fen.setup, CastlingMode::Standard);
+        assert_eq!(reasons[0].code(), "fen:en-passant-no-pawn");
+        assert_eq!(fen.span_of(&reasons[0]), Some(24..26));
+    }
+
+    #[test]
+    fn writer_round_trips() {
+        for text in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/8/8/8/8/8/8/R3K2R b Kq - 12 40",
+            "8/8/8/KPp4r/8/8/8/7k w - c6 0 2",
+            "8/8/8/8/8/8/8/8 w - - 0 1",
+        ] {
+            let fen: Fen = text.parse().unwrap();
+            assert_eq!(fen.to_string(), text);
+            assert_eq!(fen.to_string().parse::<Fen>().unwrap().setup, fen.setup);
+        }
+        // the en passant square is kept as given on request, dropped when no capture is legal
+        let pos = Position::from_setup(
+            "8/8/8/KPp4r/8/8/8/7k w - c6 0 2".parse::<Fen>().unwrap().setup,
+            CastlingMode::Standard,
+        )
+        .unwrap();
+        assert_eq!(pos.fen().to_string(), "8/8/8/KPp4r/8/8/8/7k w - - 0 2");
+        assert_eq!(pos.fen_with(EnPassantMode::AsGiven).to_string(), "8/8/8/KPp4r/8/8/8/7k w - c6 0 2");
+    }
+}

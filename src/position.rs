@@ -578,7 +578,7 @@ impl Checker<'_> {
                 self.push(ReasonKind::TooManyPawns { color, count: pawns }, ours & board.by_role(Role::Pawn));
             }
             if ours.count() > 16 {
-                self.push(ReasonKind::TooManyPieces { color, count: ours.count() }, Bitboard::EMPTY);
+                self.push(ReasonKind::TooManyPieces { color, count: ours.count() }, ours);
             }
             let extra = |bb: Bitboard, initial: usize| bb.count().saturating_sub(initial);
             let bishops = ours & board.by_role(Role::Bishop);
@@ -589,7 +589,8 @@ impl Checker<'_> {
                 + extra(bishops & Bitboard::DARK_SQUARES, 1);
             let missing_pawns = 8usize.saturating_sub(pawns);
             if promotions > missing_pawns {
-                self.push(ReasonKind::UnexplainedMaterial { color, promotions, missing_pawns }, Bitboard::EMPTY);
+                let pieces = ours - board.by_role(Role::Pawn) - board.by_role(Role::King);
+                self.push(ReasonKind::UnexplainedMaterial { color, promotions, missing_pawns }, pieces);
             }
         }
         for color in Color::ALL {
@@ -758,7 +759,7 @@ pub(crate) fn castling_letter(board: &Board, color: Color, file: File, mode: Cas
             let rooks = board.by_piece(Piece { color, role: Role::Rook }) & Bitboard::from_rank(back);
             match king {
                 Some(k) if file > k.file() => {
-                    let outer = rooks.into_iter().filter(|r| r.file() > k.file()).last();
+                    let outer = rooks.into_iter().rev().find(|r| r.file() > k.file());
                     (outer.map(Square::file) == Some(file)).then_some('K')
                 }
                 Some(k) if file < k.file() => {
@@ -888,8 +889,7 @@ fn could_have_moved(board: &Board, color: Color, from: Square, to: Square, role:
         let df = to.file() as i32 - from.file() as i32;
         let dr = to.rank() as i32 - from.rank() as i32;
         let start = Rank::Second.relative_to(color);
-        (df.abs() == 1 && dr == forward)
-            || (df == 0 && dr == forward)
+        (df.abs() <= 1 && dr == forward)
             || (df == 0
                 && dr == 2 * forward
                 && from.rank() == start
@@ -962,7 +962,8 @@ mod tests {
 
     #[test]
     fn each_reason_alone() {
-        let table: &[(&str, &[(&str, &[&str])])] = &[
+        type Expected<'a> = &'a [(&'a str, &'a [&'a str])];
+        let table: &[(&str, Expected)] = &[
             (
                 "8/8/8/8/8/8/8/8 w - - 0 1",
                 &[("fen:empty-board", &[]), ("fen:missing-king", &[]), ("fen:missing-king", &[])],
@@ -974,10 +975,23 @@ mod tests {
                 &[("fen:too-many-pawns", &["a2", "a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3"])],
             ),
             ("6k1/8/8/8/8/8/8/QQQQK3 w - - 0 1", &[]),
-            ("k7/8/8/8/8/8/PPPPPPPP/QQK5 w - - 0 1", &[("fen:unexplained-material", &[])]),
+            ("k7/8/8/8/8/8/PPPPPPPP/QQK5 w - - 0 1", &[("fen:unexplained-material", &["a1", "b1"])]),
+            (
+                "k7/8/8/8/NNNNNNNN/PPPPPPPP/8/K7 w - - 0 1",
+                &[
+                    (
+                        "fen:too-many-pieces",
+                        &[
+                            "a1", "a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3", "a4", "b4", "c4", "d4", "e4", "f4",
+                            "g4", "h4",
+                        ],
+                    ),
+                    ("fen:unexplained-material", &["a4", "b4", "c4", "d4", "e4", "f4", "g4", "h4"]),
+                ],
+            ),
             ("k7/8/8/8/8/8/PPPPPPP1/BB5K w - - 0 1", &[]),
             ("k7/8/8/8/8/8/PPPPPPP1/B1B4K w - - 0 1", &[]),
-            ("k7/8/8/8/8/8/PPPPPPPP/B1B4K w - - 0 1", &[("fen:unexplained-material", &[])]),
+            ("k7/8/8/8/8/8/PPPPPPPP/B1B4K w - - 0 1", &[("fen:unexplained-material", &["a1", "c1"])]),
             (
                 "rnbqkbnr/pppppppp/8/8/8/P7/P1PPPPPP/RNBQKBNR w KQkq - 0 1",
                 &[("fen:impossible-pawn-structure", &["a2", "c2", "d2", "e2", "f2", "g2", "h2", "a3"])],
