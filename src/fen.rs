@@ -9,7 +9,7 @@
 //! assert_eq!(err.errors.len(), 2);
 //! assert_eq!(err.errors[0].field, FenField::Placement);
 //! assert_eq!(err.errors[1].field, FenField::Castling);
-//! assert_eq!(err.errors[1].span, 46..47);
+//! assert_eq!(err.errors[1].span, 47..48);
 //! ```
 
 use core::ops::Range;
