@@ -66,6 +66,12 @@ impl Bitboard {
         self.0 & self.0.wrapping_sub(1) != 0
     }
 
+    /// Whether the set holds more than two squares.
+    pub const fn more_than_two(self) -> bool {
+        let rest = self.0 & self.0.wrapping_sub(1);
+        rest & rest.wrapping_sub(1) != 0
+    }
+
     /// The number of squares.
     pub const fn count(self) -> usize {
         self.0.count_ones() as usize
@@ -280,6 +286,8 @@ mod tests {
         let a = Bitboard::from(Square::A1) | Square::H8;
         assert_eq!(a.count(), 2);
         assert!(a.more_than_one());
+        assert!(!a.more_than_two());
+        assert!((a | Square::E4).more_than_two());
         assert_eq!(a.last(), Some(Square::H8));
         assert_eq!((a - Square::A1).single_square(), Some(Square::H8));
         assert_eq!(Bitboard::EMPTY.first(), None);

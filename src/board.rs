@@ -18,14 +18,14 @@
 //! ```
 
 use crate::attacks;
-use crate::{Bitboard, ByColor, Color, File, Piece, Rank, Role, Square};
+use crate::{Bitboard, Color, File, Piece, Rank, Role, Square};
 
 /// The pieces on the board. Any arrangement is allowed here; legality is
 /// [`Position`](crate::Position)'s business.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Board {
     by_role: [Bitboard; 6],
-    by_color: ByColor<Bitboard>,
+    by_color: [Bitboard; 2],
     occupied: Bitboard,
     squares: [Option<Piece>; 64],
 }
@@ -91,7 +91,7 @@ impl Board {
     pub const fn empty() -> Board {
         Board {
             by_role: [Bitboard::EMPTY; 6],
-            by_color: ByColor { white: Bitboard::EMPTY, black: Bitboard::EMPTY },
+            by_color: [Bitboard::EMPTY; 2],
             occupied: Bitboard::EMPTY,
             squares: [None; 64],
         }
@@ -106,11 +106,19 @@ impl Board {
     /// Puts `piece` on `sq`, replacing what stood there; returns what was replaced.
     pub fn set_piece_at(&mut self, sq: Square, piece: Piece) -> Option<Piece> {
         let old = self.remove_piece_at(sq);
-        self.by_role[piece.role.index()].add(sq);
-        self.by_color[piece.color].add(sq);
-        self.occupied.add(sq);
-        self.squares[sq as usize] = Some(piece);
+        self.put_on_empty(sq, piece);
         old
+    }
+
+    /// Puts `piece` on `sq`, which must be empty.
+    #[inline]
+    pub(crate) fn put_on_empty(&mut self, sq: Square, piece: Piece) {
+        debug_assert!(self.squares[sq as usize].is_none());
+        let bit = Bitboard::from_square(sq);
+        self.by_role[piece.role.index()] |= bit;
+        self.by_color[piece.color as usize] |= bit;
+        self.occupied |= bit;
+        self.squares[sq as usize] = Some(piece);
     }
 
     /// Empties `sq`; returns what stood there.
@@ -118,7 +126,7 @@ impl Board {
         let old = self.squares[sq as usize].take();
         if let Some(piece) = old {
             self.by_role[piece.role.index()].discard(sq);
-            self.by_color[piece.color].discard(sq);
+            self.by_color[piece.color as usize].discard(sq);
             self.occupied.discard(sq);
         }
         old
@@ -133,7 +141,7 @@ impl Board {
     /// The squares of one side's pieces.
     #[inline]
     pub fn by_color(&self, color: Color) -> Bitboard {
-        self.by_color[color]
+        self.by_color[color as usize]
     }
 
     /// The squares of one kind of piece, both sides.

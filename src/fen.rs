@@ -249,7 +249,8 @@ impl Fen {
         let mut errors = Vec::new();
         let mut rights = CastlingRights::NONE;
         let mut castling_spans = Vec::with_capacity(raw.castling.len());
-        for (letter, span) in raw.castling {
+        for (at, &letter) in raw.castling.clone().zip(&bytes[raw.castling.clone()]) {
+            let span = at..at + 1;
             let color = if letter.is_ascii_uppercase() { Color::White } else { Color::Black };
             let file = match letter.to_ascii_lowercase() {
                 b'k' => castling_file(&raw.board, color, mode, true),
@@ -281,8 +282,8 @@ impl Fen {
         if !errors.is_empty() {
             return Err(ParseFenError { errors });
         }
-        let written: Vec<(Color, File)> = castling_spans.iter().map(|(c, f, _)| (*c, *f)).collect();
-        if written != canonical_castling_order(rights) {
+        let written = castling_spans.iter().map(|(c, f, _)| (*c, *f));
+        if !written.eq(canonical_castling_order(rights)) {
             if let Some(span) = raw.spans[2].clone() {
                 let canonical = castling_text(&raw.board, rights, mode);
                 lints.push(FenLint { kind: FenLintKind::CastlingOrder { canonical }, field: FenField::Castling, span });
@@ -345,18 +346,15 @@ fn castling_file(board: &crate::Board, color: Color, mode: CastlingMode, king_si
 
 /// Rights in the order canonical FEN writes them: White first, each side's
 /// files from h to a (`KQkq`, `HFhf`).
-fn canonical_castling_order(rights: CastlingRights) -> Vec<(Color, File)> {
-    Color::ALL.into_iter().flat_map(|color| rights.files(color).rev().map(move |file| (color, file))).collect()
+fn canonical_castling_order(rights: CastlingRights) -> impl Iterator<Item = (Color, File)> {
+    Color::ALL.into_iter().flat_map(move |color| rights.files(color).rev().map(move |file| (color, file)))
 }
 
 fn castling_text(board: &crate::Board, rights: CastlingRights, mode: CastlingMode) -> String {
     if rights.is_empty() {
         return "-".to_owned();
     }
-    canonical_castling_order(rights)
-        .into_iter()
-        .map(|(color, file)| castling_letter(board, color, file, mode))
-        .collect()
+    canonical_castling_order(rights).map(|(color, file)| castling_letter(board, color, file, mode)).collect()
 }
 
 impl core::str::FromStr for Fen {

@@ -577,14 +577,26 @@ impl Checker<'_> {
             if pawns > 8 {
                 self.push(ReasonKind::TooManyPawns { color, count: pawns }, ours & board.by_role(Role::Pawn));
             }
-            if ours.count() > 16 {
-                self.push(ReasonKind::TooManyPieces { color, count: ours.count() }, ours);
+            if counts[color] > 16 {
+                self.push(ReasonKind::TooManyPieces { color, count: counts[color] }, ours);
+            }
+            let bishops = ours & board.by_role(Role::Bishop);
+            let queens = ours & board.by_role(Role::Queen);
+            let rooks = ours & board.by_role(Role::Rook);
+            let knights = ours & board.by_role(Role::Knight);
+            // the common case, no more of any kind than at the start, needs no counting
+            if !queens.more_than_one()
+                && !rooks.more_than_two()
+                && !knights.more_than_two()
+                && !(bishops & Bitboard::LIGHT_SQUARES).more_than_one()
+                && !(bishops & Bitboard::DARK_SQUARES).more_than_one()
+            {
+                continue;
             }
             let extra = |bb: Bitboard, initial: usize| bb.count().saturating_sub(initial);
-            let bishops = ours & board.by_role(Role::Bishop);
-            let promotions = extra(ours & board.by_role(Role::Queen), 1)
-                + extra(ours & board.by_role(Role::Rook), 2)
-                + extra(ours & board.by_role(Role::Knight), 2)
+            let promotions = extra(queens, 1)
+                + extra(rooks, 2)
+                + extra(knights, 2)
                 + extra(bishops & Bitboard::LIGHT_SQUARES, 1)
                 + extra(bishops & Bitboard::DARK_SQUARES, 1);
             let missing_pawns = 8usize.saturating_sub(pawns);
@@ -620,7 +632,6 @@ impl Checker<'_> {
             let mut sides_used = [false; 2];
             for file in setup.castling_rights.files(color) {
                 let rook = Square::from_coords(file, back);
-                let letter = castling_letter(board, color, file, self.mode);
                 let problem = match self.mode {
                     CastlingMode::Standard => {
                         if file != File::A && file != File::H {
@@ -648,6 +659,7 @@ impl Checker<'_> {
                     },
                 };
                 if let Some(problem) = problem {
+                    let letter = castling_letter(board, color, file, self.mode);
                     let king_reported = kings.single_square();
                     let squares = kings | (Bitboard::from(rook) & board.occupied());
                     let required_king = match self.mode {
@@ -801,26 +813,31 @@ fn pawn_captures_needed(pawns: Bitboard, color: Color, budget: usize) -> Option<
             return Some(cost);
         }
     }
-    // Exact: dynamic programming over the set of start files used.
+    // Exact: dynamic programming over the sets of start files used, keeping only
+    // the sets reachable so far (each with its cheapest cost).
     let mut best = [u8::MAX; 256];
+    let mut states: Vec<u8> = vec![0];
     best[0] = 0;
-    for (i, &(file, reach)) in list.iter().enumerate() {
+    for &(file, reach) in list.iter() {
+        let mut next_states = Vec::with_capacity(states.len() * 3);
         let mut next = [u8::MAX; 256];
-        for mask in 0..256usize {
-            if best[mask] == u8::MAX || mask.count_ones() as usize != i {
-                continue;
-            }
+        for &mask in &states {
             for start in (file - reach).max(0)..=(file + reach).min(7) {
                 if mask & (1 << start) == 0 {
-                    let cost = best[mask] + (file - start).unsigned_abs() as u8;
-                    let slot = &mut next[mask | 1 << start];
+                    let cost = best[usize::from(mask)] + (file - start).unsigned_abs() as u8;
+                    let target = mask | 1 << start;
+                    let slot = &mut next[usize::from(target)];
+                    if *slot == u8::MAX {
+                        next_states.push(target);
+                    }
                     *slot = (*slot).min(cost);
                 }
             }
         }
         best = next;
+        states = next_states;
     }
-    best.iter().filter(|&&c| c != u8::MAX).min().map(|&c| usize::from(c))
+    states.iter().map(|&mask| usize::from(best[usize::from(mask)])).min()
 }
 
 /// The cheapest assignment of pawns (sorted by file) to increasing start files

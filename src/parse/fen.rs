@@ -17,9 +17,8 @@ use core::ops::Range;
 
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_till1, take_while};
-use nom::character::complete::anychar;
 use nom::combinator::{all_consuming, map, map_opt, recognize, value, verify};
-use nom::multi::{many0_count, many1};
+use nom::multi::{many0_count, many1, many1_count};
 use nom::{IResult, Parser};
 
 use crate::fen::{FenField, FenLint, FenLintKind, FenSyntaxError};
@@ -33,9 +32,9 @@ pub(crate) struct RawFen {
     pub board: Board,
     /// The side to move (`w` when the field was missing).
     pub turn: Color,
-    /// Each castling letter as written, with its byte span; empty for `-` or a
+    /// The span of the castling letters (one byte each), empty for `-` or a
     /// missing field. Duplicates are kept: judging them is the caller's job.
-    pub castling: Vec<(u8, Range<usize>)>,
+    pub castling: Range<usize>,
     /// The en passant square, if one was written.
     pub ep_square: Option<Square>,
     /// The halfmove clock (0 when missing).
@@ -106,7 +105,7 @@ pub(crate) fn fen(input: &[u8]) -> Result<RawFen, Vec<FenSyntaxError>> {
     let mut raw = RawFen {
         board: Board::empty(),
         turn: Color::White,
-        castling: Vec::new(),
+        castling: 0..0,
         ep_square: None,
         halfmoves: 0,
         fullmoves: 1,
@@ -208,93 +207,101 @@ fn is_whitespace_run(input: &[u8]) -> bool {
 
 // whitespace ::= [#x20#x9#xD#xA]
 fn whitespace(input: &[u8]) -> Res<'_, char> {
-    verify(anychar, |&c| matches!(c, ' ' | '\t' | '\r' | '\n')).parse(input)
+    map(verify(byte, |&b| is_whitespace_byte(b)), char::from).parse(input)
 }
 
 // separator ::= [#x20#x9_]+
 fn separator(input: &[u8]) -> Res<'_, &[u8]> {
-    recognize(many1(verify(anychar, |&c| matches!(c, ' ' | '\t' | '_')))).parse(input)
+    recognize(many1(verify(byte, |&b| matches!(b, b' ' | b'\t' | b'_')))).parse(input)
 }
 
 // ---- Field 1: piece placement ----------------------------------------------
 
 // placement ::= rank "/" rank "/" rank "/" rank "/" rank "/" rank "/" rank "/" rank
 fn placement(input: &[u8]) -> Res<'_, Board> {
-    map(
-        (
-            rank,
-            tag("/"),
-            rank,
-            tag("/"),
-            rank,
-            tag("/"),
-            rank,
-            tag("/"),
-            rank,
-            tag("/"),
-            rank,
-            tag("/"),
-            rank,
-            tag("/"),
-            rank,
-        ),
-        |(r8, _, r7, _, r6, _, r5, _, r4, _, r3, _, r2, _, r1)| {
-            let mut board = Board::empty();
-            for (rank, row) in Rank::ALL.into_iter().rev().zip([r8, r7, r6, r5, r4, r3, r2, r1]) {
-                for (file, piece) in File::ALL.into_iter().zip(row) {
-                    if let Some(piece) = piece {
-                        board.set_piece_at(Square::from_coords(file, rank), piece);
-                    }
-                }
-            }
-            board
-        },
-    )
-    .parse(input)
+    let mut board = Board::empty();
+    let mut rest = input;
+    for (index, rank_) in Rank::ALL.into_iter().rev().enumerate() {
+        if index > 0 {
+            (rest, _) = tag("/").parse(rest)?;
+        }
+        (rest, _) = squares_of_rank(rest, |file, piece| {
+            board.put_on_empty(Square::from_coords(File::ALL[file], rank_), piece);
+        })?;
+    }
+    Ok((rest, board))
 }
 
 // rank ::= squares8
 fn rank(input: &[u8]) -> Res<'_, Row> {
-    squares(8, input)
+    let mut row: Row = [None; 8];
+    let (rest, ()) = squares_of_rank(input, |file, piece| row[file] = Some(piece))?;
+    Ok((rest, row))
 }
 
-// One function for the eight rules `squaresN`, N = `n` squares still to describe:
+// The sixteen rules below are the states of one loop, `left` being N:
 //
-// squares8 ::= after_gap8 | "1" after_gap7 | "2" after_gap6 | "3" after_gap5
-//            | "4" after_gap4 | "5" after_gap3 | "6" after_gap2 | "7" after_gap1 | "8"
-// squares7 ::= after_gap7 | "1" after_gap6 | ... | "6" after_gap1 | "7"
-// ...
-// squares1 ::= after_gap1 | "1"
+// squaresN ::= after_gapN | k after_gap(N-k) for 0 < k < N | "N"
+//   (squares8 ::= after_gap8 | "1" after_gap7 | ... | "7" after_gap1 | "8", down to
+//    squares1 ::= after_gap1 | "1")
+// after_gapN ::= piece_letter squares(N-1)
+//   (after_gap1 ::= piece_letter)
 //
-// that is: squaresN ::= after_gapN | k after_gap(N-k) for 0 < k < N | "N".
-// Returns the squares of the whole rank; those before file `8 - n` are empty.
-fn squares(n: usize, input: &[u8]) -> Res<'_, Row> {
-    alt((
-        |i| after_gap(n, i),
-        |i| {
-            let (i, gap) = verify(digit, |&gap| (1..=n).contains(&gap)).parse(i)?;
-            if gap == n { Ok((i, [None; 8])) } else { after_gap(n - gap, i) }
-        },
-    ))
-    .parse(input)
+// In state squaresN a piece letter or a digit k <= N may come; in state
+// after_gapN (right after a digit) only a piece letter. The rank ends when no
+// square is left. `put` receives each piece with its file index (0 = a).
+#[inline]
+fn squares_of_rank(input: &[u8], mut put: impl FnMut(usize, Piece)) -> Res<'_, ()> {
+    let mut left = 8usize;
+    let mut after_gap = false;
+    let mut at = 0;
+    while left > 0 {
+        let Some(&byte) = input.get(at) else { return Err(fail(&input[at..])) };
+        if let Ok((_, piece)) = piece_letter(&input[at..]) {
+            put(8 - left, piece);
+            left -= 1;
+            after_gap = false;
+        } else {
+            let gap = usize::from(byte.wrapping_sub(b'0'));
+            if after_gap || gap == 0 || gap > left {
+                return Err(fail(&input[at..]));
+            }
+            left -= gap;
+            after_gap = true;
+        }
+        at += 1;
+    }
+    Ok((&input[at..], ()))
 }
 
-// One function for the eight rules `after_gapN`:
-//
-// after_gap8 ::= piece_letter squares7
-// ...
-// after_gap2 ::= piece_letter squares1
-// after_gap1 ::= piece_letter
-fn after_gap(n: usize, input: &[u8]) -> Res<'_, Row> {
-    let (input, piece) = piece_letter(input)?;
-    let (input, mut row) = if n > 1 { squares(n - 1, input)? } else { (input, [None; 8]) };
-    row[8 - n] = Some(piece);
-    Ok((input, row))
+/// The piece of each byte that is a `piece_letter`.
+const PIECE_LETTERS: [Option<Piece>; 256] = {
+    let mut table = [None; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        table[byte] = Piece::from_char(byte as u8 as char);
+        byte += 1;
+    }
+    table
+};
+
+/// A nom error at `input`, for the hand-driven rules.
+fn fail(input: &[u8]) -> nom::Err<nom::error::Error<&[u8]>> {
+    nom::Err::Error(nom::error::Error::new(input, nom::error::ErrorKind::Verify))
 }
 
 // piece_letter ::= [PNBRQKpnbrqk]
+#[inline]
 fn piece_letter(input: &[u8]) -> Res<'_, Piece> {
-    map_opt(anychar, Piece::from_char).parse(input)
+    map_opt(byte, |b| PIECE_LETTERS[usize::from(b)]).parse(input)
+}
+
+/// Any one byte.
+fn byte(input: &[u8]) -> Res<'_, u8> {
+    match input.split_first() {
+        Some((&b, rest)) => Ok((rest, b)),
+        None => Err(fail(input)),
+    }
 }
 
 // ---- Field 2: side to move -----------------------------------------------------
@@ -307,13 +314,13 @@ fn turn(input: &[u8]) -> Res<'_, Color> {
 // ---- Field 3: castling rights ----------------------------------------------
 
 // castling ::= "-" | castling_letter+
-fn castling(input: &[u8]) -> Res<'_, Vec<u8>> {
-    alt((value(Vec::new(), tag("-")), many1(castling_letter))).parse(input)
+fn castling(input: &[u8]) -> Res<'_, &[u8]> {
+    alt((value(&input[..0], tag("-")), recognize(many1_count(castling_letter)))).parse(input)
 }
 
 // castling_letter ::= [KQkqA-Ha-h]
 fn castling_letter(input: &[u8]) -> Res<'_, u8> {
-    map_opt(anychar, |c| is_castling_letter(c).then_some(c as u8)).parse(input)
+    verify(byte, |&b| is_castling_letter(char::from(b))).parse(input)
 }
 
 const fn is_castling_letter(c: char) -> bool {
@@ -334,12 +341,12 @@ fn square(input: &[u8]) -> Res<'_, Square> {
 
 // file ::= [a-h]
 fn file(input: &[u8]) -> Res<'_, File> {
-    map_opt(anychar, File::from_char).parse(input)
+    map_opt(byte, |b| File::from_char(char::from(b))).parse(input)
 }
 
 // rank_digit ::= [1-8]
 fn rank_digit(input: &[u8]) -> Res<'_, Rank> {
-    map_opt(anychar, Rank::from_char).parse(input)
+    map_opt(byte, |b| Rank::from_char(char::from(b))).parse(input)
 }
 
 // ---- Fields 5 and 6: move counters -------------------------------------------
@@ -368,7 +375,7 @@ fn number(input: &[u8]) -> Res<'_, u32> {
 
 // digit ::= [0-9]
 fn digit(input: &[u8]) -> Res<'_, usize> {
-    map_opt(anychar, |c| c.to_digit(10).map(|d| d as usize)).parse(input)
+    map_opt(byte, |b| b.is_ascii_digit().then(|| usize::from(b - b'0'))).parse(input)
 }
 
 // ---- Diagnostics -----------------------------------------------------------------
@@ -403,9 +410,7 @@ impl Report<'_> {
                 Err(_) => self.error(FenField::Turn, span, EXPECTED_TURN.into()),
             },
             2 => match all_consuming(castling).parse(text) {
-                Ok((_, letters)) => {
-                    raw.castling = (span.start..).zip(letters).map(|(at, letter)| (letter, at..at + 1)).collect();
-                }
+                Ok((_, letters)) => raw.castling = span.start..span.start + letters.len(),
                 Err(_) => self.castling_errors(text, span),
             },
             3 => match all_consuming(en_passant).parse(text) {
@@ -530,7 +535,7 @@ mod tests {
         let raw = fen(START.as_bytes()).unwrap();
         assert_eq!(raw.board, Board::new());
         assert_eq!(raw.turn, Color::White);
-        assert_eq!(raw.castling, vec![(b'K', 46..47), (b'Q', 47..48), (b'k', 48..49), (b'q', 49..50)]);
+        assert_eq!(raw.castling, 46..50);
         assert_eq!(raw.ep_square, None);
         assert_eq!((raw.halfmoves, raw.fullmoves), (0, 1));
         assert_eq!(raw.spans, [Some(0..43), Some(44..45), Some(46..50), Some(51..52), Some(53..54), Some(55..56)]);
@@ -565,7 +570,7 @@ mod tests {
             let raw = fen(input.as_bytes()).unwrap();
             assert_eq!(&raw.board, board, "{input}");
             assert_eq!(raw.turn, turn, "{input}");
-            assert_eq!(raw.castling.iter().map(|(letter, _)| *letter).collect::<Vec<_>>(), letters, "{input}");
+            assert_eq!(&input.as_bytes()[raw.castling.clone()], letters, "{input}");
             assert_eq!(raw.ep_square, ep_square, "{input}");
             assert_eq!((raw.halfmoves, raw.fullmoves), (halfmoves, fullmoves), "{input}");
         }
@@ -604,9 +609,9 @@ mod tests {
         assert_eq!(turn(b"w -"), Ok((&b" -"[..], Color::White)));
         assert_eq!(turn(b"b"), Ok((&b""[..], Color::Black)));
         assert!(turn(b"W").is_err());
-        assert_eq!(castling(b"KQkq -"), Ok((&b" -"[..], b"KQkq".to_vec())));
-        assert_eq!(castling(b"-KQ"), Ok((&b"KQ"[..], vec![])));
-        assert_eq!(castling(b"AHah"), Ok((&b""[..], b"AHah".to_vec())));
+        assert_eq!(castling(b"KQkq -"), Ok((&b" -"[..], &b"KQkq"[..])));
+        assert_eq!(castling(b"-KQ"), Ok((&b"KQ"[..], &b""[..])));
+        assert_eq!(castling(b"AHah"), Ok((&b""[..], &b"AHah"[..])));
         assert!(castling(b"x").is_err());
         assert_eq!(en_passant(b"e3 0"), Ok((&b" 0"[..], Some(Square::E3))));
         assert_eq!(en_passant(b"-"), Ok((&b""[..], None)));
@@ -669,10 +674,10 @@ mod tests {
     fn missing_fields_take_defaults() {
         let raw = fen(b"8/8/8/8/8/8/8/8 b KQ").unwrap();
         assert_eq!((raw.turn, raw.ep_square, raw.halfmoves, raw.fullmoves), (Color::Black, None, 0, 1));
-        assert_eq!(raw.castling, vec![(b'K', 18..19), (b'Q', 19..20)]);
+        assert_eq!(raw.castling, 18..20);
         assert_eq!(raw.spans, [Some(0..15), Some(16..17), Some(18..20), None, None, None]);
         let raw = fen(b"8/8/8/8/8/8/8/8").unwrap();
-        assert_eq!((raw.turn, raw.castling, raw.ep_square), (Color::White, vec![], None));
+        assert_eq!((raw.turn, raw.castling, raw.ep_square), (Color::White, 0..0, None));
         assert_eq!(raw.spans, [Some(0..15), None, None, None, None, None]);
     }
 

@@ -1,0 +1,107 @@
+//! The binary's modules: argument parsing ([`Args`]), the commands, rendering of
+//! findings for people and for tools, and exit codes. No chess logic lives here:
+//! every judgement is a library call.
+
+mod error;
+mod exit_code;
+mod fen;
+mod input;
+mod report;
+
+use std::ffi::OsString;
+
+use clap::{Parser, Subcommand};
+
+pub use error::Error;
+pub use exit_code::ExitCode;
+
+/// Chess notation: check and normalise FEN.
+#[derive(Debug, Parser)]
+#[command(name = "sanfen", version, about, arg_required_else_help = true)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// FEN positions: check them or write them canonically.
+    #[command(subcommand, arg_required_else_help = true)]
+    Fen(FenCommand),
+}
+
+#[derive(Debug, Subcommand)]
+enum FenCommand {
+    /// Check each FEN: syntax (with byte spans) and legality, all problems at once.
+    ///
+    /// Prints `ok` for a FEN with no finding, otherwise one line per finding
+    /// (`error[CODE] at START..END: MESSAGE` or `warning[...]`), then `ok` if the
+    /// FEN is valid despite its warnings. Exit code 0 when every FEN is valid, 1
+    /// when one is not.
+    Check(CheckArgs),
+    /// Write each valid FEN canonically: castling in KQkq order, the en passant
+    /// square only when a capture there is legal, one space between fields.
+    ///
+    /// Invalid FENs print nothing on stdout and their errors on stderr; the exit
+    /// code is then 1.
+    Normalize(NormalizeArgs),
+}
+
+/// What `fen check` and `fen normalize` share.
+#[derive(Debug, clap::Args)]
+struct FenInputArgs {
+    /// One JSON object per input on stdout (JSON Lines) and nothing else.
+    #[arg(long)]
+    json: bool,
+    /// Read castling rights as Chess960 (X-FEN and Shredder-FEN letters).
+    #[arg(long)]
+    chess960: bool,
+    /// FEN texts; none, or `-`, reads one FEN per line of standard input.
+    #[arg(value_name = "FEN")]
+    fens: Vec<OsString>,
+}
+
+#[derive(Debug, clap::Args)]
+struct CheckArgs {
+    #[command(flatten)]
+    input: FenInputArgs,
+}
+
+#[derive(Debug, clap::Args)]
+struct NormalizeArgs {
+    #[command(flatten)]
+    input: FenInputArgs,
+    /// Keep the en passant square as given, even when no capture there is legal.
+    #[arg(long)]
+    keep_ep: bool,
+}
+
+/// Runs the command the arguments name.
+///
+/// # Errors
+///
+/// Reading the input or writing the output failed ([`Error::is_broken_pipe`]
+/// tells a reader that went away).
+pub fn run(args: Args) -> Result<ExitCode, Error> {
+    match args.command {
+        Some(Command::Fen(FenCommand::Check(check))) => fen::check(&fen::Options::new(check.input, false)),
+        Some(Command::Fen(FenCommand::Normalize(normalize))) => {
+            fen::normalize(&fen::Options::new(normalize.input, normalize.keep_ep))
+        }
+        // `arg_required_else_help` makes clap answer a bare `sanfen` itself; a
+        // later issue makes it start the REPL.
+        None => Err(Error::NoCommand),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::Args;
+
+    #[test]
+    fn arguments_are_consistent() {
+        Args::command().debug_assert();
+    }
+}

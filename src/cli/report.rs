@@ -1,0 +1,345 @@
+//! Findings about one input and how they are shown: lines for people (with the
+//! input and carets under the spans in a terminal) and JSON Lines for tools.
+
+use std::borrow::Cow;
+use std::fmt::{self, Display};
+use std::io::{self, Write};
+use std::ops::Range;
+
+use sanfen::fen::{FenField, FenLint, FenSyntaxError};
+use sanfen::{Bitboard, Reason, Severity};
+use serde::ser::{Serialize, SerializeStruct, Serializer};
+
+/// The code of every syntax error.
+pub const SYNTAX_CODE: &str = "fen:syntax";
+
+/// What a finding says, borrowed from the library value it comes from.
+#[derive(Clone, Debug)]
+pub enum Message<'a> {
+    /// A syntax error.
+    Syntax(&'a FenSyntaxError),
+    /// A lint finding of the parser.
+    Lint(&'a FenLint),
+    /// A legality reason.
+    Reason(&'a Reason),
+}
+
+impl Display for Message<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Message::Syntax(error) => error.fmt(f),
+            Message::Lint(lint) => lint.fmt(f),
+            Message::Reason(reason) => reason.fmt(f),
+        }
+    }
+}
+
+/// One problem of an input: syntax error, lint or legality reason, located.
+#[derive(Clone, Debug)]
+pub struct Finding<'a> {
+    /// Whether it makes the input invalid.
+    pub severity: Severity,
+    /// A stable identifier (`fen:syntax`, `fen:castling`, ...).
+    pub code: &'static str,
+    /// The FEN field it concerns.
+    pub field: FenField,
+    /// Byte offsets in the input, end exclusive.
+    pub span: Option<Range<usize>>,
+    /// The squares involved.
+    pub squares: Bitboard,
+    /// What is wrong.
+    pub message: Message<'a>,
+}
+
+impl<'a> Finding<'a> {
+    /// A syntax error (always an error).
+    pub fn syntax(error: &'a FenSyntaxError) -> Finding<'a> {
+        Finding {
+            severity: Severity::Error,
+            code: SYNTAX_CODE,
+            field: error.field,
+            span: Some(error.span.clone()),
+            squares: Bitboard::EMPTY,
+            message: Message::Syntax(error),
+        }
+    }
+
+    /// A lint finding (always a warning).
+    pub fn lint(lint: &'a FenLint) -> Finding<'a> {
+        Finding {
+            severity: Severity::Warning,
+            code: lint.code(),
+            field: lint.field,
+            span: Some(lint.span.clone()),
+            squares: Bitboard::EMPTY,
+            message: Message::Lint(lint),
+        }
+    }
+
+    /// A legality reason located at `span`.
+    pub fn reason(reason: &'a Reason, span: Option<Range<usize>>) -> Finding<'a> {
+        Finding {
+            severity: reason.severity(),
+            code: reason.code(),
+            field: reason.field(),
+            span,
+            squares: reason.squares,
+            message: Message::Reason(reason),
+        }
+    }
+}
+
+/// How human output looks.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Style {
+    /// Standard output is a terminal: show the input with carets under the spans.
+    pub terminal: bool,
+    /// Colour `error` and `warning` (terminal only, and `NO_COLOR` unset).
+    pub color: bool,
+}
+
+impl Style {
+    /// The style for standard output, `terminal` telling whether it is one.
+    pub fn for_stdout(terminal: bool) -> Style {
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty());
+        Style { terminal, color: terminal && !no_color }
+    }
+}
+
+const RED: &str = "\x1b[1;31m";
+const YELLOW: &str = "\x1b[1;33m";
+const RESET: &str = "\x1b[0m";
+
+fn label(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    }
+}
+
+fn colour(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => RED,
+        Severity::Warning => YELLOW,
+    }
+}
+
+/// Writes the human report of one input: in a terminal, the input (after its
+/// number, if `number` is given) and a caret line under the spans; then one line
+/// per finding; then `ok` when no finding is an error.
+///
+/// Outside a terminal only the finding lines and `ok` are written, so the output
+/// never depends on the terminal.
+///
+/// # Errors
+///
+/// Writing to `out` failed.
+pub fn write_human(
+    out: &mut impl Write,
+    input: &[u8],
+    number: Option<usize>,
+    findings: &[Finding<'_>],
+    style: Style,
+) -> io::Result<()> {
+    if style.terminal {
+        if number.is_some_and(|n| n > 1) {
+            out.write_all(b"\n")?;
+        }
+        let prefix = number.map(|n| format!("{n}: ")).unwrap_or_default();
+        let shown = Shown::new(input);
+        writeln!(out, "{prefix}{}", shown.text)?;
+        if !findings.is_empty() {
+            out.write_all(" ".repeat(prefix.len()).as_bytes())?;
+            write_carets(out, &shown, findings, style.color)?;
+        }
+    }
+    for finding in findings {
+        if style.color {
+            write!(out, "{}{}{RESET}", colour(finding.severity), label(finding.severity))?;
+        } else {
+            out.write_all(label(finding.severity).as_bytes())?;
+        }
+        write!(out, "[{}]", finding.code)?;
+        if let Some(span) = &finding.span {
+            write!(out, " at {}..{}", span.start, span.end)?;
+        }
+        writeln!(out, ": {}", finding.message)?;
+    }
+    // every input's block ends with its verdict, so consecutive blocks stay apart
+    if findings.iter().all(|finding| finding.severity != Severity::Error) {
+        out.write_all(b"ok\n")?;
+    } else {
+        out.write_all(b"invalid\n")?;
+    }
+    Ok(())
+}
+
+/// An input as shown in a terminal: control characters and bytes that are not
+/// UTF-8 escaped (`\r`, `\t`, `\x00`), and the column each byte starts at.
+struct Shown {
+    text: String,
+    /// `columns[i]`: the column of byte `i`; one more entry for the end.
+    columns: Vec<usize>,
+}
+
+impl Shown {
+    fn new(input: &[u8]) -> Shown {
+        let mut text = String::with_capacity(input.len());
+        let mut columns = Vec::with_capacity(input.len() + 1);
+        let mut column = 0;
+        for chunk in input.utf8_chunks() {
+            for c in chunk.valid().chars() {
+                let escaped = match c {
+                    '\t' => Cow::Borrowed("\\t"),
+                    '\r' => Cow::Borrowed("\\r"),
+                    c if c.is_control() => Cow::Owned(c.escape_unicode().to_string()),
+                    c => Cow::Owned(c.to_string()),
+                };
+                columns.extend(std::iter::repeat_n(column, c.len_utf8()));
+                text.push_str(&escaped);
+                column += escaped.chars().count();
+            }
+            for byte in chunk.invalid() {
+                columns.push(column);
+                let escaped = format!("\\x{byte:02x}");
+                text.push_str(&escaped);
+                column += escaped.len();
+            }
+        }
+        columns.push(column);
+        Shown { text, columns }
+    }
+
+    /// The columns a byte span covers (at least one, for an empty span).
+    fn columns(&self, span: &Range<usize>) -> Range<usize> {
+        let last = self.columns.len() - 1;
+        let start = self.columns[span.start.min(last)];
+        let end = self.columns[span.end.min(last)].max(start + 1);
+        start..end
+    }
+}
+
+fn write_carets(out: &mut impl Write, shown: &Shown, findings: &[Finding<'_>], color: bool) -> io::Result<()> {
+    // per column, the gravest finding marked there
+    let mut marks: Vec<Option<Severity>> = vec![None; shown.columns[shown.columns.len() - 1] + 1];
+    for finding in findings {
+        let Some(span) = &finding.span else { continue };
+        for column in shown.columns(span) {
+            let mark = &mut marks[column];
+            *mark = Some(mark.map_or(finding.severity, |m| m.min(finding.severity)));
+        }
+    }
+    while marks.last() == Some(&None) {
+        marks.pop();
+    }
+    let mut line = String::new();
+    let mut current = None;
+    for mark in marks {
+        if color && mark != current {
+            if current.is_some() {
+                line.push_str(RESET);
+            }
+            if let Some(severity) = mark {
+                line.push_str(colour(severity));
+            }
+            current = mark;
+        }
+        line.push(if mark.is_some() { '^' } else { ' ' });
+    }
+    if color && current.is_some() {
+        line.push_str(RESET);
+    }
+    writeln!(out, "{line}")
+}
+
+/// Writes the JSON report of one input as one line: `input`, `valid`, `fen` (only
+/// when `fen` is `Some`: the canonical FEN, or null), `errors`, `warnings`.
+///
+/// # Errors
+///
+/// Writing to `out` failed.
+pub fn write_json(
+    out: &mut impl Write,
+    input: &[u8],
+    valid: bool,
+    fen: Option<Option<&str>>,
+    findings: &[Finding<'_>],
+) -> io::Result<()> {
+    let report = JsonReport { input: String::from_utf8_lossy(input), valid, fen, findings };
+    serde_json::to_writer(&mut *out, &report)?;
+    out.write_all(b"\n")
+}
+
+struct JsonReport<'r, 'a> {
+    input: Cow<'r, str>,
+    valid: bool,
+    fen: Option<Option<&'r str>>,
+    findings: &'r [Finding<'a>],
+}
+
+impl Serialize for JsonReport<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut report = serializer.serialize_struct("Report", if self.fen.is_some() { 5 } else { 4 })?;
+        report.serialize_field("input", &self.input)?;
+        report.serialize_field("valid", &self.valid)?;
+        if let Some(fen) = self.fen {
+            report.serialize_field("fen", &fen)?;
+        }
+        report.serialize_field("errors", &BySeverity(self.findings, Severity::Error))?;
+        report.serialize_field("warnings", &BySeverity(self.findings, Severity::Warning))?;
+        report.end()
+    }
+}
+
+/// The findings of one severity, as a JSON array.
+struct BySeverity<'r, 'a>(&'r [Finding<'a>], Severity);
+
+impl Serialize for BySeverity<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().filter(|finding| finding.severity == self.1))
+    }
+}
+
+impl Serialize for Finding<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut finding = serializer.serialize_struct("Finding", 5)?;
+        finding.serialize_field("code", self.code)?;
+        finding.serialize_field("message", &AsText(&self.message))?;
+        finding.serialize_field("field", self.field.name())?;
+        finding.serialize_field("span", &self.span.as_ref().map(|span| [span.start, span.end]))?;
+        finding.serialize_field("squares", &Squares(self.squares))?;
+        finding.end()
+    }
+}
+
+/// A value serialised as its `Display` text.
+struct AsText<T>(T);
+
+impl<T: Display> Serialize for AsText<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(&self.0)
+    }
+}
+
+/// Squares as an array of names, `["e1", "h1"]`.
+struct Squares(Bitboard);
+
+impl Serialize for Squares {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.into_iter().map(AsText))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shown_escapes_and_counts_columns() {
+        let shown = Shown::new(b"a\tb\r\xffc\xc3\xa9");
+        assert_eq!(shown.text, "a\\tb\\r\\xffcé");
+        assert_eq!(shown.columns, [0, 1, 3, 4, 6, 10, 11, 11, 12]);
+        assert_eq!(shown.columns(&(1..2)), 1..3);
+        assert_eq!(shown.columns(&(9..9)), 12..13);
+    }
+}

@@ -1,0 +1,361 @@
+//! The `sanfen` binary, run as a user runs it: exact stdout, stderr and exit code.
+//! (The terminal rendering, with the input and carets, is unit-tested in
+//! `src/cli/fen.rs`: here stdout is never a terminal.)
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use serde_json::{Value, json};
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+/// After 1. e4: the en passant square e3 is not capturable, a warning.
+const AFTER_E4: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
+const AFTER_E4_CANONICAL: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+/// Black's king on f8 with the right to castle king side.
+const BAD_CASTLING: &str = "rnbq1knr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w k - 0 1";
+const BAD_CASTLING_ERROR: &str = "error[fen:castling] at 46..47: castling right 'k' needs the black king on e8 and a rook on h8; found the king on f8\ninvalid\n";
+/// Rank 7 has seven squares and `x` is no castling letter: two syntax errors.
+const TWO_SYNTAX_ERRORS: &str = "rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQxq - 0 1";
+const TWO_SYNTAX_ERRORS_REPORT: &str = "\
+error[fen:syntax] at 9..16: invalid placement field: found \"ppppppp\", expected 8 squares (rank 7 has 7 squares)
+error[fen:syntax] at 47..48: invalid castling field: found \"x\", expected castling letters from KQkq and A-H/a-h, or `-`
+invalid
+";
+const EP_WARNING: &str = "warning[fen:en-passant-not-capturable] at 53..55: en passant square e3, but no pawn can capture there; canonical FEN writes '-'\n";
+const EMPTY_LINE_ERROR: &str = "error[fen:syntax] at 0..0: invalid placement field: found nothing, expected a piece placement: 8 ranks separated by `/`\ninvalid\n";
+/// A Chess960 position with Shredder-FEN castling letters.
+const CHESS960: &str = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+
+fn sanfen(args: &[&str]) -> assert_cmd::Command {
+    let mut cmd = cargo_bin_cmd!("sanfen");
+    cmd.args(args).env_remove("NO_COLOR");
+    cmd
+}
+
+#[test]
+fn check_valid_fen_prints_ok() {
+    sanfen(&["fen", "check", START]).assert().code(0).stdout("ok\n").stderr("");
+}
+
+#[test]
+fn check_castling_right_without_its_king() {
+    sanfen(&["fen", "check", BAD_CASTLING]).assert().code(1).stdout(BAD_CASTLING_ERROR).stderr("");
+}
+
+#[test]
+fn check_reports_every_syntax_error() {
+    sanfen(&["fen", "check", TWO_SYNTAX_ERRORS]).assert().code(1).stdout(TWO_SYNTAX_ERRORS_REPORT).stderr("");
+}
+
+#[test]
+fn check_warning_only_input_is_valid() {
+    sanfen(&["fen", "check", AFTER_E4]).assert().code(0).stdout(format!("{EP_WARNING}ok\n")).stderr("");
+}
+
+#[test]
+fn check_several_arguments_in_order() {
+    sanfen(&["fen", "check", START, BAD_CASTLING, AFTER_E4])
+        .assert()
+        .code(1)
+        .stdout(format!("ok\n{BAD_CASTLING_ERROR}{EP_WARNING}ok\n"))
+        .stderr("");
+}
+
+#[test]
+fn check_reads_stdin_lines() {
+    // the last line has no final newline; a `\r` stays part of the input
+    let stdin = format!("{START}\n{BAD_CASTLING}\n{START}\r\n{AFTER_E4}");
+    let expected = format!(
+        "ok\n{BAD_CASTLING_ERROR}warning[fen:trailing-whitespace] at 56..57: whitespace after the last field\nok\n{EP_WARNING}ok\n"
+    );
+    sanfen(&["fen", "check"]).write_stdin(stdin.clone()).assert().code(1).stdout(expected.clone()).stderr("");
+    // `-` means standard input too, among other arguments
+    sanfen(&["fen", "check", START, "-"])
+        .write_stdin(stdin)
+        .assert()
+        .code(1)
+        .stdout(format!("ok\n{expected}"))
+        .stderr("");
+}
+
+#[test]
+fn check_all_valid_stdin_exits_zero() {
+    sanfen(&["fen", "check"])
+        .write_stdin(format!("{START}\n{AFTER_E4}\n"))
+        .assert()
+        .code(0)
+        .stdout(format!("ok\n{EP_WARNING}ok\n"));
+}
+
+#[test]
+fn check_empty_input_line_is_invalid() {
+    sanfen(&["fen", "check"])
+        .write_stdin(format!("{START}\n\n{START}\n"))
+        .assert()
+        .code(1)
+        .stdout(format!("ok\n{EMPTY_LINE_ERROR}ok\n"))
+        .stderr("");
+    sanfen(&["fen", "check", ""]).assert().code(1).stdout(EMPTY_LINE_ERROR).stderr("");
+}
+
+#[test]
+fn check_no_input_prints_nothing() {
+    sanfen(&["fen", "check"]).write_stdin("").assert().code(0).stdout("").stderr("");
+}
+
+#[cfg(unix)]
+#[test]
+fn check_non_utf8_input() {
+    use std::os::unix::ffi::OsStrExt;
+
+    let input = b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w K\xffkq - 0 1";
+    let expected = "error[fen:syntax] at 47..48: invalid castling field: found \"\u{fffd}\", expected castling letters from KQkq and A-H/a-h, or `-`\ninvalid\n";
+    let mut cmd = cargo_bin_cmd!("sanfen");
+    cmd.args(["fen", "check"]).arg(std::ffi::OsStr::from_bytes(input));
+    cmd.assert().code(1).stdout(expected).stderr("");
+    let mut stdin = input.to_vec();
+    stdin.push(b'\n');
+    sanfen(&["fen", "check"]).write_stdin(stdin).assert().code(1).stdout(expected).stderr("");
+}
+
+#[test]
+fn check_chess960() {
+    sanfen(&["fen", "check", "--chess960", CHESS960])
+        .assert()
+        .code(0)
+        .stdout(
+            "\
+warning[fen:shredder-castling] at 55..56: Shredder-FEN castling letter 'H' where canonical FEN writes 'K'
+warning[fen:shredder-castling] at 56..57: Shredder-FEN castling letter 'F' where canonical FEN writes 'Q'
+warning[fen:shredder-castling] at 57..58: Shredder-FEN castling letter 'h' where canonical FEN writes 'k'
+warning[fen:shredder-castling] at 58..59: Shredder-FEN castling letter 'f' where canonical FEN writes 'q'
+ok
+",
+        )
+        .stderr("");
+    // in standard chess the king is not on e1/e8 and f names no castling rook
+    let standard = sanfen(&["fen", "check", CHESS960]).assert().code(1).stderr("");
+    let stdout = String::from_utf8(standard.get_output().stdout.clone()).unwrap();
+    let codes: Vec<&str> = stdout.lines().map(|line| line.split(' ').next().unwrap()).collect();
+    assert_eq!(
+        codes,
+        [
+            "error[fen:castling]",
+            "error[fen:castling]",
+            "error[fen:castling]",
+            "error[fen:castling]",
+            "warning[fen:shredder-castling]",
+            "warning[fen:shredder-castling]",
+            "invalid"
+        ]
+    );
+    sanfen(&["fen", "normalize", "--chess960", CHESS960])
+        .assert()
+        .code(0)
+        .stdout("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9\n")
+        .stderr("");
+}
+
+fn json_lines(stdout: &[u8]) -> Vec<Value> {
+    let text = std::str::from_utf8(stdout).unwrap();
+    assert!(text.ends_with('\n'), "JSON Lines end with a newline: {text:?}");
+    text.lines().map(|line| serde_json::from_str(line).unwrap_or_else(|err| panic!("{err}: {line:?}"))).collect()
+}
+
+/// Compares a JSON object field by field (names and values exactly), so a
+/// failure names the field.
+fn assert_object(actual: &Value, expected: &Value) {
+    let (actual, expected) = (actual.as_object().unwrap(), expected.as_object().unwrap());
+    assert_eq!(actual.keys().collect::<Vec<_>>(), expected.keys().collect::<Vec<_>>(), "field names");
+    for (name, value) in expected {
+        match (value, &actual[name]) {
+            (Value::Array(expected), Value::Array(actual)) if expected.iter().all(Value::is_object) => {
+                assert_eq!(actual.len(), expected.len(), "length of {name}");
+                for (a, e) in actual.iter().zip(expected) {
+                    assert_object(a, e);
+                }
+            }
+            (expected, actual) => assert_eq!(actual, expected, "field {name}"),
+        }
+    }
+}
+
+#[test]
+fn check_json_lines() {
+    let stdin = format!("{START}\n{BAD_CASTLING}\n{TWO_SYNTAX_ERRORS}\n{AFTER_E4}\n");
+    let output =
+        sanfen(&["fen", "check", "--json"]).write_stdin(stdin).assert().code(1).stderr("").get_output().stdout.clone();
+    let lines = json_lines(&output);
+    assert_eq!(lines.len(), 4);
+    assert_object(&lines[0], &json!({"input": START, "valid": true, "errors": [], "warnings": []}));
+    assert_object(
+        &lines[1],
+        &json!({
+            "input": BAD_CASTLING,
+            "valid": false,
+            "errors": [{
+                "code": "fen:castling",
+                "message": "castling right 'k' needs the black king on e8 and a rook on h8; found the king on f8",
+                "field": "castling",
+                "span": [46, 47],
+                "squares": ["f8", "h8"],
+            }],
+            "warnings": [],
+        }),
+    );
+    assert_object(
+        &lines[2],
+        &json!({
+            "input": TWO_SYNTAX_ERRORS,
+            "valid": false,
+            "errors": [
+                {
+                    "code": "fen:syntax",
+                    "message": "invalid placement field: found \"ppppppp\", expected 8 squares (rank 7 has 7 squares)",
+                    "field": "placement",
+                    "span": [9, 16],
+                    "squares": [],
+                },
+                {
+                    "code": "fen:syntax",
+                    "message": "invalid castling field: found \"x\", expected castling letters from KQkq and A-H/a-h, or `-`",
+                    "field": "castling",
+                    "span": [47, 48],
+                    "squares": [],
+                },
+            ],
+            "warnings": [],
+        }),
+    );
+    assert_object(
+        &lines[3],
+        &json!({
+            "input": AFTER_E4,
+            "valid": true,
+            "errors": [],
+            "warnings": [{
+                "code": "fen:en-passant-not-capturable",
+                "message": "en passant square e3, but no pawn can capture there; canonical FEN writes '-'",
+                "field": "en-passant",
+                "span": [53, 55],
+                "squares": ["e3"],
+            }],
+        }),
+    );
+}
+
+#[test]
+fn check_json_one_object_per_empty_line_too() {
+    let output =
+        sanfen(&["fen", "check", "--json"]).write_stdin("\n\n").assert().code(1).stderr("").get_output().stdout.clone();
+    let lines = json_lines(&output);
+    assert_eq!(lines.len(), 2);
+    for line in &lines {
+        assert_eq!(line["input"], "");
+        assert_eq!(line["valid"], false);
+        assert_eq!(line["errors"][0]["code"], "fen:syntax");
+        assert_eq!(line["errors"][0]["span"], json!([0, 0]));
+    }
+}
+
+#[test]
+fn normalize_drops_or_keeps_the_en_passant_square() {
+    sanfen(&["fen", "normalize", AFTER_E4]).assert().code(0).stdout(format!("{AFTER_E4_CANONICAL}\n")).stderr("");
+    sanfen(&["fen", "normalize", "--keep-ep", AFTER_E4]).assert().code(0).stdout(format!("{AFTER_E4}\n")).stderr("");
+}
+
+#[test]
+fn normalize_orders_castling_and_spacing() {
+    sanfen(&["fen", "normalize", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR  w qkQK - 0 1 "])
+        .assert()
+        .code(0)
+        .stdout(format!("{START}\n"))
+        .stderr("");
+    // missing fields take their defaults
+    sanfen(&["fen", "normalize", "4k3/8/8/8/8/8/8/4K3"])
+        .assert()
+        .code(0)
+        .stdout("4k3/8/8/8/8/8/8/4K3 w - - 0 1\n")
+        .stderr("");
+}
+
+#[test]
+fn normalize_reports_invalid_inputs_on_stderr() {
+    sanfen(&["fen", "normalize"])
+        .write_stdin(format!("{AFTER_E4}\n{TWO_SYNTAX_ERRORS}\n{BAD_CASTLING}\n{START}\n"))
+        .assert()
+        .code(1)
+        .stdout(format!("{AFTER_E4_CANONICAL}\n{START}\n"))
+        .stderr(
+            "\
+sanfen: input 2: invalid placement field: found \"ppppppp\", expected 8 squares (rank 7 has 7 squares)
+sanfen: input 2: invalid castling field: found \"x\", expected castling letters from KQkq and A-H/a-h, or `-`
+sanfen: input 3: castling right 'k' needs the black king on e8 and a rook on h8; found the king on f8
+",
+        );
+}
+
+#[test]
+fn normalize_json_adds_the_fen() {
+    let output = sanfen(&["fen", "normalize", "--json", AFTER_E4, BAD_CASTLING])
+        .assert()
+        .code(1)
+        .stderr("")
+        .get_output()
+        .stdout
+        .clone();
+    let lines = json_lines(&output);
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["fen"], AFTER_E4_CANONICAL);
+    assert_eq!(lines[0]["valid"], true);
+    assert_eq!(lines[0]["warnings"].as_array().unwrap().len(), 1);
+    assert_eq!(lines[1]["fen"], Value::Null);
+    assert_eq!(lines[1]["valid"], false);
+    assert_eq!(
+        lines[1].as_object().unwrap().keys().collect::<Vec<_>>(),
+        ["errors", "fen", "input", "valid", "warnings"]
+    );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [&["fen", "check", "--no-such-flag"][..], &["fen"], &["fen", "frobnicate"], &["nonsense"], &[]] {
+        let assert = sanfen(args).assert().code(2).stdout("");
+        assert!(!assert.get_output().stderr.is_empty(), "{args:?}: a usage error says why");
+    }
+}
+
+#[test]
+fn help_and_version_exit_0() {
+    sanfen(&["--help"]).assert().code(0).stderr("");
+    sanfen(&["fen", "check", "--help"]).assert().code(0).stderr("");
+    sanfen(&["--version"]).assert().code(0).stdout(format!("sanfen {}\n", env!("CARGO_PKG_VERSION")));
+}
+
+#[test]
+fn closed_stdout_ends_quietly() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin!("sanfen"))
+        .args(["fen", "check"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // close our end of stdout before anything is written
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let line = format!("{START}\n");
+        // 6 MB of input, far more output than a pipe holds; stops when sanfen exits
+        for _ in 0..100_000 {
+            if stdin.write_all(line.as_bytes()).is_err() {
+                break;
+            }
+        }
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+    assert_eq!(output.status.code(), Some(0));
+}
