@@ -153,12 +153,15 @@ enum Layout {
     Line,
     /// EPD: the first four fields, then operations.
     Epd,
+    /// A table with a header line: the FEN is column `.1` of columns split at `.0`.
+    Column(char, usize),
 }
 
 fn tally(path: &str, layout: Layout, mode: CastlingMode) -> Tally {
     let bytes = read(path);
     let mut tally = Tally::default();
-    for raw in bytes.split(|&b| b == b'\n') {
+    let skip = usize::from(matches!(layout, Layout::Column(..)));
+    for raw in bytes.split(|&b| b == b'\n').skip(skip) {
         let line = std::str::from_utf8(raw).expect("utf-8");
         let trimmed = line.trim();
         if trimmed.is_empty() || trimmed.starts_with('#') {
@@ -167,6 +170,7 @@ fn tally(path: &str, layout: Layout, mode: CastlingMode) -> Tally {
         let text: String = match layout {
             Layout::Line => line.to_owned(),
             Layout::Epd => trimmed.split(' ').take(4).collect::<Vec<_>>().join(" "),
+            Layout::Column(separator, index) => line.split(separator).nth(index).expect("column").to_owned(),
         };
         let fen = Fen::parse(&text, mode).unwrap_or_else(|e| panic!("{path}: {text:?}: {e}"));
         for lint in &fen.lints {
@@ -323,4 +327,23 @@ fn small_suites() {
     expect("epd/pychess/single.epd", Layout::Epd, CastlingMode::Standard, 1, &[("fen:missing-fields", 1)], 0);
     // a bare FEN with a CRLF line ending: the CR is trailing whitespace
     expect("epd/pychess/kkppr.fen", Layout::Line, CastlingMode::Standard, 1, &[("fen:trailing-whitespace", 1)], 0);
+}
+
+#[test]
+fn puzzles() {
+    // the CSV's FEN column: the position before the opponent's first move
+    expect("epd/puzzles/lichess_db_puzzle.csv", Layout::Column(',', 1), CastlingMode::Standard, 1_499, &[], 0);
+}
+
+#[test]
+fn eco_lines_final_positions() {
+    // 4-field EPD after each opening line, en passant square only when capturable
+    expect(
+        "epd/notnil-chess/eco_lichess.tsv",
+        Layout::Column('\t', 4),
+        CastlingMode::Standard,
+        3_397,
+        &[("fen:missing-fields", 3_397)],
+        0,
+    );
 }
