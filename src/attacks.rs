@@ -34,34 +34,34 @@ fn magic_lookup(m: &Magic, occupied: Bitboard) -> Bitboard {
 /// The squares a knight on `sq` attacks.
 #[inline]
 pub fn knight_attacks(sq: Square) -> Bitboard {
-    Bitboard(KNIGHT_ATTACKS[sq as usize])
+    Bitboard(KNIGHT_ATTACKS[sq.index()])
 }
 
 /// The squares a king on `sq` attacks.
 #[inline]
 pub fn king_attacks(sq: Square) -> Bitboard {
-    Bitboard(KING_ATTACKS[sq as usize])
+    Bitboard(KING_ATTACKS[sq.index()])
 }
 
 /// The squares a pawn of `color` on `sq` attacks (its capture squares).
 #[inline]
 pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
     Bitboard(match color {
-        Color::White => WHITE_PAWN_ATTACKS[sq as usize],
-        Color::Black => BLACK_PAWN_ATTACKS[sq as usize],
+        Color::White => WHITE_PAWN_ATTACKS[sq.index()],
+        Color::Black => BLACK_PAWN_ATTACKS[sq.index()],
     })
 }
 
 /// The squares a rook on `sq` attacks, stopping at (and including) occupied squares.
 #[inline]
 pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
-    magic_lookup(&ROOK_MAGICS[sq as usize], occupied)
+    magic_lookup(&ROOK_MAGICS[sq.index()], occupied)
 }
 
 /// The squares a bishop on `sq` attacks, stopping at (and including) occupied squares.
 #[inline]
 pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
-    magic_lookup(&BISHOP_MAGICS[sq as usize], occupied)
+    magic_lookup(&BISHOP_MAGICS[sq.index()], occupied)
 }
 
 /// The squares a queen on `sq` attacks.
@@ -87,13 +87,13 @@ pub fn attacks(sq: Square, piece: Piece, occupied: Bitboard) -> Bitboard {
 /// empty when they are not aligned or equal.
 #[inline]
 pub fn ray(a: Square, b: Square) -> Bitboard {
-    Bitboard(RAYS[a as usize * 64 + b as usize])
+    Bitboard(RAYS[(a.index() << 6) | b.index()])
 }
 
 /// The squares strictly between `a` and `b` on their line; empty when not aligned.
 #[inline]
 pub fn between(a: Square, b: Square) -> Bitboard {
-    Bitboard(BETWEEN[a as usize * 64 + b as usize])
+    Bitboard(BETWEEN[(a.index() << 6) | b.index()])
 }
 
 /// Whether `c` lies on the line through `a` and `b`.

@@ -191,7 +191,7 @@ impl Iterator for Squares {
         if self.0 == 0 {
             return None;
         }
-        let sq = Square::ALL[self.0.trailing_zeros() as usize];
+        let sq = Square::ALL[self.0.trailing_zeros() as usize & 63];
         self.0 &= self.0 - 1;
         Some(sq)
     }
@@ -209,7 +209,7 @@ impl DoubleEndedIterator for Squares {
         }
         let index = 63 - self.0.leading_zeros();
         self.0 &= !(1 << index);
-        Some(Square::ALL[index as usize])
+        Some(Square::ALL[index as usize & 63])
     }
 }
 

@@ -100,7 +100,7 @@ impl Board {
     /// The piece on `sq`, if any.
     #[inline]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
-        self.squares[sq as usize]
+        self.squares[sq.index()]
     }
 
     /// Puts `piece` on `sq`, replacing what stood there; returns what was replaced.
@@ -113,17 +113,17 @@ impl Board {
     /// Puts `piece` on `sq`, which must be empty.
     #[inline]
     pub(crate) fn put_on_empty(&mut self, sq: Square, piece: Piece) {
-        debug_assert!(self.squares[sq as usize].is_none());
+        debug_assert!(self.squares[sq.index()].is_none());
         let bit = Bitboard::from_square(sq);
         self.by_role[piece.role.index()] |= bit;
         self.by_color[piece.color as usize] |= bit;
         self.occupied |= bit;
-        self.squares[sq as usize] = Some(piece);
+        self.squares[sq.index()] = Some(piece);
     }
 
     /// Empties `sq`; returns what stood there.
     pub fn remove_piece_at(&mut self, sq: Square) -> Option<Piece> {
-        let old = self.squares[sq as usize].take();
+        let old = self.squares[sq.index()].take();
         if let Some(piece) = old {
             self.by_role[piece.role.index()].discard(sq);
             self.by_color[piece.color as usize].discard(sq);

@@ -570,10 +570,12 @@ impl Checker<'_> {
     fn material(&mut self) {
         let board = &self.setup.board;
         let mut counts = ByColor::new_with(|_| 0);
+        let mut pawn_counts = ByColor::new_with(|_| 0);
         for color in Color::ALL {
             let ours = board.by_color(color);
             counts[color] = ours.count();
             let pawns = (ours & board.by_role(Role::Pawn)).count();
+            pawn_counts[color] = pawns;
             if pawns > 8 {
                 self.push(ReasonKind::TooManyPawns { color, count: pawns }, ours & board.by_role(Role::Pawn));
             }
@@ -606,8 +608,11 @@ impl Checker<'_> {
             }
         }
         for color in Color::ALL {
+            if pawn_counts[color] > 8 {
+                continue;
+            }
             let pawns = board.by_piece(Piece { color, role: Role::Pawn }) - Bitboard::BACKRANKS;
-            if pawns.count() > 8 {
+            if pawns.is_empty() {
                 continue;
             }
             let captures_available = 16usize.saturating_sub(counts[!color]);
@@ -790,20 +795,20 @@ pub(crate) fn castling_letter(board: &Board, color: Color, file: File, mode: Cas
 /// files to where they stand, each pawn having made at most as many captures as
 /// ranks advanced past its second rank; `None` when no assignment exists.
 fn pawn_captures_needed(pawns: Bitboard, color: Color, budget: usize) -> Option<usize> {
+    // every square above a pawn, on its file
+    let mut above = pawns.0 << 8;
+    above |= above << 8;
+    above |= above << 16;
+    above |= above << 32;
+    if pawns.0 & above == 0 {
+        return Some(0); // each pawn on its own file: no capture needed
+    }
     // each pawn: (file, the most captures it can have made)
     let mut list = [(0i32, 0i32); 8];
     let mut n = 0;
-    let mut files_seen = 0u8;
-    let mut doubled = false;
     for sq in pawns {
-        let file = sq.file() as i32;
-        doubled |= files_seen & (1 << file) != 0;
-        files_seen |= 1 << file;
-        list[n] = (file, sq.rank().relative_to(color) as i32 - 1);
+        list[n] = (sq.file() as i32, sq.rank().relative_to(color) as i32 - 1);
         n += 1;
-    }
-    if !doubled {
-        return Some(0); // each pawn on its own file: no capture needed
     }
     let list = &mut list[..n];
     list.sort_unstable();

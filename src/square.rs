@@ -31,8 +31,11 @@ macro_rules! small_enum {
             }
 
             /// The index of this value, from 0.
+            #[inline]
             pub const fn index(self) -> usize {
-                self as usize
+                // the mask (every count is a power of two) tells the compiler the
+                // index is in range, so array accesses need no bounds check
+                self as usize & ($count - 1)
             }
 
             /// The value `delta` steps away, if on the board.
@@ -115,18 +118,21 @@ impl Rank {
 
 impl Square {
     /// The square on a file and a rank.
+    #[inline]
     pub const fn from_coords(file: File, rank: Rank) -> Square {
-        Square::ALL[rank as usize * 8 + file as usize]
+        Square::ALL[(rank.index() << 3) | file.index()]
     }
 
     /// The file.
+    #[inline]
     pub const fn file(self) -> File {
-        File::ALL[self as usize & 7]
+        File::ALL[self.index() & 7]
     }
 
     /// The rank.
+    #[inline]
     pub const fn rank(self) -> Rank {
-        Rank::ALL[self as usize >> 3]
+        Rank::ALL[self.index() >> 3]
     }
 
     /// The square mirrored top to bottom (e2 <-> e7).

@@ -2,7 +2,7 @@
 //! standard input (when there is no argument, and for the argument `-`).
 
 use std::ffi::OsString;
-use std::io::{self, BufRead};
+use std::io::{self, Read};
 
 use super::Error;
 
@@ -42,17 +42,36 @@ pub fn for_each(args: &[OsString], mut each: impl FnMut(&[u8]) -> Result<(), Err
 }
 
 fn stdin_lines(each: &mut impl FnMut(&[u8]) -> Result<(), Error>) -> Result<(), Error> {
-    let mut reader = io::stdin().lock();
-    let mut line = Vec::with_capacity(256);
+    lines(io::stdin().lock(), each)
+}
+
+/// Calls `each` with every line of `reader`, without its `\n`. Reads in large
+/// blocks and hands out slices of them: no copy per line.
+fn lines(mut reader: impl Read, each: &mut impl FnMut(&[u8]) -> Result<(), Error>) -> Result<(), Error> {
+    let mut buf = vec![0u8; 1 << 16];
+    let mut filled = 0;
     loop {
-        line.clear();
-        if reader.read_until(b'\n', &mut line).map_err(Error::Input)? == 0 {
-            return Ok(());
+        if filled == buf.len() {
+            // a line longer than the buffer
+            buf.resize(buf.len() * 2, 0);
         }
-        if line.last() == Some(&b'\n') {
-            line.pop();
+        let read = match reader.read(&mut buf[filled..]) {
+            Ok(read) => read,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+            Err(err) => return Err(Error::Input(err)),
+        };
+        if read == 0 {
+            return if filled > 0 { each(&buf[..filled]) } else { Ok(()) };
         }
-        each(&line)?;
+        let end = filled + read;
+        let mut start = 0;
+        for newline in memchr::memchr_iter(b'\n', &buf[filled..end]) {
+            let newline = filled + newline;
+            each(&buf[start..newline])?;
+            start = newline + 1;
+        }
+        buf.copy_within(start..end, 0);
+        filled = end - start;
     }
 }
 
@@ -67,6 +86,36 @@ mod tests {
         assert!(!is_single(&args(&[])));
         assert!(!is_single(&args(&["-"])));
         assert!(!is_single(&args(&["a", "b"])));
+    }
+
+    #[test]
+    fn lines_across_reads() {
+        // a reader that hands out three bytes at a time, so lines straddle reads
+        struct Trickle<'a>(&'a [u8]);
+        impl Read for Trickle<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                let n = self.0.len().min(buf.len()).min(3);
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let long = "x".repeat(200_000);
+        let text = format!("one\r\n\ntwo\n{long}\nlast");
+        let mut seen = Vec::new();
+        lines(Trickle(text.as_bytes()), &mut |line: &[u8]| {
+            seen.push(String::from_utf8(line.to_vec()).unwrap());
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(seen, ["one\r", "", "two", long.as_str(), "last"]);
+        let mut count = 0;
+        lines(&b"a\nb\n"[..], &mut |_: &[u8]| {
+            count += 1;
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(count, 2);
     }
 
     #[test]
