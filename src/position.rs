@@ -190,6 +190,23 @@ impl Reason {
         }
     }
 
+    /// Whether the reason makes the rules unplayable, not only the position
+    /// unreachable (see [`Position::from_setup_lenient`]).
+    pub const fn breaks_play(&self) -> bool {
+        matches!(
+            self.kind,
+            ReasonKind::EmptyBoard
+                | ReasonKind::MissingKing { .. }
+                | ReasonKind::TooManyKings { .. }
+                | ReasonKind::PawnsOnBackRank
+                | ReasonKind::OppositeCheck { .. }
+                | ReasonKind::Castling { .. }
+                | ReasonKind::EnPassantWrongRank
+                | ReasonKind::EnPassantNoPawn
+                | ReasonKind::EnPassantOccupied
+        )
+    }
+
     /// A stable identifier: `fen:` and a kebab-case name.
     pub const fn code(&self) -> &'static str {
         match self.kind {
@@ -382,13 +399,13 @@ impl std::error::Error for PositionError {}
 /// rest of the rules [`Position::from_setup`] checks.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
-    board: Board,
-    turn: Color,
-    castling_rights: CastlingRights,
-    ep_square: Option<Square>,
-    halfmoves: u32,
-    fullmoves: u32,
-    mode: CastlingMode,
+    pub(crate) board: Board,
+    pub(crate) turn: Color,
+    pub(crate) castling_rights: CastlingRights,
+    pub(crate) ep_square: Option<Square>,
+    pub(crate) halfmoves: u32,
+    pub(crate) fullmoves: u32,
+    pub(crate) mode: CastlingMode,
 }
 
 impl Default for Position {
@@ -423,6 +440,34 @@ impl Position {
             turn: setup.turn,
             castling_rights: setup.castling_rights,
             ep_square: setup.ep_square,
+            halfmoves: setup.halfmoves,
+            fullmoves: setup.fullmoves.max(1),
+            mode,
+        })
+    }
+
+    /// Like [`Position::from_setup`], but accepts positions that no legal game
+    /// reaches as long as the rules can be played from them: one king a side,
+    /// the side not to move not in check, castling rights with their king and
+    /// rook, a consistent en passant square, no pawn on the first or last rank.
+    /// Material, pawn structure and check geometry are not judged. For perft
+    /// suites and composed problems.
+    ///
+    /// # Errors
+    ///
+    /// Every reason at once, when one of those rules is broken.
+    pub fn from_setup_lenient(setup: Setup, mode: CastlingMode) -> Result<Position, PositionError> {
+        let reasons = Position::check(&setup, mode);
+        if reasons.iter().any(Reason::breaks_play) {
+            return Err(PositionError { reasons });
+        }
+        let ep_square =
+            setup.ep_square.filter(|_| !reasons.iter().any(|r| matches!(r.kind, ReasonKind::CheckWithEnPassant)));
+        Ok(Position {
+            board: setup.board,
+            turn: setup.turn,
+            castling_rights: setup.castling_rights,
+            ep_square,
             halfmoves: setup.halfmoves,
             fullmoves: setup.fullmoves.max(1),
             mode,
@@ -516,7 +561,7 @@ impl Position {
 
 /// Whether a pawn of `turn` can legally capture en passant on `ep`, assuming
 /// the pawn that just moved stands in front of it.
-fn ep_capturable(board: &Board, turn: Color, ep: Square) -> bool {
+pub(crate) fn ep_capturable(board: &Board, turn: Color, ep: Square) -> bool {
     let Some(captured) = ep.step(0, turn.fold(-1, 1)) else { return false };
     let Some(king) = board.king_of(turn) else { return false };
     let capturers = attacks::pawn_attacks(!turn, ep) & board.by_piece(Piece { color: turn, role: Role::Pawn });

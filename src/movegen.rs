@@ -1,0 +1,416 @@
+//! Legal move generation with bitboards, playing moves, and perft.
+//!
+//! ```
+//! use sanfen::{perft, Fen, Position, CastlingMode};
+//!
+//! let kiwipete: Fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".parse().unwrap();
+//! let pos = Position::from_setup(kiwipete.setup, CastlingMode::Standard).unwrap();
+//! assert_eq!(pos.legal_moves().len(), 48);
+//! assert_eq!(perft(&pos, 2), 2039);
+//! ```
+
+use crate::attacks::{self, between, ray};
+use crate::{Bitboard, Color, File, Move, MoveList, Piece, Position, Rank, Role, Square};
+
+/// The promotion pieces, in the order moves are generated.
+const PROMOTIONS: [Role; 4] = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
+
+/// The move is not legal in the position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalMoveError {
+    /// The move.
+    pub m: Move,
+}
+
+impl core::fmt::Display for IllegalMoveError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "illegal move: {:?}", self.m)
+    }
+}
+
+impl std::error::Error for IllegalMoveError {}
+
+impl Position {
+    /// Every legal move, in generation order: king moves, then knights,
+    /// bishops and queens (diagonally), rooks and queens (straight), pawns, castling.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut moves = MoveList::new();
+        self.generate(&mut moves);
+        moves
+    }
+
+    /// Whether the side to move has at least one legal move.
+    pub fn has_legal_moves(&self) -> bool {
+        !self.legal_moves().is_empty()
+    }
+
+    /// Whether `m` is a legal move here.
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.legal_moves().contains(&m)
+    }
+
+    /// Our pieces that stand between our king and an enemy slider on its line,
+    /// alone (so they may move only along that line).
+    pub fn pinned(&self) -> Bitboard {
+        let board = &self.board;
+        let king = self.our_king();
+        let them = board.by_color(!self.turn);
+        let snipers = ((attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens())
+            | (attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens()))
+            & them;
+        let mut pinned = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = between(king, sniper) & board.occupied();
+            if !blockers.more_than_one() {
+                pinned |= blockers & board.by_color(self.turn);
+            }
+        }
+        pinned
+    }
+
+    fn generate(&self, moves: &mut MoveList) {
+        let board = &self.board;
+        let us = self.turn;
+        let ours = board.by_color(us);
+        let occupied = board.occupied();
+        let king = self.our_king();
+        let checkers = board.attackers_to(king, !us, occupied);
+
+        self.king_moves(moves, king, ours);
+        if checkers.more_than_one() {
+            return;
+        }
+        // with one checker, a move must capture it or block its line
+        let target = match checkers.single_square() {
+            Some(checker) => between(king, checker).with(checker),
+            None => !ours,
+        };
+        let pinned = self.pinned();
+
+        for from in board.by_piece(Piece { color: us, role: Role::Knight }) - pinned {
+            self.push_targets(moves, Role::Knight, from, attacks::knight_attacks(from) & target);
+        }
+        for from in board.bishops_and_queens() & ours {
+            let mut to = attacks::bishop_attacks(from, occupied) & target;
+            if pinned.contains(from) {
+                to &= ray(king, from);
+            }
+            self.push_targets(moves, self.role_at(from), from, to);
+        }
+        for from in board.rooks_and_queens() & ours {
+            let mut to = attacks::rook_attacks(from, occupied) & target;
+            if pinned.contains(from) {
+                to &= ray(king, from);
+            }
+            self.push_targets(moves, self.role_at(from), from, to);
+        }
+        self.pawn_moves(moves, king, target, pinned, checkers);
+        if checkers.is_empty() {
+            self.castling_moves(moves, king);
+        }
+    }
+
+    #[inline]
+    fn role_at(&self, sq: Square) -> Role {
+        self.board.piece_at(sq).map_or(Role::Pawn, |p| p.role)
+    }
+
+    #[inline]
+    fn push_targets(&self, moves: &mut MoveList, role: Role, from: Square, targets: Bitboard) {
+        for to in targets {
+            let capture = self.board.piece_at(to).map(|p| p.role);
+            moves.push(Move::Normal { role, from, capture, to, promotion: None });
+        }
+    }
+
+    fn king_moves(&self, moves: &mut MoveList, king: Square, ours: Bitboard) {
+        let board = &self.board;
+        let without_king = board.occupied() - king;
+        for to in attacks::king_attacks(king) - ours {
+            if board.attackers_to(to, !self.turn, without_king).is_empty() {
+                let capture = board.piece_at(to).map(|p| p.role);
+                moves.push(Move::Normal { role: Role::King, from: king, capture, to, promotion: None });
+            }
+        }
+    }
+
+    fn pawn_moves(&self, moves: &mut MoveList, king: Square, target: Bitboard, pinned: Bitboard, checkers: Bitboard) {
+        let board = &self.board;
+        let us = self.turn;
+        let pawns = board.by_piece(Piece { color: us, role: Role::Pawn });
+        let empty = !board.occupied();
+        let theirs = board.by_color(!us);
+        let (forward, third): (i32, Bitboard) = match us {
+            Color::White => (8, Bitboard::from_rank(Rank::Third)),
+            Color::Black => (-8, Bitboard::from_rank(Rank::Sixth)),
+        };
+        let shift = |bb: Bitboard, by: i32| if by > 0 { Bitboard(bb.0 << by) } else { Bitboard(bb.0 >> -by) };
+        let not_a = !Bitboard::from_file(File::A);
+        let not_h = !Bitboard::from_file(File::H);
+
+        // captures towards the a file, then towards the h file
+        for (delta, mask) in [(forward - 1, not_a), (forward + 1, not_h)] {
+            let to_squares = shift(pawns & mask, delta) & theirs & target;
+            for to in to_squares {
+                let from = Square::ALL[(to as i32 - delta) as usize & 63];
+                self.push_pawn(moves, from, to, king, pinned);
+            }
+        }
+        let single = shift(pawns, forward) & empty;
+        let double = shift(single & third, forward) & empty & target;
+        for to in single & target {
+            let from = Square::ALL[(to as i32 - forward) as usize & 63];
+            self.push_pawn(moves, from, to, king, pinned);
+        }
+        for to in double {
+            let from = Square::ALL[(to as i32 - 2 * forward) as usize & 63];
+            if !pinned.contains(from) || ray(king, from).contains(to) {
+                moves.push(Move::Normal { role: Role::Pawn, from, capture: None, to, promotion: None });
+            }
+        }
+        if let Some(ep) = self.ep_square {
+            self.en_passant_moves(moves, ep, target, checkers);
+        }
+    }
+
+    #[inline]
+    fn push_pawn(&self, moves: &mut MoveList, from: Square, to: Square, king: Square, pinned: Bitboard) {
+        if pinned.contains(from) && !ray(king, from).contains(to) {
+            return;
+        }
+        let capture = self.board.piece_at(to).map(|p| p.role);
+        if matches!(to.rank(), Rank::First | Rank::Eighth) {
+            for promotion in PROMOTIONS {
+                moves.push(Move::Normal { role: Role::Pawn, from, capture, to, promotion: Some(promotion) });
+            }
+        } else {
+            moves.push(Move::Normal { role: Role::Pawn, from, capture, to, promotion: None });
+        }
+    }
+
+    fn en_passant_moves(&self, moves: &mut MoveList, ep: Square, target: Bitboard, checkers: Bitboard) {
+        let board = &self.board;
+        let us = self.turn;
+        let Some(captured) = ep.step(0, us.fold(-1, 1)) else { return };
+        if board.piece_at(captured) != Some(Piece { color: !us, role: Role::Pawn }) || board.occupied().contains(ep) {
+            return;
+        }
+        // in check, the capture must take the checker or block on the en passant square
+        if checkers.any() && !target.contains(ep) && !checkers.contains(captured) {
+            return;
+        }
+        let capturers = attacks::pawn_attacks(!us, ep) & board.by_piece(Piece { color: us, role: Role::Pawn });
+        for from in capturers {
+            if ep_is_safe(self, from, ep, captured) {
+                moves.push(Move::EnPassant { from, to: ep });
+            }
+        }
+    }
+
+    fn castling_moves(&self, moves: &mut MoveList, king: Square) {
+        let board = &self.board;
+        let us = self.turn;
+        let back = Rank::First.relative_to(us);
+        if king.rank() != back {
+            return;
+        }
+        let occupied = board.occupied();
+        let rooks = board.by_piece(Piece { color: us, role: Role::Rook });
+        for file in self.castling_rights.files(us) {
+            let rook = Square::from_coords(file, back);
+            if !rooks.contains(rook) {
+                continue;
+            }
+            let king_side = file > king.file();
+            let king_to = Square::from_coords(if king_side { File::G } else { File::C }, back);
+            let rook_to = Square::from_coords(if king_side { File::F } else { File::D }, back);
+            let king_path = between(king, king_to).with(king_to);
+            let must_be_empty = (king_path | between(rook, rook_to).with(rook_to)) - king - rook;
+            if must_be_empty.intersects(occupied) {
+                continue;
+            }
+            let without_king = occupied - king;
+            if king_path.into_iter().any(|sq| board.attackers_to(sq, !us, without_king).any()) {
+                continue;
+            }
+            // after the rook has moved too (Chess960: it may have shielded the king's square)
+            let after = (without_king - rook).with(king_to).with(rook_to);
+            if board.attackers_to(king_to, !us, after).any() {
+                continue;
+            }
+            moves.push(Move::Castle { king, rook });
+        }
+    }
+
+    /// Plays a legal move. The move must come from [`Position::legal_moves`] (or
+    /// be equal to one of them); anything else leaves the position in an
+    /// unspecified (but memory-safe) state.
+    pub fn play_unchecked(&mut self, m: Move) {
+        let us = self.turn;
+        let them = !us;
+        self.ep_square = None;
+        self.halfmoves = if m.is_zeroing() { 0 } else { self.halfmoves.saturating_add(1) };
+        match m {
+            Move::Normal { role, from, capture, to, promotion } => {
+                self.board.remove_piece_at(from);
+                if capture.is_some() && to.rank() == Rank::First.relative_to(them) {
+                    self.castling_rights.discard(them, to.file());
+                }
+                self.board.set_piece_at(to, Piece { color: us, role: promotion.unwrap_or(role) });
+                match role {
+                    Role::King => self.castling_rights.discard_color(us),
+                    Role::Rook if from.rank() == Rank::First.relative_to(us) => {
+                        self.castling_rights.discard(us, from.file());
+                    }
+                    Role::Pawn if (to as i32 - from as i32).abs() == 16 => {
+                        self.ep_square = Square::new((from as u32 + to as u32) / 2);
+                    }
+                    _ => {}
+                }
+            }
+            Move::EnPassant { from, to } => {
+                self.board.remove_piece_at(from);
+                if let Some(captured) = to.step(0, us.fold(-1, 1)) {
+                    self.board.remove_piece_at(captured);
+                }
+                self.board.set_piece_at(to, Piece { color: us, role: Role::Pawn });
+            }
+            Move::Castle { king, rook } => {
+                let back = king.rank();
+                let king_side = rook.file() > king.file();
+                let king_to = Square::from_coords(if king_side { File::G } else { File::C }, back);
+                let rook_to = Square::from_coords(if king_side { File::F } else { File::D }, back);
+                self.board.remove_piece_at(king);
+                self.board.remove_piece_at(rook);
+                self.board.set_piece_at(king_to, Piece { color: us, role: Role::King });
+                self.board.set_piece_at(rook_to, Piece { color: us, role: Role::Rook });
+                self.castling_rights.discard_color(us);
+            }
+        }
+        if us == Color::Black {
+            self.fullmoves = self.fullmoves.saturating_add(1);
+        }
+        self.turn = them;
+    }
+
+    /// Plays a move, if legal.
+    ///
+    /// # Errors
+    ///
+    /// [`IllegalMoveError`] when `m` is not among [`Position::legal_moves`].
+    pub fn play(&self, m: Move) -> Result<Position, IllegalMoveError> {
+        if !self.is_legal(m) {
+            return Err(IllegalMoveError { m });
+        }
+        let mut next = self.clone();
+        next.play_unchecked(m);
+        Ok(next)
+    }
+}
+
+/// Whether the en passant capture `from` x `ep` leaves our king safe.
+fn ep_is_safe(pos: &Position, from: Square, ep: Square, captured: Square) -> bool {
+    let board = &pos.board;
+    let king = pos.our_king();
+    let occupied = (board.occupied() - from - captured).with(ep);
+    let them = board.by_color(!pos.turn);
+    let sliders = (attacks::rook_attacks(king, occupied) & board.rooks_and_queens())
+        | (attacks::bishop_attacks(king, occupied) & board.bishops_and_queens());
+    // other checks are already handled by the check target
+    (sliders & them).is_empty()
+}
+
+/// The number of leaf nodes of the legal move tree `depth` plies deep.
+/// Moves at the last ply are counted, not played.
+pub fn perft(pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = pos.legal_moves();
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .iter()
+        .map(|&m| {
+            let mut next = pos.clone();
+            next.play_unchecked(m);
+            perft(&next, depth - 1)
+        })
+        .sum()
+}
+
+/// Perft split by the first move: each legal move with its subtree's count.
+pub fn perft_divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
+    pos.legal_moves()
+        .iter()
+        .map(|&m| {
+            let mut next = pos.clone();
+            next.play_unchecked(m);
+            (m, perft(&next, depth.saturating_sub(1)))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{CastlingMode, Fen};
+
+    fn position(fen: &str, mode: CastlingMode) -> Position {
+        // lenient: chessprogramming's position 4 needs more pawn captures than Black has lost pieces
+        Position::from_setup_lenient(Fen::parse(fen, mode).unwrap().setup, mode).unwrap()
+    }
+
+    #[test]
+    fn classic_perft() {
+        let cases: &[(&str, &[u64])] = &[
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", &[20, 400, 8902, 197_281]),
+            ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", &[48, 2039, 97_862]),
+            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", &[14, 191, 2812, 43_238]),
+            ("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", &[6, 264, 9467]),
+            ("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", &[44, 1486, 62_379]),
+        ];
+        for (fen, counts) in cases {
+            let pos = position(fen, CastlingMode::Standard);
+            for (depth, &count) in counts.iter().enumerate() {
+                assert_eq!(perft(&pos, depth as u32 + 1), count, "{fen} depth {}", depth + 1);
+            }
+        }
+    }
+
+    #[test]
+    fn en_passant_pinned_along_the_rank() {
+        // bxc6 would leave the king on a5 to the rook on h5
+        let pos = position("8/8/8/KPp4r/8/8/8/7k w - c6 0 2", CastlingMode::Standard);
+        assert!(!pos.legal_moves().iter().any(|m| matches!(m, Move::EnPassant { .. })));
+        let pos = position("8/8/8/1Pp4r/8/8/8/K6k w - c6 0 2", CastlingMode::Standard);
+        assert!(pos.legal_moves().contains(&Move::EnPassant { from: Square::B5, to: Square::C6 }));
+    }
+
+    #[test]
+    fn play_updates_state() {
+        let mut pos = Position::default();
+        for m in [
+            Move::Normal { role: Role::Pawn, from: Square::E2, capture: None, to: Square::E4, promotion: None },
+            Move::Normal { role: Role::Knight, from: Square::G8, capture: None, to: Square::F6, promotion: None },
+            Move::Normal { role: Role::Knight, from: Square::G1, capture: None, to: Square::F3, promotion: None },
+        ] {
+            pos = pos.play(m).unwrap();
+        }
+        assert_eq!(pos.to_string(), "rnbqkb1r/pppppppp/5n2/8/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 2 2");
+        let illegal =
+            Move::Normal { role: Role::King, from: Square::E8, capture: None, to: Square::E7, promotion: None };
+        assert_eq!(pos.play(illegal), Err(IllegalMoveError { m: illegal }));
+    }
+
+    #[test]
+    fn chess960_castling_with_rook_on_the_king_destination() {
+        // king b1, rook g1 (on the king's destination for O-O): legal when f1 is empty
+        let pos = position("4k3/8/8/8/8/8/8/1K4R1 w G - 0 1", CastlingMode::Chess960);
+        assert!(pos.legal_moves().contains(&Move::Castle { king: Square::B1, rook: Square::G1 }));
+        // an enemy rook on a1 behind the castling rook b1: after O-O-O the king on c1 is in check
+        let pos = position("4k3/8/8/8/8/8/8/rR1K4 w B - 0 1", CastlingMode::Chess960);
+        assert!(!pos.legal_moves().iter().any(|m| m.is_castle()));
+    }
+}
