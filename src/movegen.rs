@@ -30,7 +30,71 @@ impl core::fmt::Display for IllegalMoveError {
 
 impl std::error::Error for IllegalMoveError {}
 
+/// Where generated moves go: a list, or a counter that never builds them.
+trait Sink {
+    /// Moves of a non-pawn piece from `from` to each of `targets`.
+    fn targets(&mut self, board: &crate::Board, role: Role, from: Square, targets: Bitboard);
+    /// A pawn move, four of them when it promotes.
+    fn pawn(&mut self, board: &crate::Board, from: Square, to: Square);
+    /// Any other move.
+    fn push(&mut self, m: Move);
+}
+
+impl Sink for MoveList {
+    #[inline]
+    fn targets(&mut self, board: &crate::Board, role: Role, from: Square, targets: Bitboard) {
+        for to in targets {
+            let capture = board.piece_at(to).map(|p| p.role);
+            self.push(Move::Normal { role, from, capture, to, promotion: None });
+        }
+    }
+
+    #[inline]
+    fn pawn(&mut self, board: &crate::Board, from: Square, to: Square) {
+        let capture = board.piece_at(to).map(|p| p.role);
+        if matches!(to.rank(), Rank::First | Rank::Eighth) {
+            for promotion in PROMOTIONS {
+                self.push(Move::Normal { role: Role::Pawn, from, capture, to, promotion: Some(promotion) });
+            }
+        } else {
+            self.push(Move::Normal { role: Role::Pawn, from, capture, to, promotion: None });
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, m: Move) {
+        MoveList::push(self, m);
+    }
+}
+
+/// Counts moves without building them.
+struct Counter(usize);
+
+impl Sink for Counter {
+    #[inline]
+    fn targets(&mut self, _: &crate::Board, _: Role, _: Square, targets: Bitboard) {
+        self.0 += targets.count();
+    }
+
+    #[inline]
+    fn pawn(&mut self, _: &crate::Board, _: Square, to: Square) {
+        self.0 += if matches!(to.rank(), Rank::First | Rank::Eighth) { 4 } else { 1 };
+    }
+
+    #[inline]
+    fn push(&mut self, _: Move) {
+        self.0 += 1;
+    }
+}
+
 impl Position {
+    /// The number of legal moves, counted without building them.
+    pub fn legal_move_count(&self) -> usize {
+        let mut counter = Counter(0);
+        self.generate(&mut counter);
+        counter.0
+    }
+
     /// Every legal move, in generation order: king moves, then knights,
     /// bishops and queens (diagonally), rooks and queens (straight), pawns, castling.
     pub fn legal_moves(&self) -> MoveList {
@@ -68,7 +132,7 @@ impl Position {
         pinned
     }
 
-    fn generate(&self, moves: &mut MoveList) {
+    fn generate(&self, moves: &mut impl Sink) {
         let board = &self.board;
         let us = self.turn;
         let ours = board.by_color(us);
@@ -88,21 +152,21 @@ impl Position {
         let pinned = self.pinned();
 
         for from in board.by_piece(Piece { color: us, role: Role::Knight }) - pinned {
-            self.push_targets(moves, Role::Knight, from, attacks::knight_attacks(from) & target);
+            moves.targets(board, Role::Knight, from, attacks::knight_attacks(from) & target);
         }
         for from in board.bishops_and_queens() & ours {
             let mut to = attacks::bishop_attacks(from, occupied) & target;
             if pinned.contains(from) {
                 to &= ray(king, from);
             }
-            self.push_targets(moves, self.role_at(from), from, to);
+            moves.targets(board, self.role_at(from), from, to);
         }
         for from in board.rooks_and_queens() & ours {
             let mut to = attacks::rook_attacks(from, occupied) & target;
             if pinned.contains(from) {
                 to &= ray(king, from);
             }
-            self.push_targets(moves, self.role_at(from), from, to);
+            moves.targets(board, self.role_at(from), from, to);
         }
         self.pawn_moves(moves, king, target, pinned, checkers);
         if checkers.is_empty() {
@@ -115,26 +179,19 @@ impl Position {
         self.board.piece_at(sq).map_or(Role::Pawn, |p| p.role)
     }
 
-    #[inline]
-    fn push_targets(&self, moves: &mut MoveList, role: Role, from: Square, targets: Bitboard) {
-        for to in targets {
-            let capture = self.board.piece_at(to).map(|p| p.role);
-            moves.push(Move::Normal { role, from, capture, to, promotion: None });
-        }
-    }
-
-    fn king_moves(&self, moves: &mut MoveList, king: Square, ours: Bitboard) {
+    fn king_moves(&self, moves: &mut impl Sink, king: Square, ours: Bitboard) {
         let board = &self.board;
         let without_king = board.occupied() - king;
+        let mut safe = Bitboard::EMPTY;
         for to in attacks::king_attacks(king) - ours {
             if board.attackers_to(to, !self.turn, without_king).is_empty() {
-                let capture = board.piece_at(to).map(|p| p.role);
-                moves.push(Move::Normal { role: Role::King, from: king, capture, to, promotion: None });
+                safe.add(to);
             }
         }
+        moves.targets(board, Role::King, king, safe);
     }
 
-    fn pawn_moves(&self, moves: &mut MoveList, king: Square, target: Bitboard, pinned: Bitboard, checkers: Bitboard) {
+    fn pawn_moves(&self, moves: &mut impl Sink, king: Square, target: Bitboard, pinned: Bitboard, checkers: Bitboard) {
         let board = &self.board;
         let us = self.turn;
         let pawns = board.by_piece(Piece { color: us, role: Role::Pawn });
@@ -165,7 +222,7 @@ impl Position {
         for to in double {
             let from = Square::ALL[(to as i32 - 2 * forward) as usize & 63];
             if !pinned.contains(from) || ray(king, from).contains(to) {
-                moves.push(Move::Normal { role: Role::Pawn, from, capture: None, to, promotion: None });
+                moves.pawn(board, from, to);
             }
         }
         if let Some(ep) = self.ep_square {
@@ -174,21 +231,14 @@ impl Position {
     }
 
     #[inline]
-    fn push_pawn(&self, moves: &mut MoveList, from: Square, to: Square, king: Square, pinned: Bitboard) {
+    fn push_pawn(&self, moves: &mut impl Sink, from: Square, to: Square, king: Square, pinned: Bitboard) {
         if pinned.contains(from) && !ray(king, from).contains(to) {
             return;
         }
-        let capture = self.board.piece_at(to).map(|p| p.role);
-        if matches!(to.rank(), Rank::First | Rank::Eighth) {
-            for promotion in PROMOTIONS {
-                moves.push(Move::Normal { role: Role::Pawn, from, capture, to, promotion: Some(promotion) });
-            }
-        } else {
-            moves.push(Move::Normal { role: Role::Pawn, from, capture, to, promotion: None });
-        }
+        moves.pawn(&self.board, from, to);
     }
 
-    fn en_passant_moves(&self, moves: &mut MoveList, ep: Square, target: Bitboard, checkers: Bitboard) {
+    fn en_passant_moves(&self, moves: &mut impl Sink, ep: Square, target: Bitboard, checkers: Bitboard) {
         let board = &self.board;
         let us = self.turn;
         let Some(captured) = ep.step(0, us.fold(-1, 1)) else { return };
@@ -207,7 +257,7 @@ impl Position {
         }
     }
 
-    fn castling_moves(&self, moves: &mut MoveList, king: Square) {
+    fn castling_moves(&self, moves: &mut impl Sink, king: Square) {
         let board = &self.board;
         let us = self.turn;
         let back = Rank::First.relative_to(us);
@@ -326,11 +376,10 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let moves = pos.legal_moves();
     if depth == 1 {
-        return moves.len() as u64;
+        return pos.legal_move_count() as u64;
     }
-    moves
+    pos.legal_moves()
         .iter()
         .map(|&m| {
             let mut next = pos.clone();
@@ -376,6 +425,29 @@ mod tests {
             for (depth, &count) in counts.iter().enumerate() {
                 assert_eq!(perft(&pos, depth as u32 + 1), count, "{fen} depth {}", depth + 1);
             }
+        }
+    }
+
+    #[test]
+    fn counting_agrees_with_listing() {
+        // walk a few plies of several positions; count and list must agree everywhere
+        fn walk(pos: &Position, depth: u32) {
+            assert_eq!(pos.legal_move_count(), pos.legal_moves().len(), "{pos}");
+            if depth > 0 {
+                for &m in &pos.legal_moves() {
+                    let mut next = pos.clone();
+                    next.play_unchecked(m);
+                    walk(&next, depth - 1);
+                }
+            }
+        }
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ] {
+            walk(&position(fen, CastlingMode::Standard), 2);
         }
     }
 
