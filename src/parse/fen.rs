@@ -72,6 +72,20 @@ const EXPECTED_SEPARATOR: &str = "spaces, tabs or `_` between fields";
 const EXPECTED_LEADING: &str = "the placement field (`_` only separates fields)";
 const EXPECTED_TRAILING: &str = "another field, or the end of input (`_` only separates fields)";
 const EXPECTED_END: &str = "end of input after the fullmove number";
+const EXPECTED_NOT_THREE_CHECK: &str =
+    "a move counter (`3+3` or `+1+2` counts checks in three-check, a variant sanfen does not support)";
+
+/// Whether a field is a three-check counter: `3+3` (checks left) or `+1+2` (checks given).
+fn is_check_counter(text: &[u8]) -> bool {
+    let text = text.strip_prefix(b"+").unwrap_or(text);
+    match text.iter().position(|&b| b == b'+') {
+        Some(plus) => {
+            let (left, right) = (&text[..plus], &text[plus + 1..]);
+            !left.is_empty() && !right.is_empty() && left.iter().chain(right).all(u8::is_ascii_digit)
+        }
+        None => false,
+    }
+}
 
 // ---- The record --------------------------------------------------------------
 
@@ -133,7 +147,10 @@ pub(crate) fn fen(input: &[u8]) -> Result<RawFen, Vec<FenSyntaxError>> {
             }
         } else if given == 6 {
             let end = input.len() - input.iter().rev().take_while(|&&b| is_whitespace_byte(b)).count();
-            report.error(FenField::Layout, span.end..end.max(span.end), EXPECTED_END.into());
+            let extra = &input[span.end..end.max(span.end)];
+            let first = extra.split(|&b| is_blank_byte(b)).next().unwrap_or_default();
+            let expected = if is_check_counter(first) { EXPECTED_NOT_THREE_CHECK } else { EXPECTED_END };
+            report.error(FenField::Layout, span.end..end.max(span.end), expected.into());
             break span.end..span.end;
         } else if all_consuming(separator).parse(blank).is_err() {
             report.error(FenField::Layout, span, EXPECTED_SEPARATOR.into());
@@ -501,6 +518,12 @@ impl Report<'_> {
 fn rank_expected(number: usize, text: &[u8]) -> String {
     let is_gap = |b: u8| (b'1'..=b'8').contains(&b);
     let is_piece = |b: u8| Piece::from_char(char::from(b)).is_some();
+    if text.contains(&b'[') || text.contains(&b'~') {
+        return format!(
+            "piece letters and digits (rank {number} has {}; that is crazyhouse, a variant sanfen does not support)",
+            if text.contains(&b'[') { "a pocket `[...]`" } else { "a promoted-piece mark `~`" }
+        );
+    }
     if let Some(at) = text.iter().position(|&b| !is_gap(b) && !is_piece(b)) {
         // The whole character, even if it takes several bytes.
         let bad = String::from_utf8_lossy(&text[at..text.len().min(at + 4)]).chars().next().unwrap_or('?');
@@ -519,6 +542,9 @@ fn rank_expected(number: usize, text: &[u8]) -> String {
 
 /// Why a move counter is not a `number`: too large, or not written right.
 fn number_expected(text: &[u8]) -> &'static str {
+    if is_check_counter(text) {
+        return EXPECTED_NOT_THREE_CHECK;
+    }
     let well_formed = text.iter().all(u8::is_ascii_digit) && (text == b"0" || text.first() != Some(&b'0'));
     if well_formed && !text.is_empty() { EXPECTED_SMALL_NUMBER } else { EXPECTED_NUMBER }
 }
@@ -779,6 +805,25 @@ mod tests {
         for (input, expected) in cases {
             assert_eq!(fen(input.as_bytes()).map(|raw| raw.lints), Err(expected), "{input:?}");
         }
+    }
+
+    #[test]
+    fn variants_are_named() {
+        let pockets = fen(b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1").unwrap_err();
+        assert_eq!(
+            pockets[0].expected,
+            "piece letters and digits (rank 1 has a pocket `[...]`; that is crazyhouse, a variant sanfen does not support)"
+        );
+        let promoted = fen(b"4k3/1Q~6/8/8/4b3/8/Kpp5/8 b - - 0 1").unwrap_err();
+        assert!(promoted[0].expected.contains("promoted-piece mark `~`"), "{promoted:?}");
+        for input in [&b"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 1+1"[..], b"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 +2+0"] {
+            let errors = fen(input).unwrap_err();
+            assert_eq!(errors.len(), 1, "{errors:?}");
+            assert_eq!(errors[0].expected, EXPECTED_NOT_THREE_CHECK);
+        }
+        assert!(!is_check_counter(b"+"));
+        assert!(!is_check_counter(b"1+"));
+        assert!(is_check_counter(b"3+3"));
     }
 
     #[test]
