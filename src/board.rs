@@ -274,29 +274,30 @@ impl Board {
 impl core::fmt::Display for Board {
     /// The FEN piece placement field.
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        use core::fmt::Write as _;
-        for rank in Rank::ALL.iter().rev() {
+        // at most 64 letters and 7 slashes: built on the stack, written once
+        let mut text = arrayvec::ArrayString::<71>::new();
+        for rank in (0..8).rev() {
             let mut empty = 0u8;
-            for file in File::ALL {
-                match self.piece_at(Square::from_coords(file, *rank)) {
+            for square in &self.squares[rank * 8..rank * 8 + 8] {
+                match square {
                     Some(piece) => {
                         if empty > 0 {
-                            f.write_char((b'0' + empty) as char)?;
+                            text.push(char::from(b'0' + empty));
                             empty = 0;
                         }
-                        f.write_char(piece.char())?;
+                        text.push(piece.char());
                     }
                     None => empty += 1,
                 }
             }
             if empty > 0 {
-                f.write_char((b'0' + empty) as char)?;
+                text.push(char::from(b'0' + empty));
             }
-            if *rank != Rank::First {
-                f.write_char('/')?;
+            if rank > 0 {
+                text.push('/');
             }
         }
-        Ok(())
+        f.write_str(&text)
     }
 }
 

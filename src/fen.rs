@@ -12,6 +12,7 @@
 //! assert_eq!(err.errors[1].span, 47..48);
 //! ```
 
+use core::fmt::Write as _;
 use core::ops::Range;
 
 /// One of the six FEN fields, or the text around them.
@@ -370,7 +371,12 @@ impl core::fmt::Display for Fen {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         let setup = &self.setup;
         write!(f, "{} {} ", setup.board, setup.turn.char())?;
-        f.write_str(&castling_text(&setup.board, setup.castling_rights, self.castling_mode))?;
+        if setup.castling_rights.is_empty() {
+            f.write_char('-')?;
+        }
+        for (color, file) in canonical_castling_order(setup.castling_rights) {
+            f.write_char(castling_letter(&setup.board, color, file, self.castling_mode))?;
+        }
         match setup.ep_square {
             Some(sq) => write!(f, " {sq}")?,
             None => f.write_str(" -")?,
