@@ -452,6 +452,14 @@ mod tests {
     }
 
     #[test]
+    fn more_than_256_moves() {
+        // composed (28 white pieces): 270 legal moves, more than any legal game allows
+        let pos = position("kBQQQQQQ/BR5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1", CastlingMode::Chess960);
+        assert_eq!(pos.legal_moves().len(), 270);
+        assert_eq!(pos.legal_move_count(), 270);
+    }
+
+    #[test]
     fn en_passant_pinned_along_the_rank() {
         // bxc6 would leave the king on a5 to the rook on h5
         let pos = position("8/8/8/KPp4r/8/8/8/7k w - c6 0 2", CastlingMode::Standard);

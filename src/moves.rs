@@ -178,8 +178,15 @@ impl core::str::FromStr for Uci {
     }
 }
 
-/// Up to 256 moves, on the stack (no position has more than 218 legal moves).
-pub type MoveList = arrayvec::ArrayVec<Move, 256>;
+/// The most legal moves any placement can have, legal or composed: each of the
+/// 64 destination squares can be reached by at most 16 pieces (the nearest piece
+/// in each of the 8 directions, and 8 knights), 1,024 moves; a pawn promoting
+/// adds 3 more moves, and at most 3 pawns reach each of the 8 promotion squares,
+/// 72 more; and 2 castling moves. (Legal games never exceed 218.)
+pub const MAX_MOVES: usize = 64 * 16 + 8 * 3 * 3 + 2;
+
+/// Moves on the stack: room for [`MAX_MOVES`], so no placement can overflow it.
+pub type MoveList = arrayvec::ArrayVec<Move, MAX_MOVES>;
 
 #[cfg(test)]
 mod tests {

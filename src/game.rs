@@ -1,0 +1,565 @@
+//! The end of a game: checkmate, stalemate and insufficient material from the
+//! position alone ([`Position::outcome`]), and a [`Game`] that keeps the move
+//! history for the rules that need it (repetition, the fifty- and
+//! seventy-five-move rules), with undo and redo.
+//!
+//! ```
+//! use sanfen::{Move, Position, Role, Square};
+//! use sanfen::game::{Claim, EndReason, Game, Outcome};
+//!
+//! let knight = |from, to| Move::Normal { role: Role::Knight, from, capture: None, to, promotion: None };
+//! let mut game = Game::default();
+//! // Nf3 Nf6 Ng1 Ng8, twice: the start position for the third time
+//! for _ in 0..2 {
+//!     for m in [knight(Square::G1, Square::F3), knight(Square::G8, Square::F6),
+//!               knight(Square::F3, Square::G1), knight(Square::F6, Square::G8)] {
+//!         game.play(m).unwrap();
+//!     }
+//! }
+//! assert_eq!(game.repetitions(), 3);
+//! assert_eq!(game.claimable(), Some(Claim::ThreefoldRepetition));
+//! assert_eq!(game.end(), None);
+//!
+//! // the position alone: fool's mate
+//! let fen: sanfen::Fen = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3".parse().unwrap();
+//! let mated = Position::from_setup(fen.setup, fen.castling_mode).unwrap();
+//! assert!(mated.is_checkmate());
+//! assert_eq!(mated.outcome(), Some(Outcome::Decisive { winner: sanfen::Color::Black }));
+//! let game = Game::new(mated);
+//! assert_eq!(game.end().map(|end| end.reason), Some(EndReason::Checkmate));
+//! assert_eq!(game.end().unwrap().to_string(), "checkmate: 0-1");
+//! ```
+
+use crate::{Bitboard, Color, IllegalMoveError, Move, Position, Role};
+
+/// How a finished game ended for the players: a win for one side or a draw.
+/// Written as in PGN: `1-0`, `0-1`, `1/2-1/2`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// One side won.
+    Decisive {
+        /// The side that won.
+        winner: Color,
+    },
+    /// Neither side won.
+    Draw,
+}
+
+impl Outcome {
+    /// The winner, if any.
+    pub const fn winner(self) -> Option<Color> {
+        match self {
+            Outcome::Decisive { winner } => Some(winner),
+            Outcome::Draw => None,
+        }
+    }
+
+    /// The PGN result text: `1-0`, `0-1` or `1/2-1/2`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Decisive { winner: Color::White } => "1-0",
+            Outcome::Decisive { winner: Color::Black } => "0-1",
+            Outcome::Draw => "1/2-1/2",
+        }
+    }
+
+    /// The outcome of a PGN result text (`1-0`, `0-1`, `1/2-1/2`).
+    pub fn from_ascii(text: &[u8]) -> Option<Outcome> {
+        match text {
+            b"1-0" => Some(Outcome::Decisive { winner: Color::White }),
+            b"0-1" => Some(Outcome::Decisive { winner: Color::Black }),
+            b"1/2-1/2" => Some(Outcome::Draw),
+            _ => None,
+        }
+    }
+}
+
+impl core::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The text is not a game result (`1-0`, `0-1` or `1/2-1/2`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseOutcomeError;
+
+impl core::fmt::Display for ParseOutcomeError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("invalid result: expected 1-0, 0-1 or 1/2-1/2")
+    }
+}
+
+impl std::error::Error for ParseOutcomeError {}
+
+impl core::str::FromStr for Outcome {
+    type Err = ParseOutcomeError;
+
+    fn from_str(s: &str) -> Result<Outcome, ParseOutcomeError> {
+        Outcome::from_ascii(s.as_bytes()).ok_or(ParseOutcomeError)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Outcome {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Outcome {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Outcome, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// Why a game is over without anyone claiming anything.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(rename_all = "kebab-case"))]
+pub enum EndReason {
+    /// The side to move is in check and has no legal move.
+    Checkmate,
+    /// The side to move is not in check and has no legal move.
+    Stalemate,
+    /// Neither side can mate by any series of legal moves, in the FIDE cases
+    /// [`Position::is_insufficient_material`] knows.
+    InsufficientMaterial,
+    /// The same position for the fifth time.
+    FivefoldRepetition,
+    /// 75 moves each (150 plies) without a capture or a pawn move.
+    SeventyFiveMoveRule,
+}
+
+impl EndReason {
+    /// The reason in words, lowercase.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            EndReason::Checkmate => "checkmate",
+            EndReason::Stalemate => "stalemate",
+            EndReason::InsufficientMaterial => "insufficient material",
+            EndReason::FivefoldRepetition => "fivefold repetition",
+            EndReason::SeventyFiveMoveRule => "seventy-five-move rule",
+        }
+    }
+}
+
+impl core::fmt::Display for EndReason {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A game over: why, and the result. Displayed as `checkmate: 1-0`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct GameEnd {
+    /// Why the game is over.
+    pub reason: EndReason,
+    /// The result.
+    pub result: Outcome,
+}
+
+impl core::fmt::Display for GameEnd {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{}: {}", self.reason, self.result)
+    }
+}
+
+/// A draw the side to move may claim (FIDE 9.2 and 9.3); the game goes on
+/// unless someone does.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(rename_all = "kebab-case"))]
+pub enum Claim {
+    /// The same position for the third (or fourth) time.
+    ThreefoldRepetition,
+    /// 50 moves each (100 plies) without a capture or a pawn move.
+    FiftyMoveRule,
+}
+
+impl Claim {
+    /// The claim in words, lowercase.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Claim::ThreefoldRepetition => "threefold repetition",
+            Claim::FiftyMoveRule => "fifty-move rule",
+        }
+    }
+}
+
+impl core::fmt::Display for Claim {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Plies without a capture or pawn move after which a draw may be claimed.
+const FIFTY_MOVES: u32 = 100;
+/// Plies without a capture or pawn move after which the game is drawn.
+const SEVENTY_FIVE_MOVES: u32 = 150;
+
+impl Position {
+    /// Whether the side to move is checkmated: in check, with no legal move.
+    pub fn is_checkmate(&self) -> bool {
+        self.is_check() && !self.has_legal_moves()
+    }
+
+    /// Whether the side to move is stalemated: not in check, with no legal move.
+    pub fn is_stalemate(&self) -> bool {
+        !self.is_check() && !self.has_legal_moves()
+    }
+
+    /// Whether the material left is one of the FIDE dead positions that need no
+    /// search: king against king; king and one knight or one bishop against a
+    /// lone king; kings and any number of bishops, of either side, all on
+    /// squares of one colour. Blocked pawn chains and other dead positions that
+    /// need looking ahead are not recognised.
+    pub fn is_insufficient_material(&self) -> bool {
+        let board = self.board();
+        if (board.by_role(Role::Pawn) | board.by_role(Role::Rook) | board.by_role(Role::Queen)).any() {
+            return false;
+        }
+        let knights = board.by_role(Role::Knight);
+        let bishops = board.by_role(Role::Bishop);
+        if knights.any() {
+            // one knight against a lone king; any second minor piece can help mate
+            return !knights.more_than_one() && bishops.is_empty();
+        }
+        // bishops on one square colour never attack the other colour, so no mate
+        !(bishops & Bitboard::LIGHT_SQUARES).any() || !(bishops & Bitboard::DARK_SQUARES).any()
+    }
+
+    /// How the game ends in this position by the rules that need neither the
+    /// history nor the clocks: checkmate, stalemate, insufficient material.
+    /// See [`Game::end`] for repetition and the seventy-five-move rule.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.end_by_position().map(|end| end.result)
+    }
+
+    /// [`Position::outcome`] with its reason. Checkmate first: a mating move
+    /// wins even when it also leaves insufficient material.
+    fn end_by_position(&self) -> Option<GameEnd> {
+        if !self.has_legal_moves() {
+            return Some(if self.is_check() {
+                GameEnd { reason: EndReason::Checkmate, result: Outcome::Decisive { winner: !self.turn() } }
+            } else {
+                GameEnd { reason: EndReason::Stalemate, result: Outcome::Draw }
+            });
+        }
+        self.is_insufficient_material()
+            .then_some(GameEnd { reason: EndReason::InsufficientMaterial, result: Outcome::Draw })
+    }
+}
+
+/// Whether two positions are the same for the repetition rules (FIDE 9.2.3):
+/// the same pieces on the same squares, the same side to move, the same
+/// castling rights, and the same possible en passant capture (an en passant
+/// square no pawn can legally capture on does not count).
+fn same_position(a: &Position, b: &Position) -> bool {
+    a.turn() == b.turn()
+        && a.castling_rights() == b.castling_rights()
+        && a.board() == b.board()
+        && a.legal_ep_square() == b.legal_ep_square()
+}
+
+/// A game: the position it started from, the moves played and the positions
+/// they led to, with undo and redo. It answers whether the game is over
+/// ([`Game::end`]) and which draw the side to move may claim ([`Game::claimable`]).
+///
+/// The game does not stop itself: moves can still be played after the game
+/// is over (a PGN may go on after a fivefold repetition), and [`Game::end`]
+/// always judges the current position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    /// `positions[0]` is the initial position, `positions[i]` the one after `moves[i - 1]`.
+    positions: Vec<Position>,
+    moves: Vec<Move>,
+    /// Undone moves, the next to redo last.
+    redo: Vec<Move>,
+}
+
+impl Default for Game {
+    /// A game from the standard starting position.
+    fn default() -> Game {
+        Game::new(Position::default())
+    }
+}
+
+impl From<Position> for Game {
+    fn from(position: Position) -> Game {
+        Game::new(position)
+    }
+}
+
+impl Game {
+    /// A game starting from `initial`, with no move played.
+    pub fn new(initial: Position) -> Game {
+        Game { positions: vec![initial], moves: Vec::new(), redo: Vec::new() }
+    }
+
+    /// The position the game started from.
+    pub fn initial(&self) -> &Position {
+        &self.positions[0]
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        self.positions.last().expect("a game always holds its initial position")
+    }
+
+    /// The moves played, first to last.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Every position of the game: the initial one first, then the position
+    /// after each move (so one more than [`Game::moves`]).
+    pub fn positions(&self) -> &[Position] {
+        &self.positions
+    }
+
+    /// The moves [`Game::redo`] would play again, the next one first.
+    pub fn redo_moves(&self) -> impl ExactSizeIterator<Item = Move> + '_ {
+        self.redo.iter().rev().copied()
+    }
+
+    /// Plays a move and clears the redo stack.
+    ///
+    /// # Errors
+    ///
+    /// [`IllegalMoveError`] when the move is not legal in the current position;
+    /// the game is then unchanged.
+    pub fn play(&mut self, m: Move) -> Result<(), IllegalMoveError> {
+        let next = self.position().play(m)?;
+        self.push(m, next);
+        self.redo.clear();
+        Ok(())
+    }
+
+    fn push(&mut self, m: Move, next: Position) {
+        self.moves.push(m);
+        self.positions.push(next);
+    }
+
+    /// Takes back the last move and returns it, or `None` at the initial
+    /// position. The move can be played again with [`Game::redo`].
+    pub fn undo(&mut self) -> Option<Move> {
+        let m = self.moves.pop()?;
+        self.positions.pop();
+        self.redo.push(m);
+        Some(m)
+    }
+
+    /// Plays the last undone move again and returns it, or `None` when there
+    /// is nothing to redo (no undo since the last [`Game::play`]).
+    pub fn redo(&mut self) -> Option<Move> {
+        let m = self.redo.pop()?;
+        let mut next = self.position().clone();
+        // the move was legal here when it was undone, and the position is the same
+        next.play_unchecked(m);
+        self.push(m, next);
+        Some(m)
+    }
+
+    /// How many times the current position has occurred in the game, this time
+    /// included (so at least 1), comparing positions as FIDE 9.2.3 does:
+    /// placement, side to move, castling rights and a *capturable* en passant
+    /// square. Positions before the initial one are not known and not counted.
+    pub fn repetitions(&self) -> usize {
+        let current = self.position();
+        let mut count = 1;
+        // Only positions since the last capture or pawn move can repeat the
+        // current one (both are irreversible); step back two plies at a time
+        // (same side to move).
+        let mut i = self.moves.len();
+        while i >= 2 {
+            if self.moves[i - 1].is_zeroing() || self.moves[i - 2].is_zeroing() {
+                break;
+            }
+            i -= 2;
+            if same_position(&self.positions[i], current) {
+                count += 1;
+            }
+        }
+        count
+    }
+
+    /// Whether the game is over, and how: checkmate, stalemate, insufficient
+    /// material, fivefold repetition or the seventy-five-move rule (150 plies
+    /// without a capture or a pawn move, counted by the position's halfmove
+    /// clock, so plies before the initial position count too). Checkmate comes
+    /// first: a mate on the 150th ply wins (FIDE 9.6.2).
+    pub fn end(&self) -> Option<GameEnd> {
+        let position = self.position();
+        if let Some(end) = position.end_by_position() {
+            return Some(end);
+        }
+        if self.repetitions() >= 5 {
+            return Some(GameEnd { reason: EndReason::FivefoldRepetition, result: Outcome::Draw });
+        }
+        if position.halfmoves() >= SEVENTY_FIVE_MOVES {
+            return Some(GameEnd { reason: EndReason::SeventyFiveMoveRule, result: Outcome::Draw });
+        }
+        None
+    }
+
+    /// A draw the side to move may claim in the current position: threefold
+    /// repetition (checked first), or the fifty-move rule (a halfmove clock of
+    /// at least 100). `None` when the game is already over ([`Game::end`]).
+    /// Claims announced together with a move that would bring them about
+    /// are not covered: play the move, then ask.
+    pub fn claimable(&self) -> Option<Claim> {
+        if self.end().is_some() {
+            return None;
+        }
+        if self.repetitions() >= 3 {
+            Some(Claim::ThreefoldRepetition)
+        } else if self.position().halfmoves() >= FIFTY_MOVES {
+            Some(Claim::FiftyMoveRule)
+        } else {
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{CastlingMode, Fen, Square};
+
+    fn position(fen: &str) -> Position {
+        Position::from_setup(Fen::parse(fen, CastlingMode::Standard).unwrap().setup, CastlingMode::Standard).unwrap()
+    }
+
+    fn normal(role: Role, from: Square, to: Square) -> Move {
+        Move::Normal { role, from, capture: None, to, promotion: None }
+    }
+
+    #[test]
+    fn outcome_text() {
+        let table = [
+            (Outcome::Decisive { winner: Color::White }, "1-0"),
+            (Outcome::Decisive { winner: Color::Black }, "0-1"),
+            (Outcome::Draw, "1/2-1/2"),
+        ];
+        for (outcome, text) in table {
+            assert_eq!(outcome.to_string(), text);
+            assert_eq!(text.parse::<Outcome>(), Ok(outcome));
+        }
+        for bad in ["", "*", "1/2", "½-½", "1-0 ", "2-0"] {
+            assert_eq!(bad.parse::<Outcome>(), Err(ParseOutcomeError), "{bad}");
+        }
+        assert_eq!(ParseOutcomeError.to_string(), "invalid result: expected 1-0, 0-1 or 1/2-1/2");
+        assert_eq!(Outcome::Decisive { winner: Color::Black }.winner(), Some(Color::Black));
+        assert_eq!(Outcome::Draw.winner(), None);
+    }
+
+    #[test]
+    fn end_and_claim_text() {
+        let end = GameEnd { reason: EndReason::SeventyFiveMoveRule, result: Outcome::Draw };
+        assert_eq!(end.to_string(), "seventy-five-move rule: 1/2-1/2");
+        let end = GameEnd { reason: EndReason::Checkmate, result: Outcome::Decisive { winner: Color::White } };
+        assert_eq!(end.to_string(), "checkmate: 1-0");
+        assert_eq!(EndReason::InsufficientMaterial.to_string(), "insufficient material");
+        assert_eq!(EndReason::FivefoldRepetition.to_string(), "fivefold repetition");
+        assert_eq!(EndReason::Stalemate.to_string(), "stalemate");
+        assert_eq!(Claim::ThreefoldRepetition.to_string(), "threefold repetition");
+        assert_eq!(Claim::FiftyMoveRule.to_string(), "fifty-move rule");
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn serde_through_text() {
+        let end = GameEnd { reason: EndReason::Checkmate, result: Outcome::Decisive { winner: Color::Black } };
+        let json = serde_json::to_string(&end).unwrap();
+        assert_eq!(json, r#"{"reason":"checkmate","result":"0-1"}"#);
+        assert_eq!(serde_json::from_str::<GameEnd>(&json).unwrap(), end);
+        assert_eq!(serde_json::to_string(&Outcome::Draw).unwrap(), r#""1/2-1/2""#);
+        assert!(serde_json::from_str::<Outcome>(r#""*""#).is_err());
+        assert_eq!(serde_json::to_string(&Claim::FiftyMoveRule).unwrap(), r#""fifty-move-rule""#);
+        assert_eq!(
+            serde_json::from_str::<EndReason>(r#""seventy-five-move-rule""#).unwrap(),
+            EndReason::SeventyFiveMoveRule
+        );
+    }
+
+    #[test]
+    fn insufficient_material_table() {
+        let table = [
+            ("8/8/8/8/8/8/8/k6K w - - 0 1", true),
+            ("8/8/8/8/8/8/8/kn5K w - - 0 1", true),
+            ("8/8/8/8/8/8/8/k5BK w - - 0 1", true),
+            // bishops on one colour, however many, on both sides
+            ("8/8/8/8/8/8/2b5/k4B1K w - - 0 1", true),
+            ("8/8/8/8/8/8/1b6/k5BK w - - 0 1", true),
+            ("8/8/8/8/8/8/8/k4B1K w - - 0 1", true),
+            ("8/8/8/8/8/8/B1B5/k6K w - - 0 1", true),
+            // opposite colours: a mate exists
+            ("8/8/8/8/8/8/2b5/k5BK w - - 0 1", false),
+            ("8/8/8/8/8/8/B7/k5BK w - - 0 1", false),
+            ("8/8/8/8/8/8/8/knb4K w - - 0 1", false),
+            ("8/8/8/8/8/8/8/knn4K w - - 0 1", false),
+            ("8/8/8/8/8/8/8/kn4NK w - - 0 1", false),
+            ("8/8/8/8/8/8/p7/k6K w - - 0 1", false),
+            ("8/8/8/8/8/8/7R/k6K w - - 0 1", false),
+            ("8/8/8/8/8/8/7Q/k6K w - - 0 1", false),
+        ];
+        for (fen, expected) in table {
+            assert_eq!(position(fen).is_insufficient_material(), expected, "{fen}");
+        }
+    }
+
+    #[test]
+    fn outcome_of_the_position_alone() {
+        let table = [
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", None),
+            ("R3k3/8/4K3/8/8/8/8/8 b - - 0 1", Some(Outcome::Decisive { winner: Color::White })),
+            ("4k3/4P3/4K3/8/8/8/8/8 b - - 0 1", Some(Outcome::Draw)),
+            ("8/8/8/8/8/8/8/k6K w - - 0 1", Some(Outcome::Draw)),
+            // the clocks do not matter here
+            ("4k3/8/8/8/8/8/8/R3K3 w - - 150 90", None),
+        ];
+        for (fen, expected) in table {
+            assert_eq!(position(fen).outcome(), expected, "{fen}");
+        }
+    }
+
+    #[test]
+    fn undo_and_redo() {
+        let mut game = Game::default();
+        let e4 = normal(Role::Pawn, Square::E2, Square::E4);
+        let e5 = normal(Role::Pawn, Square::E7, Square::E5);
+        assert_eq!(game.undo(), None);
+        assert_eq!(game.redo(), None);
+        game.play(e4).unwrap();
+        game.play(e5).unwrap();
+        let after = game.position().clone();
+        assert_eq!(game.undo(), Some(e5));
+        assert_eq!(game.undo(), Some(e4));
+        assert_eq!(game.position(), &Position::default());
+        assert_eq!(game.redo_moves().collect::<Vec<_>>(), [e4, e5]);
+        assert_eq!(game.redo(), Some(e4));
+        assert_eq!(game.redo(), Some(e5));
+        assert_eq!(game.position(), &after);
+        assert_eq!(game.redo(), None);
+        // a new move clears what could be redone
+        game.undo();
+        game.play(normal(Role::Pawn, Square::D7, Square::D5)).unwrap();
+        assert_eq!(game.redo(), None);
+        assert_eq!(game.moves().len(), 2);
+        assert_eq!(game.positions().len(), 3);
+    }
+
+    #[test]
+    fn illegal_move_leaves_the_game_alone() {
+        let mut game = Game::default();
+        game.play(normal(Role::Pawn, Square::E2, Square::E4)).unwrap();
+        game.undo();
+        let bad = normal(Role::Pawn, Square::E2, Square::E5);
+        assert_eq!(game.play(bad), Err(IllegalMoveError { m: bad }));
+        assert_eq!(game.moves(), &[]);
+        // the redo stack survives a refused move
+        assert_eq!(game.redo_moves().len(), 1);
+    }
+}
