@@ -273,12 +273,14 @@ impl core::fmt::Display for Reason {
             ReasonKind::TooManyPieces { color, count } => write!(f, "{color} has {count} pieces; at most 16"),
             ReasonKind::UnexplainedMaterial { color, promotions, missing_pawns } => write!(
                 f,
-                "{color}'s pieces need at least {promotions} promotions but only {missing_pawns} {} missing",
+                "{color}'s pieces need at least {promotions} {} but only {missing_pawns} {} missing",
+                if *promotions == 1 { "promotion" } else { "promotions" },
                 if *missing_pawns == 1 { "pawn is" } else { "pawns are" }
             ),
             ReasonKind::ImpossiblePawnStructure { color, captures_needed: Some(needed), captures_available } => write!(
                 f,
-                "{color}'s pawns need at least {needed} captures to reach their files but {} has lost only {captures_available} {}",
+                "{color}'s pawns need at least {needed} {} to reach their files but {} has lost only {captures_available} {}",
+                if *needed == 1 { "capture" } else { "captures" },
                 !*color,
                 if *captures_available == 1 { "piece" } else { "pieces" }
             ),
@@ -461,13 +463,13 @@ impl Position {
         if reasons.iter().any(Reason::breaks_play) {
             return Err(PositionError { reasons });
         }
-        let ep_square =
-            setup.ep_square.filter(|_| !reasons.iter().any(|r| matches!(r.kind, ReasonKind::CheckWithEnPassant)));
+        // the en passant square stays even when the check does not fit the push
+        // (composed positions): the capture may still block or take the checker
         Ok(Position {
             board: setup.board,
             turn: setup.turn,
             castling_rights: setup.castling_rights,
-            ep_square,
+            ep_square: setup.ep_square,
             halfmoves: setup.halfmoves,
             fullmoves: setup.fullmoves.max(1),
             mode,

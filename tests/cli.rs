@@ -359,3 +359,239 @@ fn closed_stdout_ends_quietly() {
     assert_eq!(String::from_utf8_lossy(&output.stderr), "");
     assert_eq!(output.status.code(), Some(0));
 }
+
+// ---------------------------------------------------------------- perft
+
+/// Kiwipete (chessprogramming.org position 2).
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+/// Two rooks check the white king along one rank: no game reaches it, but it can be played.
+const DOUBLE_CHECK_ONE_LINE: &str = "5R2/2P5/8/4k3/8/3rK2r/8/8 w - -";
+const DOUBLE_CHECK_WARNING: &str = "sanfen: warning: no legal game reaches this position (impossible double check from d3 and h3 along one line); using it as given\n";
+
+#[test]
+fn perft_counts_leaf_nodes() {
+    sanfen(&["perft", "3"]).assert().code(0).stdout("8902\n").stderr("");
+    sanfen(&["perft", "--fen", KIWIPETE, "2"]).assert().code(0).stdout("2039\n").stderr("");
+    sanfen(&["perft", "--chess960", "--fen", CHESS960, "3"]).assert().code(0).stdout("12189\n").stderr("");
+    // depth 0: the root alone, with or without --divide
+    sanfen(&["perft", "0"]).assert().code(0).stdout("1\n").stderr("");
+    sanfen(&["perft", "--divide", "0"]).assert().code(0).stdout("1\n").stderr("");
+    // checkmate: no move
+    sanfen(&["perft", "--fen", "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "1"]).assert().code(0).stdout("0\n").stderr("");
+}
+
+#[test]
+fn perft_divide_lines_then_the_total() {
+    // the well-known split of the start position at depth 3, in seed 000's value order
+    sanfen(&["perft", "--divide", "3"])
+        .assert()
+        .code(0)
+        .stdout(
+            "\
+a2a3: 380
+a2a4: 420
+b2b3: 420
+b2b4: 421
+c2c3: 420
+c2c4: 441
+d2d3: 539
+d2d4: 560
+e2e3: 599
+e2e4: 600
+f2f3: 380
+f2f4: 401
+g2g3: 420
+g2g4: 421
+h2h3: 380
+h2h4: 420
+b1a3: 400
+b1c3: 440
+g1f3: 440
+g1h3: 400
+8902
+",
+        )
+        .stderr("");
+}
+
+#[test]
+fn perft_divide_writes_castling_in_the_castling_mode() {
+    let fen = "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1";
+    let divide = |args: &[&str]| {
+        let output = sanfen(args).assert().code(0).stderr("").get_output().stdout.clone();
+        String::from_utf8(output).unwrap()
+    };
+    let standard = divide(&["perft", "--divide", "--fen", fen, "1"]);
+    let chess960 = divide(&["perft", "--divide", "--chess960", "--fen", fen, "1"]);
+    assert!(standard.contains("\ne1c1: 1\n") && standard.contains("\ne1g1: 1\n"), "{standard}");
+    assert!(chess960.contains("\ne1a1: 1\n") && chess960.contains("\ne1h1: 1\n"), "{chess960}");
+    assert!(standard.ends_with("\n26\n") && chess960.ends_with("\n26\n"));
+    assert_eq!(standard.lines().count(), 27);
+}
+
+#[test]
+fn perft_counts_a_composed_position_with_a_warning() {
+    sanfen(&["perft", "--fen", DOUBLE_CHECK_ONE_LINE, "3"])
+        .assert()
+        .code(0)
+        .stdout("1030\n")
+        .stderr(DOUBLE_CHECK_WARNING);
+}
+
+#[test]
+fn perft_invalid_fen_exits_1_with_the_diagnostics() {
+    sanfen(&["perft", "--fen", BAD_CASTLING, "2"]).assert().code(1).stdout("").stderr(BAD_CASTLING_ERROR);
+    sanfen(&["perft", "--fen", TWO_SYNTAX_ERRORS, "2"]).assert().code(1).stdout("").stderr(TWO_SYNTAX_ERRORS_REPORT);
+    // no king: nothing to play
+    sanfen(&["perft", "--fen", "8/1p6/8/8/8/8/P7/8 w - - 0 1", "1"])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr("error[fen:missing-king] at 0..18: white has no king\nerror[fen:missing-king] at 0..18: black has no king\ninvalid\n");
+}
+
+// ---------------------------------------------------------------- moves
+
+const START_UCI_VALUE: &str = "\
+a2a3\na2a4\nb2b3\nb2b4\nc2c3\nc2c4\nd2d3\nd2d4\ne2e3\ne2e4\nf2f3\nf2f4\ng2g3\ng2g4\nh2h3\nh2h4\nb1a3\nb1c3\ng1f3\ng1h3\n";
+
+#[test]
+fn moves_of_the_start_position() {
+    sanfen(&["moves", "--order", "value"]).assert().code(0).stdout(START_UCI_VALUE).stderr("");
+    sanfen(&["moves", "--fen", START, "--notation", "uci", "--order", "value"])
+        .assert()
+        .code(0)
+        .stdout(START_UCI_VALUE)
+        .stderr("");
+    sanfen(&["moves", "--notation", "lan", "--order", "value"])
+        .assert()
+        .code(0)
+        .stdout(
+            "\
+a2-a3\na2-a4\nb2-b3\nb2-b4\nc2-c3\nc2-c4\nd2-d3\nd2-d4\ne2-e3\ne2-e4\nf2-f3\nf2-f4\ng2-g3\ng2-g4\nh2-h3\nh2-h4\n\
+Nb1-a3\nNb1-c3\nNg1-f3\nNg1-h3\n",
+        )
+        .stderr("");
+    // the natural order (the generator's) lists the same moves, once each
+    let output = sanfen(&["moves"]).assert().code(0).stderr("").get_output().stdout.clone();
+    let mut natural: Vec<&str> = std::str::from_utf8(&output).unwrap().lines().collect();
+    natural.sort_unstable();
+    let mut value: Vec<&str> = START_UCI_VALUE.lines().collect();
+    value.sort_unstable();
+    assert_eq!(natural, value);
+}
+
+#[test]
+fn moves_lan_marks_captures_promotions_and_castling() {
+    // en passant f5xe6, promotions with and without capture, both castlings
+    sanfen(&["moves", "--notation", "lan", "--order", "value", "--fen", "r3k2r/1P6/8/4pP2/8/8/8/R3K2R w KQkq e6 0 2"])
+        .assert()
+        .code(0)
+        .stdout(
+            "\
+b7xa8=N\nb7xa8=B\nb7xa8=R\nb7xa8=Q\nb7-b8=N\nb7-b8=B\nb7-b8=R\nb7-b8=Q\nf5xe6\nf5-f6\n\
+Ra1-a2\nRa1-a3\nRa1-a4\nRa1-a5\nRa1-a6\nRa1-a7\nRa1xa8\nRa1-b1\nRa1-c1\nRa1-d1\n\
+Rh1-f1\nRh1-g1\nRh1-h2\nRh1-h3\nRh1-h4\nRh1-h5\nRh1-h6\nRh1-h7\nRh1xh8\n\
+O-O-O\nKe1-d1\nKe1-d2\nKe1-e2\nKe1-f1\nKe1-f2\nO-O\n",
+        )
+        .stderr("");
+}
+
+#[test]
+fn moves_uci_castling_follows_the_castling_mode() {
+    let fen = "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1";
+    let rooks = "a1a2\na1a3\na1a4\na1a5\na1a6\na1a7\na1a8\na1b1\na1c1\na1d1\nh1f1\nh1g1\nh1h2\nh1h3\nh1h4\nh1h5\nh1h6\nh1h7\nh1h8\n";
+    sanfen(&["moves", "--order", "value", "--fen", fen])
+        .assert()
+        .code(0)
+        .stdout(format!("{rooks}e1c1\ne1d1\ne1d2\ne1e2\ne1f1\ne1f2\ne1g1\n"))
+        .stderr("");
+    sanfen(&["moves", "--order", "value", "--chess960", "--fen", fen])
+        .assert()
+        .code(0)
+        .stdout(format!("{rooks}e1a1\ne1d1\ne1d2\ne1e2\ne1f1\ne1f2\ne1h1\n"))
+        .stderr("");
+    // Shredder-FEN castling letters need --chess960
+    sanfen(&["moves", "--order", "value", "--chess960", "--fen", CHESS960])
+        .assert()
+        .code(0)
+        .stdout("a3a4\nb2b3\nb2b4\nc2c3\nc2c4\nd3d4\ne2e3\ne2e4\nf4f5\ng2g3\ng2g4\nh2h3\nh2h4\na2b4\na2c1\na2c3\ne1f3\nf1f2\nf1f3\nb1c1\ng1f2\n")
+        .stderr("");
+}
+
+#[test]
+fn moves_of_a_finished_game_print_nothing() {
+    // checkmate and stalemate
+    sanfen(&["moves", "--fen", "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"]).assert().code(0).stdout("").stderr("");
+    sanfen(&["moves", "--fen", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"]).assert().code(0).stdout("").stderr("");
+}
+
+#[test]
+fn moves_json() {
+    // the value order counts ranks from White's side, whichever side moves
+    let output = sanfen(&["moves", "--json", "--notation", "lan", "--order", "value", "--fen", AFTER_E4])
+        .assert()
+        .code(0)
+        .stderr("")
+        .get_output()
+        .stdout
+        .clone();
+    let lines = json_lines(&output);
+    assert_eq!(lines.len(), 1);
+    assert_object(
+        &lines[0],
+        &json!({
+            "input": AFTER_E4,
+            "valid": true,
+            "fen": AFTER_E4_CANONICAL,
+            "notation": "lan",
+            "moves": [
+                "a7-a5", "a7-a6", "b7-b5", "b7-b6", "c7-c5", "c7-c6", "d7-d5", "d7-d6", "e7-e5", "e7-e6",
+                "f7-f5", "f7-f6", "g7-g5", "g7-g6", "h7-h5", "h7-h6", "Nb8-a6", "Nb8-c6", "Ng8-f6", "Ng8-h6",
+            ],
+        }),
+    );
+    // an invalid FEN: the `fen check --json` object, and exit code 1
+    let output =
+        sanfen(&["moves", "--json", "--fen", BAD_CASTLING]).assert().code(1).stderr("").get_output().stdout.clone();
+    let lines = json_lines(&output);
+    assert_eq!(lines.len(), 1);
+    assert_eq!(lines[0]["valid"], false);
+    assert_eq!(lines[0]["errors"][0]["code"], "fen:castling");
+    assert_eq!(lines[0]["errors"][0]["span"], json!([46, 47]));
+}
+
+#[test]
+fn moves_invalid_fen_exits_1_with_the_diagnostics() {
+    sanfen(&["moves", "--fen", BAD_CASTLING]).assert().code(1).stdout("").stderr(BAD_CASTLING_ERROR);
+    sanfen(&["moves", "--fen", TWO_SYNTAX_ERRORS]).assert().code(1).stdout("").stderr(TWO_SYNTAX_ERRORS_REPORT);
+    sanfen(&["moves", "--fen", ""]).assert().code(1).stdout("").stderr(EMPTY_LINE_ERROR);
+}
+
+#[test]
+fn moves_of_a_composed_position_with_a_warning() {
+    sanfen(&["moves", "--fen", DOUBLE_CHECK_ONE_LINE])
+        .assert()
+        .code(0)
+        .stdout("e3e2\ne3f2\n")
+        .stderr(DOUBLE_CHECK_WARNING);
+}
+
+#[test]
+fn moves_and_perft_usage_errors_exit_2() {
+    for args in [
+        &["perft"][..],
+        &["perft", "x"],
+        &["perft", "-1"],
+        &["perft", "3", "4"],
+        &["perft", "--fen"],
+        &["moves", "--notation", "san"],
+        &["moves", "--order", "random"],
+        &["moves", "3"],
+    ] {
+        let assert = sanfen(args).assert().code(2).stdout("");
+        assert!(!assert.get_output().stderr.is_empty(), "{args:?}: a usage error says why");
+    }
+    sanfen(&["moves", "--help"]).assert().code(0).stderr("");
+    sanfen(&["perft", "--help"]).assert().code(0).stderr("");
+}

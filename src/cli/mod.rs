@@ -6,6 +6,8 @@ mod error;
 mod exit_code;
 mod fen;
 mod input;
+mod moves;
+mod perft;
 mod report;
 
 use std::ffi::OsString;
@@ -15,7 +17,7 @@ use clap::{Parser, Subcommand};
 pub use error::Error;
 pub use exit_code::ExitCode;
 
-/// Chess notation: check and normalise FEN.
+/// Chess notation: check and normalise FEN, list legal moves, count them (perft).
 #[derive(Debug, Parser)]
 #[command(name = "sanfen", version, about, arg_required_else_help = true)]
 pub struct Args {
@@ -28,6 +30,60 @@ enum Command {
     /// FEN positions: check them or write them canonically.
     #[command(subcommand, arg_required_else_help = true)]
     Fen(FenCommand),
+    /// List the legal moves of a position, one per line.
+    ///
+    /// Exit code 0, or 1 when the FEN is invalid (its problems on stderr, as
+    /// `fen check` reports them). A position no legal game reaches but whose
+    /// rules can be played (a composed problem) is listed, with a warning on
+    /// stderr.
+    Moves(MovesArgs),
+    /// Count the leaf nodes of the legal move tree DEPTH plies deep.
+    ///
+    /// Prints the total alone on the last line; with `--divide`, first one
+    /// `MOVE: COUNT` line per legal move (UCI). Exit code 0, or 1 when the FEN
+    /// is invalid. A position no legal game reaches but whose rules can be
+    /// played (perft suites have many) is counted, with a warning on stderr.
+    Perft(PerftArgs),
+}
+
+/// The position `moves` and `perft` work on.
+#[derive(Debug, clap::Args)]
+struct PositionArgs {
+    /// The position, as FEN [default: the initial position].
+    #[arg(long, value_name = "FEN")]
+    fen: Option<OsString>,
+    /// Read castling rights as Chess960 (X-FEN and Shredder-FEN letters); UCI
+    /// castling is then written king to rook (`e1h1`).
+    #[arg(long)]
+    chess960: bool,
+}
+
+#[derive(Debug, clap::Args)]
+struct MovesArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+    /// How each move is written.
+    #[arg(long, value_enum, default_value_t)]
+    notation: moves::Notation,
+    /// `natural`: as generated; `value`: by piece (pawn ... king), origin
+    /// file and rank, destination file and rank, promotion piece (N, B, R, Q).
+    #[arg(long, value_enum, default_value_t)]
+    order: moves::Order,
+    /// One JSON object on stdout (`fen`, `moves`, ...) and nothing else.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+struct PerftArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+    /// First one `MOVE: COUNT` line per legal move.
+    #[arg(long)]
+    divide: bool,
+    /// Plies to look ahead.
+    #[arg(value_name = "DEPTH")]
+    depth: u32,
 }
 
 #[derive(Debug, Subcommand)]
@@ -88,6 +144,19 @@ pub fn run(args: Args) -> Result<ExitCode, Error> {
         Some(Command::Fen(FenCommand::Normalize(normalize))) => {
             fen::normalize(&fen::Options::new(normalize.input, normalize.keep_ep))
         }
+        Some(Command::Moves(args)) => moves::run(&moves::Options {
+            fen: args.position.fen,
+            chess960: args.position.chess960,
+            notation: args.notation,
+            order: args.order,
+            json: args.json,
+        }),
+        Some(Command::Perft(args)) => perft::run(&perft::Options {
+            fen: args.position.fen,
+            chess960: args.position.chess960,
+            divide: args.divide,
+            depth: args.depth,
+        }),
         // `arg_required_else_help` makes clap answer a bare `sanfen` itself; a
         // later issue makes it start the REPL.
         None => Err(Error::NoCommand),
