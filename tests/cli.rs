@@ -457,7 +457,12 @@ a2a3\na2a4\nb2b3\nb2b4\nc2c3\nc2c4\nd2d3\nd2d4\ne2e3\ne2e4\nf2f3\nf2f4\ng2g3\ng2
 
 #[test]
 fn moves_of_the_start_position() {
-    sanfen(&["moves", "--order", "value"]).assert().code(0).stdout(START_UCI_VALUE).stderr("");
+    // SAN by default
+    sanfen(&["moves", "--order", "value"])
+        .assert()
+        .code(0)
+        .stdout("a3\na4\nb3\nb4\nc3\nc4\nd3\nd4\ne3\ne4\nf3\nf4\ng3\ng4\nh3\nh4\nNa3\nNc3\nNf3\nNh3\n")
+        .stderr("");
     sanfen(&["moves", "--fen", START, "--notation", "uci", "--order", "value"])
         .assert()
         .code(0)
@@ -473,7 +478,7 @@ Nb1-a3\nNb1-c3\nNg1-f3\nNg1-h3\n",
         )
         .stderr("");
     // the natural order (the generator's) lists the same moves, once each
-    let output = sanfen(&["moves"]).assert().code(0).stderr("").get_output().stdout.clone();
+    let output = sanfen(&["moves", "--notation", "uci"]).assert().code(0).stderr("").get_output().stdout.clone();
     let mut natural: Vec<&str> = std::str::from_utf8(&output).unwrap().lines().collect();
     natural.sort_unstable();
     let mut value: Vec<&str> = START_UCI_VALUE.lines().collect();
@@ -482,16 +487,17 @@ Nb1-a3\nNb1-c3\nNg1-f3\nNg1-h3\n",
 }
 
 #[test]
-fn moves_lan_marks_captures_promotions_and_castling() {
-    // en passant f5xe6, promotions with and without capture, both castlings
+fn moves_lan_marks_captures_promotions_castling_and_checks() {
+    // en passant f5xe6, promotions with and without capture, both castlings;
+    // `+` as python-chess's `lan()` writes it (rook and queen on rank 8 check e8)
     sanfen(&["moves", "--notation", "lan", "--order", "value", "--fen", "r3k2r/1P6/8/4pP2/8/8/8/R3K2R w KQkq e6 0 2"])
         .assert()
         .code(0)
         .stdout(
             "\
-b7xa8=N\nb7xa8=B\nb7xa8=R\nb7xa8=Q\nb7-b8=N\nb7-b8=B\nb7-b8=R\nb7-b8=Q\nf5xe6\nf5-f6\n\
-Ra1-a2\nRa1-a3\nRa1-a4\nRa1-a5\nRa1-a6\nRa1-a7\nRa1xa8\nRa1-b1\nRa1-c1\nRa1-d1\n\
-Rh1-f1\nRh1-g1\nRh1-h2\nRh1-h3\nRh1-h4\nRh1-h5\nRh1-h6\nRh1-h7\nRh1xh8\n\
+b7xa8=N\nb7xa8=B\nb7xa8=R+\nb7xa8=Q+\nb7-b8=N\nb7-b8=B\nb7-b8=R+\nb7-b8=Q+\nf5xe6\nf5-f6\n\
+Ra1-a2\nRa1-a3\nRa1-a4\nRa1-a5\nRa1-a6\nRa1-a7\nRa1xa8+\nRa1-b1\nRa1-c1\nRa1-d1\n\
+Rh1-f1\nRh1-g1\nRh1-h2\nRh1-h3\nRh1-h4\nRh1-h5\nRh1-h6\nRh1-h7\nRh1xh8+\n\
 O-O-O\nKe1-d1\nKe1-d2\nKe1-e2\nKe1-f1\nKe1-f2\nO-O\n",
         )
         .stderr("");
@@ -501,18 +507,18 @@ O-O-O\nKe1-d1\nKe1-d2\nKe1-e2\nKe1-f1\nKe1-f2\nO-O\n",
 fn moves_uci_castling_follows_the_castling_mode() {
     let fen = "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1";
     let rooks = "a1a2\na1a3\na1a4\na1a5\na1a6\na1a7\na1a8\na1b1\na1c1\na1d1\nh1f1\nh1g1\nh1h2\nh1h3\nh1h4\nh1h5\nh1h6\nh1h7\nh1h8\n";
-    sanfen(&["moves", "--order", "value", "--fen", fen])
+    sanfen(&["moves", "--notation", "uci", "--order", "value", "--fen", fen])
         .assert()
         .code(0)
         .stdout(format!("{rooks}e1c1\ne1d1\ne1d2\ne1e2\ne1f1\ne1f2\ne1g1\n"))
         .stderr("");
-    sanfen(&["moves", "--order", "value", "--chess960", "--fen", fen])
+    sanfen(&["moves", "--notation", "uci", "--order", "value", "--chess960", "--fen", fen])
         .assert()
         .code(0)
         .stdout(format!("{rooks}e1a1\ne1d1\ne1d2\ne1e2\ne1f1\ne1f2\ne1h1\n"))
         .stderr("");
     // Shredder-FEN castling letters need --chess960
-    sanfen(&["moves", "--order", "value", "--chess960", "--fen", CHESS960])
+    sanfen(&["moves", "--notation", "uci", "--order", "value", "--chess960", "--fen", CHESS960])
         .assert()
         .code(0)
         .stdout("a3a4\nb2b3\nb2b4\nc2c3\nc2c4\nd3d4\ne2e3\ne2e4\nf4f5\ng2g3\ng2g4\nh2h3\nh2h4\na2b4\na2c1\na2c3\ne1f3\nf1f2\nf1f3\nb1c1\ng1f2\n")
@@ -573,7 +579,7 @@ fn moves_of_a_composed_position_with_a_warning() {
     sanfen(&["moves", "--fen", DOUBLE_CHECK_ONE_LINE])
         .assert()
         .code(0)
-        .stdout("e3e2\ne3f2\n")
+        .stdout("Ke2\nKf2\n")
         .stderr(DOUBLE_CHECK_WARNING);
 }
 
@@ -585,7 +591,9 @@ fn moves_and_perft_usage_errors_exit_2() {
         &["perft", "-1"],
         &["perft", "3", "4"],
         &["perft", "--fen"],
-        &["moves", "--notation", "san"],
+        &["moves", "--notation", "pgn"],
+        &["moves", "--letters", "xx"],
+        &["moves", "--letters"],
         &["moves", "--order", "random"],
         &["moves", "3"],
     ] {
@@ -594,4 +602,507 @@ fn moves_and_perft_usage_errors_exit_2() {
     }
     sanfen(&["moves", "--help"]).assert().code(0).stderr("");
     sanfen(&["perft", "--help"]).assert().code(0).stderr("");
+}
+
+/// Every kind of move: promotions (two of them mate), en passant, two knights
+/// that reach the same squares, a capture with check, castling.
+const EVERY_KIND: &str = "7k/1P4pp/8/3pP3/8/2N3N1/8/4K2R w K d6 0 1";
+
+#[test]
+fn moves_in_every_notation() {
+    let listing = |notation: &str, extra: &[&str]| {
+        let mut args = vec!["moves", "--order", "value", "--fen", EVERY_KIND, "--notation", notation];
+        args.extend_from_slice(extra);
+        let output = sanfen(&args).assert().code(0).stderr("").get_output().stdout.clone();
+        let text = String::from_utf8(output).unwrap();
+        assert!(text.ends_with('\n'), "{text:?}");
+        text.lines().map(str::to_owned).collect::<Vec<_>>().join(" ")
+    };
+    assert_eq!(
+        listing("san", &[]),
+        "b8=N b8=B b8=R# b8=Q# exd6 e6 Na2 Na4 Nb1 Nb5 Nd1 Nxd5 Nce2 Nce4 Nge2 Nge4 Nf1 Nf5 Nh5 \
+         Rf1 Rg1 Rh2 Rh3 Rh4 Rh5 Rh6 Rxh7+ Kd1 Kd2 Ke2 Kf1 Kf2 O-O"
+    );
+    assert_eq!(
+        listing("lan", &[]),
+        "b7-b8=N b7-b8=B b7-b8=R# b7-b8=Q# e5xd6 e5-e6 Nc3-a2 Nc3-a4 Nc3-b1 Nc3-b5 Nc3-d1 Nc3xd5 Nc3-e2 Nc3-e4 \
+         Ng3-e2 Ng3-e4 Ng3-f1 Ng3-f5 Ng3-h5 Rh1-f1 Rh1-g1 Rh1-h2 Rh1-h3 Rh1-h4 Rh1-h5 Rh1-h6 Rh1xh7+ \
+         Ke1-d1 Ke1-d2 Ke1-e2 Ke1-f1 Ke1-f2 O-O"
+    );
+    let uci = "b7b8n b7b8b b7b8r b7b8q e5d6 e5e6 c3a2 c3a4 c3b1 c3b5 c3d1 c3d5 c3e2 c3e4 g3e2 g3e4 g3f1 g3f5 g3h5 \
+               h1f1 h1g1 h1h2 h1h3 h1h4 h1h5 h1h6 h1h7 e1d1 e1d2 e1e2 e1f1 e1f2";
+    assert_eq!(listing("uci", &[]), format!("{uci} e1g1"));
+    assert_eq!(listing("uci", &["--chess960"]), format!("{uci} e1h1"));
+    assert_eq!(
+        listing("figurine", &[]),
+        "b8=♘ b8=♗ b8=♖# b8=♕# exd6 e6 ♘a2 ♘a4 ♘b1 ♘b5 ♘d1 ♘xd5 ♘ce2 ♘ce4 ♘ge2 ♘ge4 ♘f1 ♘f5 ♘h5 \
+         ♖f1 ♖g1 ♖h2 ♖h3 ♖h4 ♖h5 ♖h6 ♖xh7+ ♔d1 ♔d2 ♔e2 ♔f1 ♔f2 O-O"
+    );
+    assert_eq!(
+        listing("file-prefixed", &[]),
+        "bb8N bb8B bb8R bb8Q exd6 ee6 Na2 Na4 Nb1 Nb5 Nd1 Nxd5 Nce2 Nce4 Nge2 Nge4 Nf1 Nf5 Nh5 \
+         Rf1 Rg1 Rh2 Rh3 Rh4 Rh5 Rh6 Rxh7 Kd1 Kd2 Ke2 Kf1 Kf2 Kg1"
+    );
+    // other languages' letters: Portuguese SAN, German file-prefixed
+    assert_eq!(
+        listing("san", &["--letters", "pt"]),
+        "b8=C b8=B b8=T# b8=D# exd6 e6 Ca2 Ca4 Cb1 Cb5 Cd1 Cxd5 Cce2 Cce4 Cge2 Cge4 Cf1 Cf5 Ch5 \
+         Tf1 Tg1 Th2 Th3 Th4 Th5 Th6 Txh7+ Rd1 Rd2 Re2 Rf1 Rf2 O-O"
+    );
+    assert_eq!(
+        listing("file-prefixed", &["--letters", "de"]),
+        "bb8S bb8L bb8T bb8D exd6 ee6 Sa2 Sa4 Sb1 Sb5 Sd1 Sxd5 Sce2 Sce4 Sge2 Sge4 Sf1 Sf5 Sh5 \
+         Tf1 Tg1 Th2 Th3 Th4 Th5 Th6 Txh7 Kd1 Kd2 Ke2 Kf1 Kf2 Kg1"
+    );
+}
+
+#[test]
+fn moves_json_names_the_notation() {
+    let output = sanfen(&["moves", "--json", "--order", "value", "--notation", "file-prefixed", "--fen", EVERY_KIND])
+        .assert()
+        .code(0)
+        .stderr("")
+        .get_output()
+        .stdout
+        .clone();
+    let lines = json_lines(&output);
+    assert_eq!(lines.len(), 1);
+    assert_eq!(lines[0]["notation"], "file-prefixed");
+    assert_eq!(lines[0]["moves"][0], "bb8N");
+    assert_eq!(lines[0]["moves"].as_array().unwrap().len(), 33);
+    // the default notation is SAN
+    let output = sanfen(&["moves", "--json", "--fen", EVERY_KIND]).assert().code(0).get_output().stdout.clone();
+    assert_eq!(json_lines(&output)[0]["notation"], "san");
+}
+
+// ---------------------------------------------------------------- resolve
+
+const NF3_AFTER: &str = "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1";
+/// Knights on b3 and f3 can both go to d4.
+const TWO_KNIGHTS: &str = "r1bqkbnr/pppppppp/2n5/8/8/1N3N2/PPPPPPPP/R1BQKB1R w KQkq - 0 1";
+/// The knight on e2 is pinned by the rook on e7.
+const PINNED_KNIGHT: &str = "4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1";
+
+#[test]
+fn resolve_success() {
+    sanfen(&["resolve", "Nf3"])
+        .assert()
+        .code(0)
+        .stdout(format!(
+            "input: Nf3\nreading: Nf3\ncandidate b1: cannot reach the destination\ncandidate g1: kept\n\
+             move: Nf3 (g1f3)\nfen after: {NF3_AFTER}\n"
+        ))
+        .stderr("");
+}
+
+#[test]
+fn resolve_illegal_with_suggestions() {
+    sanfen(&["resolve", "Nf6"])
+        .assert()
+        .code(1)
+        .stdout(
+            "input: Nf6\nreading: Nf6\ncandidate b1: cannot reach the destination\n\
+             candidate g1: cannot reach the destination\n\
+             illegal: no piece of that kind can make the move; did you mean Nf3, Na3, Nc3?\n",
+        )
+        .stderr("");
+}
+
+#[test]
+fn resolve_ambiguous() {
+    sanfen(&["resolve", "--fen", TWO_KNIGHTS, "Nd4"])
+        .assert()
+        .code(1)
+        .stdout(
+            "input: Nd4\nreading: Nd4\ncandidate b3: kept\ncandidate f3: kept\n\
+             ambiguous: pieces on b3 and f3 can both make the move; write Nbd4 or Nfd4\n",
+        )
+        .stderr("");
+    // the origin file settles it
+    sanfen(&["resolve", "--fen", TWO_KNIGHTS, "Nbd4"]).assert().code(0).stderr("");
+}
+
+#[test]
+fn resolve_syntax_error() {
+    sanfen(&["resolve", "Nz9"])
+        .assert()
+        .code(1)
+        .stdout("input: Nz9\ninvalid move at 1..2: found \"z\", expected a file a-h, a rank 1-8 or `x`\n")
+        .stderr("");
+}
+
+#[test]
+fn resolve_pinned_piece() {
+    sanfen(&["resolve", "--fen", PINNED_KNIGHT, "Nc3"])
+        .assert()
+        .code(1)
+        .stdout(
+            "input: Nc3\nreading: Nc3\ncandidate e2: pinned by the piece on e7\n\
+             illegal: no piece of that kind can make the move\n",
+        )
+        .stderr("");
+}
+
+#[test]
+fn resolve_lints_are_warnings_unless_strict() {
+    let report = |severity: &str| {
+        format!(
+            "input: Ng1-f3\nreading: Ng1f3\ncandidate b1: excluded by the given file\ncandidate g1: kept\n\
+             move: Nf3 (g1f3)\n\
+             {severity}[san:long-algebraic] at 3..4: `-` between the origin and the destination (long algebraic); SAN leaves it out\n\
+             {severity}[san:over-disambiguated]: origin given where no other piece could make the move; SAN writes Nf3\n\
+             fen after: {NF3_AFTER}\n"
+        )
+    };
+    sanfen(&["resolve", "Ng1-f3"]).assert().code(0).stdout(report("warning")).stderr("");
+    sanfen(&["resolve", "--strict", "Ng1-f3"]).assert().code(1).stdout(report("error")).stderr("");
+    // canonical SAN passes --strict
+    sanfen(&["resolve", "--strict", "Nf3"]).assert().code(0).stderr("");
+}
+
+#[test]
+fn resolve_castling_spellings_and_two_readings() {
+    sanfen(&["resolve", "--fen", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "0-0", "Kg1"])
+        .assert()
+        .code(0)
+        .stdout(
+            "\
+input: 0-0
+reading: O-O
+move: O-O (e1g1)
+warning[san:castling-zeros] at 0..3: castling written with zeros; SAN writes O-O
+fen after: r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1
+
+input: Kg1
+reading: Kg1
+candidate e1: kept
+move: O-O (e1g1)
+warning[san:castling-as-king-move]: castling written as a king move; SAN writes O-O
+fen after: r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1
+",
+        )
+        .stderr("");
+    // `bc4`: the b-pawn reading does not fit (nothing on c4 to take), the bishop's does
+    sanfen(&["resolve", "--fen", "rnbqkbnr/pppp1ppp/8/4p3/8/1P2P3/P1PP1PPP/RNBQKBNR w KQkq - 0 2", "bc4"])
+        .assert()
+        .code(0)
+        .stdout(
+            "\
+input: bc4
+readings: bxc4, Bc4
+candidate c1: cannot reach the destination
+candidate f1: kept
+move: Bc4 (f1c4)
+warning[san:lowercase-piece] at 0..1: lowercase piece letter; SAN writes B
+fen after: rnbqkbnr/pppp1ppp/8/4p3/2B5/1P2P3/P1PP1PPP/RNBQK1NR b KQkq - 1 2
+",
+        )
+        .stderr("");
+}
+
+#[test]
+fn resolve_reads_standard_input_one_san_per_line() {
+    // each against the same position
+    let output =
+        sanfen(&["resolve", "--json"]).write_stdin("e4\nNf6\n").assert().code(1).stderr("").get_output().stdout.clone();
+    let lines = json_lines(&output);
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["move"], json!({"san": "e4", "uci": "e2e4"}));
+    assert_eq!(lines[1]["error"]["kind"], "illegal");
+}
+
+#[test]
+fn resolve_json() {
+    let object = |args: &[&str], code: i32| {
+        let output = sanfen(args).assert().code(code).stderr("").get_output().stdout.clone();
+        let lines = json_lines(&output);
+        assert_eq!(lines.len(), 1, "{args:?}");
+        lines.into_iter().next().unwrap()
+    };
+    assert_object(
+        &object(&["resolve", "--json", "Ng1-f3"], 0),
+        &json!({
+            "input": "Ng1-f3",
+            "fen": START,
+            "readings": ["Ng1f3"],
+            "candidates": [
+                {"from": "b1", "kept": false, "reason": "excluded by the given file"},
+                {"from": "g1", "kept": true, "reason": null},
+            ],
+            "move": {"san": "Nf3", "uci": "g1f3"},
+            "error": null,
+            "lints": [
+                {
+                    "code": "san:long-algebraic",
+                    "message": "`-` between the origin and the destination (long algebraic); SAN leaves it out",
+                    "canonical": "",
+                    "span": [3, 4],
+                },
+                {
+                    "code": "san:over-disambiguated",
+                    "message": "origin given where no other piece could make the move; SAN writes Nf3",
+                    "canonical": "Nf3",
+                    "span": null,
+                },
+            ],
+            "fen_after": NF3_AFTER,
+        }),
+    );
+    assert_object(
+        &object(&["resolve", "--json", "Nf6"], 1),
+        &json!({
+            "input": "Nf6",
+            "fen": START,
+            "readings": ["Nf6"],
+            "candidates": [
+                {"from": "b1", "kept": false, "reason": "cannot reach the destination"},
+                {"from": "g1", "kept": false, "reason": "cannot reach the destination"},
+            ],
+            "move": null,
+            "error": {
+                "kind": "illegal",
+                "message": "illegal: no piece of that kind can make the move; did you mean Nf3, Na3, Nc3?",
+                "suggestions": ["Nf3", "Na3", "Nc3"],
+            },
+            "lints": [],
+            "fen_after": null,
+        }),
+    );
+    assert_object(
+        &object(&["resolve", "--json", "--fen", TWO_KNIGHTS, "Nd4"], 1),
+        &json!({
+            "input": "Nd4",
+            "fen": TWO_KNIGHTS,
+            "readings": ["Nd4"],
+            "candidates": [
+                {"from": "b3", "kept": true, "reason": null},
+                {"from": "f3", "kept": true, "reason": null},
+            ],
+            "move": null,
+            "error": {
+                "kind": "ambiguous",
+                "message": "ambiguous: pieces on b3 and f3 can both make the move; write Nbd4 or Nfd4",
+                "spellings": ["Nbd4", "Nfd4"],
+            },
+            "lints": [],
+            "fen_after": null,
+        }),
+    );
+    assert_object(
+        &object(&["resolve", "--json", "Nz9"], 1),
+        &json!({
+            "input": "Nz9",
+            "fen": START,
+            "readings": [],
+            "candidates": [],
+            "move": null,
+            "error": {
+                "kind": "syntax",
+                "message": "invalid move at 1..2: found \"z\", expected a file a-h, a rank 1-8 or `x`",
+                "span": [1, 2],
+            },
+            "lints": [],
+            "fen_after": null,
+        }),
+    );
+}
+
+#[test]
+fn resolve_invalid_fen_and_usage_errors() {
+    sanfen(&["resolve", "--fen", BAD_CASTLING, "Nf3"]).assert().code(1).stdout("").stderr(BAD_CASTLING_ERROR);
+    for args in
+        [&["resolve", "--letters", "xx", "Nf3"][..], &["resolve", "--fen"], &["resolve", "--no-such-flag", "Nf3"]]
+    {
+        let assert = sanfen(args).assert().code(2).stdout("");
+        assert!(!assert.get_output().stderr.is_empty(), "{args:?}: a usage error says why");
+    }
+}
+
+// ---------------------------------------------------------------- apply
+
+const ITALIAN: &str = "r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4";
+
+#[test]
+fn apply_success() {
+    // move numbers, alone or glued to the move, and the result are skipped
+    sanfen(&["apply", "1.", "e4", "e5", "2.Nf3", "Nc6", "3. Bc4 Bc5", "4.", "O-O", "*"])
+        .assert()
+        .code(0)
+        .stdout(format!("{ITALIAN}\n"))
+        .stderr("");
+    // no move: the position itself
+    sanfen(&["apply", "--fen", TWO_KNIGHTS, "-"])
+        .write_stdin("")
+        .assert()
+        .code(0)
+        .stdout(format!("{TWO_KNIGHTS}\n"))
+        .stderr("");
+    // standard input, across lines
+    sanfen(&["apply"])
+        .write_stdin("1. e4 e5\n2. Nf3 Nc6\n3. Bc4 Bc5 4. O-O 1-0\n")
+        .assert()
+        .code(0)
+        .stdout(format!("{ITALIAN}\n"))
+        .stderr("");
+}
+
+#[test]
+fn apply_lenient_warnings() {
+    sanfen(&["apply", "e2-e4", "e5", "Nf3", "Nc6", "Bc4!", "Bc5", "0-0"])
+        .assert()
+        .code(0)
+        .stdout(format!("{ITALIAN}\n"))
+        .stderr(
+            "\
+sanfen: warning: move 1 (e2-e4): squares without a piece letter (coordinate or UCI notation); SAN names the piece, which needs the position (san:coordinates)
+sanfen: warning: move 1 (e2-e4): `-` between the squares; SAN leaves it out (san:square-separator)
+sanfen: warning: move 7 (0-0): castling written with zeros; SAN writes O-O (san:castling-zeros)
+",
+        );
+}
+
+#[test]
+fn apply_strict_failure() {
+    sanfen(&["apply", "--strict", "1.", "e4", "e5", "2.", "Nf3", "Nc6", "3.", "Bc4", "Bc5", "4.", "0-0"])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(
+            "sanfen: move 7 (0-0): not canonical: castling written with zeros; SAN writes O-O (san:castling-zeros)\n",
+        );
+    // a move lint (the check mark) fails too
+    sanfen(&["apply", "--strict", "e4", "e5", "Qh5", "Nc6", "Qxf7"]).assert().code(1).stdout("").stderr(
+        "sanfen: move 5 (Qxf7): not canonical: checking move written without +; SAN writes Qxf7+ (san:missing-check)\n",
+    );
+    sanfen(&["apply", "--strict", "e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"])
+        .assert()
+        .code(0)
+        .stdout("r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4\n")
+        .stderr("");
+}
+
+#[test]
+fn apply_names_the_failing_move() {
+    sanfen(&["apply", "1.", "e4", "e5", "2.", "Nf6"]).assert().code(1).stdout("").stderr(
+        "sanfen: move 3 (Nf6): illegal: no piece of that kind can make the move; did you mean Nf3, Na3, Nc3?\n",
+    );
+    sanfen(&["apply", "--fen", TWO_KNIGHTS, "Nd4"])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr("sanfen: move 1 (Nd4): ambiguous: pieces on b3 and f3 can both make the move; write Nbd4 or Nfd4\n");
+    sanfen(&["apply", "e4", "Nz9"])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr("sanfen: move 2 (Nz9): invalid move at 1..2: found \"z\", expected a file a-h, a rank 1-8 or `x`\n");
+}
+
+#[test]
+fn apply_portuguese_letters() {
+    sanfen(&["apply", "--letters", "pt", "Cf3"])
+        .assert()
+        .code(0)
+        .stdout(format!("{NF3_AFTER}\n"))
+        .stderr("sanfen: warning: move 1 (Cf3): piece letter of another language; SAN writes N (san:local-letters)\n");
+    // in English, C is no piece letter
+    sanfen(&["apply", "Cf3"]).assert().code(1).stdout("");
+}
+
+#[test]
+fn apply_json() {
+    let object = |args: &[&str], code: i32| {
+        let output = sanfen(args).assert().code(code).stderr("").get_output().stdout.clone();
+        let lines = json_lines(&output);
+        assert_eq!(lines.len(), 1, "{args:?}");
+        lines.into_iter().next().unwrap()
+    };
+    assert_object(
+        &object(&["apply", "--json", "1.", "e4", "e5", "2.", "Nf3", "Nc6", "3.", "Bc4", "Bc5", "4.", "0-0"], 0),
+        &json!({
+            "fen": ITALIAN,
+            "moves": [
+                {"index": 1, "input": "e4", "san": "e4", "uci": "e2e4", "lints": []},
+                {"index": 2, "input": "e5", "san": "e5", "uci": "e7e5", "lints": []},
+                {"index": 3, "input": "Nf3", "san": "Nf3", "uci": "g1f3", "lints": []},
+                {"index": 4, "input": "Nc6", "san": "Nc6", "uci": "b8c6", "lints": []},
+                {"index": 5, "input": "Bc4", "san": "Bc4", "uci": "f1c4", "lints": []},
+                {"index": 6, "input": "Bc5", "san": "Bc5", "uci": "f8c5", "lints": []},
+                {
+                    "index": 7,
+                    "input": "0-0",
+                    "san": "O-O",
+                    "uci": "e1g1",
+                    "lints": [{
+                        "code": "san:castling-zeros",
+                        "message": "castling written with zeros; SAN writes O-O",
+                        "canonical": "O-O",
+                        "span": [0, 3],
+                    }],
+                },
+            ],
+            "error": null,
+        }),
+    );
+    assert_object(
+        &object(&["apply", "--json", "e4", "e5", "Nf6"], 1),
+        &json!({
+            "fen": null,
+            "moves": [
+                {"index": 1, "input": "e4", "san": "e4", "uci": "e2e4", "lints": []},
+                {"index": 2, "input": "e5", "san": "e5", "uci": "e7e5", "lints": []},
+            ],
+            "error": {
+                "index": 3,
+                "input": "Nf6",
+                "kind": "illegal",
+                "message": "illegal: no piece of that kind can make the move; did you mean Nf3, Na3, Nc3?",
+                "suggestions": ["Nf3", "Na3", "Nc3"],
+            },
+        }),
+    );
+    assert_object(
+        &object(&["apply", "--json", "--strict", "0-0"], 1),
+        &json!({
+            "fen": null,
+            "moves": [],
+            "error": {
+                "index": 1,
+                "input": "0-0",
+                "kind": "illegal",
+                "message": "illegal: cannot castle through pieces on f1, g1",
+                "suggestions": [],
+            },
+        }),
+    );
+    assert_object(
+        &object(&["apply", "--json", "--strict", "--fen", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "0-0"], 1),
+        &json!({
+            "fen": null,
+            "moves": [],
+            "error": {
+                "index": 1,
+                "input": "0-0",
+                "kind": "lint",
+                "message": "castling written with zeros; SAN writes O-O",
+                "lints": [{
+                    "code": "san:castling-zeros",
+                    "message": "castling written with zeros; SAN writes O-O",
+                    "canonical": "O-O",
+                    "span": [0, 3],
+                }],
+            },
+        }),
+    );
+}
+
+#[test]
+fn apply_invalid_fen_and_usage_errors() {
+    sanfen(&["apply", "--fen", BAD_CASTLING, "Nf3"]).assert().code(1).stdout("").stderr(BAD_CASTLING_ERROR);
+    for args in [&["apply", "--letters", "klingon", "Nf3"][..], &["apply", "--fen"], &["apply", "--no-such-flag"]] {
+        let assert = sanfen(args).assert().code(2).stdout("");
+        assert!(!assert.get_output().stderr.is_empty(), "{args:?}: a usage error says why");
+    }
+    sanfen(&["resolve", "--help"]).assert().code(0).stderr("");
+    sanfen(&["apply", "--help"]).assert().code(0).stderr("");
 }

@@ -2,6 +2,7 @@
 //! findings for people and for tools, and exit codes. No chess logic lives here:
 //! every judgement is a library call.
 
+mod apply;
 mod error;
 mod exit_code;
 mod fen;
@@ -9,6 +10,8 @@ mod input;
 mod moves;
 mod perft;
 mod report;
+mod resolve;
+mod san;
 
 use std::ffi::OsString;
 
@@ -44,6 +47,34 @@ enum Command {
     /// is invalid. A position no legal game reaches but whose rules can be
     /// played (perft suites have many) is counted, with a warning on stderr.
     Perft(PerftArgs),
+    /// Parse SAN tokens without a position and show what each says.
+    ///
+    /// Reads leniently (`0-0`, `e8Q`, `Ng1-f3`, `g1f3`, `nf3`, figurines, the
+    /// letters of `--letters`), each non-canonical part a warning with its
+    /// canonical spelling; `--strict` accepts canonical PGN SAN only. One line
+    /// per token: the canonical SAN and the move in words, then the warnings
+    /// (`; warning[CODE] at START..END: MESSAGE`); or `error[san:syntax] at
+    /// START..END: ...`. Exit code 0 when every token is a move, 1 when one is
+    /// not.
+    San(san::SanArgs),
+    /// Resolve SAN against a position and explain: the reading, each candidate
+    /// origin square (kept, or why not), the outcome, the lint findings.
+    ///
+    /// Per SAN: `input:`, `reading:`, one `candidate SQUARE: kept|REASON` line
+    /// per piece of the named kind, then `move: SAN (UCI)` or the `illegal: ...`
+    /// / `ambiguous: ...` / `invalid move at ...` diagnostic, one
+    /// `warning[CODE] at START..END: MESSAGE` line per lint finding (`error[...]`
+    /// with `--strict`), and `fen after: FEN`. Exit code 0 when every SAN
+    /// resolves (with `--strict`: and is canonical), 1 when one does not.
+    Resolve(resolve::Args),
+    /// Play moves in order and print the final FEN.
+    ///
+    /// Move numbers (`1.`, `12...`), NAGs and results are skipped. Lint
+    /// findings are warnings on stderr (`sanfen: warning: move 2 (0-0): ...`);
+    /// with `--strict` they stop the run. At the first move that cannot be
+    /// played: nothing on stdout, `sanfen: move N (TEXT): REASON` on stderr,
+    /// exit code 1.
+    Apply(apply::Args),
 }
 
 /// The position `moves` and `perft` work on.
@@ -64,7 +95,11 @@ struct MovesArgs {
     position: PositionArgs,
     /// How each move is written.
     #[arg(long, value_enum, default_value_t)]
-    notation: moves::Notation,
+    notation: moves::NotationArg,
+    /// Piece letters of `san`, `lan` and `file-prefixed`: en, pt, es, fr, de,
+    /// it, nl.
+    #[arg(long, value_name = "LANG", default_value = "en")]
+    letters: sanfen::san::Letters,
     /// `natural`: as generated; `value`: by piece (pawn ... king), origin
     /// file and rank, destination file and rank, promotion piece (N, B, R, Q).
     #[arg(long, value_enum, default_value_t)]
@@ -147,10 +182,14 @@ pub fn run(args: Args) -> Result<ExitCode, Error> {
         Some(Command::Moves(args)) => moves::run(&moves::Options {
             fen: args.position.fen,
             chess960: args.position.chess960,
-            notation: args.notation,
+            notation: args.notation.into(),
+            letters: args.letters,
             order: args.order,
             json: args.json,
         }),
+        Some(Command::San(args)) => san::run(&args),
+        Some(Command::Resolve(args)) => resolve::run(&args),
+        Some(Command::Apply(args)) => apply::run(&args),
         Some(Command::Perft(args)) => perft::run(&perft::Options {
             fen: args.position.fen,
             chess960: args.position.chess960,

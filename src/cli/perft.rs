@@ -4,9 +4,11 @@
 use std::ffi::OsString;
 use std::io::{self, BufWriter, Write};
 
+use sanfen::notation::{self, Notation};
+use sanfen::san::Letters;
 use sanfen::{perft, perft_divide};
 
-use super::moves::{self, Notation};
+use super::moves;
 use super::{Error, ExitCode};
 
 /// What `sanfen perft` is asked to do.
@@ -37,9 +39,10 @@ pub fn run(options: &Options) -> Result<ExitCode, Error> {
     let mut out = BufWriter::new(io::stdout().lock());
     let total = if options.divide && options.depth > 0 {
         let mut counts = perft_divide(&position, options.depth);
-        counts.sort_by_key(|&(m, _)| moves::value_key(m));
+        counts.sort_by(|&(a, _), &(b, _)| notation::cmp_by_value(a, b));
         for &(m, count) in &counts {
-            writeln!(out, "{}: {count}", moves::notate(&position, m, Notation::Uci)).map_err(Error::Output)?;
+            let uci = notation::write_move(&position, m, Notation::Uci, Letters::English);
+            writeln!(out, "{uci}: {count}").map_err(Error::Output)?;
         }
         counts.iter().map(|&(_, count)| count).sum()
     } else {

@@ -3,3 +3,4 @@
 //! the crate sees plain values and its own error types.
 
 pub(crate) mod fen;
+pub(crate) mod san;

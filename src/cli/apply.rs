@@ -1,0 +1,239 @@
+//! `sanfen apply`: play moves in order from a position and print the final
+//! FEN; stop at the first move that cannot be played and say which and why.
+//!
+//! The moves are read leniently (every spelling `resolve` accepts, in the
+//! letters of `--letters`); move numbers (`1.`, `12...`, also glued to the move:
+//! `1.e4`), NAGs (`$1`) and game results are skipped. Each lint finding is a
+//! warning on standard error, or with `--strict` the failure of its move.
+
+use std::ffi::OsString;
+use std::io::{self, BufWriter, Write};
+
+use sanfen::Position;
+use sanfen::resolve::resolve_text;
+use sanfen::san::{Letters, SanOptions};
+use serde::Serialize;
+
+use super::resolve::{Failure, Lint, Played, lints};
+use super::{Error, ExitCode, PositionArgs, input, moves};
+
+/// `sanfen apply`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    position: PositionArgs,
+    /// Any lint finding (`0-0`, `e8Q`, a missing `+`, ...) stops the run as an
+    /// illegal move does.
+    #[arg(long)]
+    strict: bool,
+    /// Read piece letters of this language: en, pt, es, fr, de, it, nl.
+    #[arg(long, value_name = "LANG", default_value = "en")]
+    letters: Letters,
+    /// One JSON object on stdout (`fen`, `moves`, `error`) and nothing else.
+    #[arg(long)]
+    json: bool,
+    /// The moves, in order; an argument may hold several, separated by spaces
+    /// (`"1. e4 e5 2. Nf3"`). None, or `-`, reads them from standard input.
+    #[arg(value_name = "MOVE")]
+    moves: Vec<OsString>,
+}
+
+/// The move part of a token, or `None` for a token that is no move: a move
+/// number alone (`1.`, `12...`), a NAG (`$1`) or a game result. A move number
+/// glued to a move (`1.e4`, `12...Nf6`) is cut off.
+fn move_text(token: &[u8]) -> Option<&[u8]> {
+    let digits = token.iter().take_while(|b| b.is_ascii_digit()).count();
+    let dots = token[digits..].iter().take_while(|&&b| b == b'.').count();
+    let text = if digits > 0 && dots > 0 { &token[digits + dots..] } else { token };
+    let nag = text.len() > 1 && text[0] == b'$' && text[1..].iter().all(u8::is_ascii_digit);
+    let result = matches!(text, b"1-0" | b"0-1" | b"1/2-1/2" | b"*") || text == "½-½".as_bytes();
+    (!text.is_empty() && !nag && !result).then_some(text)
+}
+
+/// A move that was played, as JSON shows it.
+#[derive(Debug, Serialize)]
+struct MoveReport {
+    index: usize,
+    input: String,
+    #[serde(flatten)]
+    played: Played,
+    lints: Vec<Lint>,
+}
+
+/// Why a move stopped the run.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+enum Stop {
+    /// Not a move, illegal or ambiguous.
+    Resolve(Failure),
+    /// Played, but not canonical SAN, under `--strict`.
+    Lint {
+        /// Always `lint`.
+        kind: &'static str,
+        /// The findings' messages, joined.
+        message: String,
+        /// The findings.
+        lints: Vec<Lint>,
+    },
+}
+
+/// The move that stopped the run, as JSON shows it.
+#[derive(Debug, Serialize)]
+struct ErrorReport {
+    index: usize,
+    input: String,
+    #[serde(flatten)]
+    stop: Stop,
+}
+
+/// The JSON object of a run.
+#[derive(Debug, Serialize)]
+struct Game {
+    fen: Option<String>,
+    moves: Vec<MoveReport>,
+    error: Option<ErrorReport>,
+}
+
+/// Plays the move tokens from `position`: the moves played, and the move that
+/// stopped the run if one did (then the final position is not meaningful).
+fn play(mut position: Position, tokens: &[Vec<u8>], options: SanOptions, strict: bool) -> (Position, Game) {
+    let mut game = Game { fen: None, moves: Vec::new(), error: None };
+    for (index, text) in tokens.iter().filter_map(|token| move_text(token)).enumerate() {
+        let (index, input) = (index + 1, String::from_utf8_lossy(text).into_owned());
+        let resolved = match resolve_text(&position, text, options) {
+            Ok(resolved) => resolved,
+            Err(error) => {
+                game.error = Some(ErrorReport { index, input, stop: Stop::Resolve(Failure::syntax(&error)) });
+                return (position, game);
+            }
+        };
+        let resolution = &resolved.resolution;
+        let m = match resolution.outcome {
+            Ok(m) => m,
+            Err(ref error) => {
+                game.error = Some(ErrorReport { index, input, stop: Stop::Resolve(Failure::of(error)) });
+                return (position, game);
+            }
+        };
+        let san = resolution.canonical.as_ref().map(ToString::to_string).unwrap_or_default();
+        let lints = lints(&resolved);
+        if strict && !lints.is_empty() {
+            let message = lints.iter().map(|lint| lint.message.as_str()).collect::<Vec<_>>().join("; ");
+            game.error = Some(ErrorReport { index, input, stop: Stop::Lint { kind: "lint", message, lints } });
+            return (position, game);
+        }
+        let uci = m.to_uci(position.castling_mode()).to_string();
+        // the resolver returns legal moves only
+        position.play_unchecked(m);
+        game.moves.push(MoveReport { index, input, played: Played { san, uci }, lints });
+    }
+    game.fen = Some(position.fen().to_string());
+    (position, game)
+}
+
+/// The warnings of the moves played (lenient mode), then the failure of the
+/// move that stopped the run: `sanfen: move 3 (Nf6): illegal: ...`.
+fn write_diagnostics(err: &mut impl Write, game: &Game) -> io::Result<()> {
+    for played in &game.moves {
+        for lint in &played.lints {
+            writeln!(
+                err,
+                "sanfen: warning: move {} ({}): {} ({})",
+                played.index, played.input, lint.message, lint.code
+            )?;
+        }
+    }
+    if let Some(error) = &game.error {
+        match &error.stop {
+            Stop::Resolve(failure) => {
+                writeln!(err, "sanfen: move {} ({}): {}", error.index, error.input, failure.message())?
+            }
+            Stop::Lint { lints, .. } => {
+                for lint in lints {
+                    writeln!(
+                        err,
+                        "sanfen: move {} ({}): not canonical: {} ({})",
+                        error.index, error.input, lint.message, lint.code
+                    )?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `sanfen apply`: the final FEN on stdout (or one JSON object); warnings and
+/// the failure on stderr.
+///
+/// # Errors
+///
+/// Reading the input or writing the output failed.
+pub fn run(args: &Args) -> Result<ExitCode, Error> {
+    let position = match moves::position(args.position.fen.as_ref(), args.position.chess960, args.json) {
+        Ok(position) => position,
+        Err(outcome) => return outcome,
+    };
+    let mut tokens = Vec::new();
+    input::for_each(&args.moves, |chunk| {
+        tokens.extend(chunk.split(u8::is_ascii_whitespace).filter(|token| !token.is_empty()).map(<[u8]>::to_vec));
+        Ok(())
+    })?;
+    let options = SanOptions { strict: false, letters: args.letters };
+    let (_, game) = play(position, &tokens, options, args.strict);
+    let code = ExitCode::Valid.and_valid(game.error.is_none());
+    let mut out = BufWriter::new(io::stdout().lock());
+    if args.json {
+        serde_json::to_writer(&mut out, &game).map_err(io::Error::from).map_err(Error::Output)?;
+        out.write_all(b"\n").map_err(Error::Output)?;
+    } else {
+        let _ = write_diagnostics(&mut io::stderr().lock(), &game);
+        if let Some(fen) = &game.fen {
+            writeln!(out, "{fen}").map_err(Error::Output)?;
+        }
+    }
+    out.flush().map_err(Error::Output)?;
+    Ok(code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_numbers_nags_and_results_are_no_moves() {
+        for (token, text) in [
+            (&b"e4"[..], Some(&b"e4"[..])),
+            (b"1.", None),
+            (b"12...", None),
+            (b"1.e4", Some(b"e4")),
+            (b"12...Nf6", Some(b"Nf6")),
+            (b"0-0", Some(b"0-0")),
+            (b"0-0-0", Some(b"0-0-0")),
+            (b"3.0-0", Some(b"0-0")),
+            (b"1-0", None),
+            (b"0-1", None),
+            (b"1/2-1/2", None),
+            ("½-½".as_bytes(), None),
+            (b"*", None),
+            (b"$14", None),
+            (b"$", Some(b"$")),
+            (b"12", Some(b"12")),
+        ] {
+            assert_eq!(move_text(token), text, "{}", String::from_utf8_lossy(token));
+        }
+    }
+
+    #[test]
+    fn the_run_stops_at_the_first_failing_move() {
+        let tokens: Vec<Vec<u8>> =
+            ["1.", "e4", "e5", "2.", "Nf3", "Nf6", "Nf6"].iter().map(|t| t.as_bytes().to_vec()).collect();
+        let (position, game) = play(Position::default(), &tokens, SanOptions::LENIENT, false);
+        assert_eq!(game.fen, None);
+        assert_eq!(game.moves.len(), 4);
+        let error = game.error.unwrap();
+        assert_eq!((error.index, error.input.as_str()), (5, "Nf6"));
+        assert!(matches!(error.stop, Stop::Resolve(Failure::Illegal { .. })), "{:?}", error.stop);
+        // the position is the one before the failing move
+        assert_eq!(position.fen().to_string(), "rnbqkb1r/pppp1ppp/5n2/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    }
+}
