@@ -17,6 +17,7 @@ pub mod attacks;
 mod bitboard;
 mod board;
 mod color;
+pub mod engine;
 pub mod fen;
 pub mod game;
 mod movegen;
