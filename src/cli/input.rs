@@ -65,10 +65,21 @@ fn lines(mut reader: impl Read, each: &mut impl FnMut(&[u8]) -> Result<(), Error
         }
         let end = filled + read;
         let mut start = 0;
-        for newline in memchr::memchr_iter(b'\n', &buf[filled..end]) {
-            let newline = filled + newline;
+        let mut at = filled;
+        while at < end {
+            // short lines (SAN tokens) are found fastest byte by byte, long ones
+            // (FEN, PGN) by memchr
+            let window = (at + 16).min(end);
+            let newline = match buf[at..window].iter().position(|&b| b == b'\n') {
+                Some(offset) => at + offset,
+                None => match memchr::memchr(b'\n', &buf[window..end]) {
+                    Some(offset) => window + offset,
+                    None => break,
+                },
+            };
             each(&buf[start..newline])?;
             start = newline + 1;
+            at = start;
         }
         buf.copy_within(start..end, 0);
         filled = end - start;

@@ -12,6 +12,7 @@ mod perft;
 mod report;
 mod resolve;
 mod san;
+mod session;
 
 use std::ffi::OsString;
 
