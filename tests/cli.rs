@@ -317,7 +317,7 @@ fn normalize_json_adds_the_fen() {
 
 #[test]
 fn usage_errors_exit_2() {
-    for args in [&["fen", "check", "--no-such-flag"][..], &["fen"], &["fen", "frobnicate"], &["nonsense"], &[]] {
+    for args in [&["fen", "check", "--no-such-flag"][..], &["fen"], &["fen", "frobnicate"], &["nonsense"]] {
         let assert = sanfen(args).assert().code(2).stdout("");
         assert!(!assert.get_output().stderr.is_empty(), "{args:?}: a usage error says why");
     }

@@ -9,8 +9,6 @@ pub enum Error {
     Input(io::Error),
     /// Writing standard output failed.
     Output(io::Error),
-    /// No subcommand was given.
-    NoCommand,
 }
 
 impl Error {
@@ -25,7 +23,6 @@ impl core::fmt::Display for Error {
         match self {
             Error::Input(err) => write!(f, "cannot read standard input: {err}"),
             Error::Output(err) => write!(f, "cannot write standard output: {err}"),
-            Error::NoCommand => f.write_str("no command given; see `sanfen --help`"),
         }
     }
 }
@@ -34,7 +31,6 @@ impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Error::Input(err) | Error::Output(err) => Some(err),
-            Error::NoCommand => None,
         }
     }
 }

@@ -9,6 +9,7 @@ mod fen;
 mod input;
 mod moves;
 mod perft;
+mod repl;
 mod report;
 mod resolve;
 mod san;
@@ -22,8 +23,10 @@ pub use error::Error;
 pub use exit_code::ExitCode;
 
 /// Chess notation: check and normalise FEN, list legal moves, count them (perft).
+///
+/// With no command: the REPL (`sanfen repl`) on the initial position.
 #[derive(Debug, Parser)]
-#[command(name = "sanfen", version, about, arg_required_else_help = true)]
+#[command(name = "sanfen", version, about)]
 pub struct Args {
     #[command(subcommand)]
     command: Option<Command>,
@@ -31,6 +34,16 @@ pub struct Args {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Play moves interactively: type moves in any common spelling, see the
+    /// FEN (and the board in a terminal), undo, ask the engine (`help` lists
+    /// the commands).
+    ///
+    /// In a terminal: line editing, tab completion of legal moves and
+    /// commands, history in `$XDG_DATA_HOME/sanfen/history`. Otherwise: one
+    /// response per input line, no prompt and no colour (`printf 'e4\ne5\nfen\n'
+    /// | sanfen`). Colour only in a terminal and without `NO_COLOR`. Exit code
+    /// 0, or 1 when `--fen` is invalid.
+    Repl(ReplArgs),
     /// FEN positions: check them or write them canonically.
     #[command(subcommand, arg_required_else_help = true)]
     Fen(FenCommand),
@@ -76,6 +89,23 @@ enum Command {
     /// played: nothing on stdout, `sanfen: move N (TEXT): REASON` on stderr,
     /// exit code 1.
     Apply(apply::Args),
+}
+
+#[derive(Debug, clap::Args)]
+struct ReplArgs {
+    /// The starting position, as FEN [default: the initial position].
+    #[arg(long, value_name = "FEN")]
+    fen: Option<OsString>,
+    /// Piece letters moves are read in: en, pt, es, fr, de, it, nl.
+    #[arg(long, value_name = "LANG", default_value = "en")]
+    letters: sanfen::san::Letters,
+    /// ASCII letters on the board instead of Unicode figurines.
+    #[arg(long)]
+    ascii: bool,
+    /// No board after each move (the default when standard input is not a
+    /// terminal).
+    #[arg(long)]
+    no_board: bool,
 }
 
 /// The position `moves` and `perft` work on.
@@ -197,9 +227,13 @@ pub fn run(args: Args) -> Result<ExitCode, Error> {
             divide: args.divide,
             depth: args.depth,
         }),
-        // `arg_required_else_help` makes clap answer a bare `sanfen` itself; a
-        // later issue makes it start the REPL.
-        None => Err(Error::NoCommand),
+        Some(Command::Repl(args)) => repl::run(&repl::Options {
+            fen: args.fen,
+            letters: args.letters,
+            ascii: args.ascii,
+            no_board: args.no_board,
+        }),
+        None => repl::run(&repl::Options::default()),
     }
 }
 

@@ -5,13 +5,9 @@
 //!
 //! A line is a command (`board`, `fen`, `load FEN`, `moves [SQUARE]`,
 //! `attacks [SQUARE]`, `undo [N]`, `redo`, `history`, `pgn`, `new`, `flip`,
-//! `letters LANG`, `save FILE`, `help`, `quit`; `go` and `play` wait for the
-//! engine) or one or more moves, with or without move numbers, in any spelling
-//! the lenient SAN reader accepts in the session's letters.
-
-// The front end (line editing) comes in a later change; until then only the
-// tests use the session.
-#![cfg_attr(not(test), allow(dead_code))]
+//! `letters LANG`, `save FILE`, `go [DEPTH]`, `play white|black|off [DEPTH]`,
+//! `help`, `quit`) or one or more moves, with or without move numbers, in any
+//! spelling the lenient SAN reader accepts in the session's letters.
 
 #[path = "board_view.rs"]
 mod board_view;
@@ -19,11 +15,12 @@ mod board_view;
 use std::ops::Range;
 use std::path::Path;
 
+use sanfen::engine::{self, Limits};
 use sanfen::notation::{self, Notation};
 use sanfen::resolve::{Problem, SanError, TextResolution, resolve_text};
 use sanfen::san::{Letters, ParseSanError, SanOptions};
 use sanfen::views;
-use sanfen::{Bitboard, CastlingMode, Color, Fen, Game, Outcome, Position, Square};
+use sanfen::{Bitboard, CastlingMode, Color, Fen, Game, Move, Outcome, Position, Square};
 
 pub use board_view::{Marks, Style};
 
@@ -64,6 +61,7 @@ pub struct Response {
 
 impl Response {
     /// The lines joined with `\n`, with no final line end.
+    #[cfg(test)]
     pub fn text(&self) -> String {
         self.lines.join("\n")
     }
@@ -93,8 +91,8 @@ pub const COMMANDS: [(&str, &str); 17] = [
     ("flip", "turn the board around"),
     ("letters LANG", "read piece letters of a language: en, pt, es, fr, de, it, nl"),
     ("save FILE", "write the game as PGN (a .bin name: seed 001's binary move log)"),
-    ("go [DEPTH]", "the engine moves (not available yet)"),
-    ("play white|black", "the engine answers automatically (not available yet)"),
+    ("go [DEPTH]", "the engine moves for the side to move (DEPTH plies, or about a second)"),
+    ("play white|black|off [DEPTH]", "the engine plays that side after each of your moves, or stops"),
     ("help", "this list"),
     ("quit", "leave"),
 ];
@@ -107,6 +105,10 @@ pub struct Session {
     letters: Letters,
     style: Style,
     show_board: bool,
+    /// The side the engine plays after the user's moves, if any.
+    engine_side: Option<Color>,
+    /// The depth of the engine's automatic answers (`None`: the time budget).
+    engine_depth: Option<u32>,
 }
 
 impl Session {
@@ -118,6 +120,8 @@ impl Session {
             letters: options.letters,
             style: Style { ascii: options.ascii, color: options.color, flipped: false },
             show_board: options.board,
+            engine_side: None,
+            engine_depth: None,
         }
     }
 
@@ -163,11 +167,12 @@ impl Session {
             "help" | "?" => {
                 response.line("type moves (e4 e5 Nf3, 1. e4 e5, 0-0, Ng1-f3, e8Q, ...) or a command:");
                 for (usage, what) in COMMANDS {
-                    response.line(format!("  {usage:<18} {what}"));
+                    response.line(format!("  {usage:<30} {what}"));
                 }
             }
             "quit" | "exit" => response.quit = true,
-            "go" | "play" => response.fail(format!("{first}: the engine is not available yet")),
+            "go" => self.go(&rest, &mut response),
+            "play" => self.play_command(&rest, &mut response),
             _ => self.play_line(line, &tokens, &mut response),
         }
         response
@@ -196,22 +201,124 @@ impl Session {
                     break;
                 }
             };
-            if self.game.play(m).is_err() {
-                // the resolver only returns legal moves; keep the promise anyway
-                response.fail(format!("illegal move \"{text}\""));
+            let typed = if resolved.is_canonical() { None } else { Some(text.as_str()) };
+            if !self.play_move(m, typed, response) {
                 break;
             }
             played = true;
-            let san = resolved.resolution.canonical.map(|c| c.to_string()).unwrap_or_default();
-            let mut shown = format!("{} {san}", number(&position));
-            if !resolved.is_canonical() {
-                shown.push_str(&format!(" ({text} -> {san})"));
-            }
-            response.line(shown);
-            response.line(self.game.position().to_string());
-            self.announce_end(response);
+        }
+        if played {
+            self.engine_answers(response);
         }
         if played && self.show_board {
+            response.lines.extend(self.board_lines(Marks::default()));
+        }
+    }
+
+    /// Plays a legal move and shows it: `12. Nf3` (with the spelling typed
+    /// when it was not canonical: `(Ng1-f3 -> Nf3)`), the new FEN and the
+    /// game's end. False (and an error line) if the move is not legal.
+    fn play_move(&mut self, m: Move, typed: Option<&str>, response: &mut Response) -> bool {
+        let position = self.game.position().clone();
+        let san = notation::san_plus(&position, m).to_string();
+        if self.game.play(m).is_err() {
+            // the resolver and the engine only return legal moves; keep the promise anyway
+            response.fail(format!("illegal move \"{}\"", typed.unwrap_or(&san)));
+            return false;
+        }
+        let mut shown = format!("{} {san}", number(&position));
+        if let Some(text) = typed {
+            shown.push_str(&format!(" ({text} -> {san})"));
+        }
+        response.line(shown);
+        response.line(self.game.position().to_string());
+        self.announce_end(response);
+        true
+    }
+
+    /// After the user's moves: the engine's answer when it plays the side to
+    /// move and the game goes on.
+    fn engine_answers(&mut self, response: &mut Response) {
+        if self.engine_side == Some(self.game.position().turn()) && self.game.end().is_none() {
+            self.engine_move(self.engine_depth, response);
+        }
+    }
+
+    /// The engine plays a move for the side to move. False when there is none.
+    fn engine_move(&mut self, depth: Option<u32>, response: &mut Response) -> bool {
+        let limits = depth.map_or_else(Limits::default, Limits::depth);
+        match engine::search(self.game.position(), limits) {
+            Some(result) => self.play_move(result.best, None, response),
+            None => {
+                response.fail("no legal move: the game is over");
+                false
+            }
+        }
+    }
+
+    /// `go [DEPTH]`: the engine moves for the side to move.
+    fn go(&mut self, args: &[&str], response: &mut Response) {
+        let depth = match args {
+            [] => None,
+            [n] => match parse_depth(n) {
+                Some(depth) => Some(depth),
+                None => {
+                    response.fail(format!("usage: go [DEPTH]: \"{n}\" is not a depth from 1 to {}", engine::MAX_DEPTH));
+                    return;
+                }
+            },
+            _ => {
+                response.fail("usage: go [DEPTH]");
+                return;
+            }
+        };
+        if self.engine_move(depth, response) {
+            self.engine_answers(response);
+            if self.show_board {
+                response.lines.extend(self.board_lines(Marks::default()));
+            }
+        }
+    }
+
+    /// `play white|black|off [DEPTH]`: who the engine plays, at what depth.
+    fn play_command(&mut self, args: &[&str], response: &mut Response) {
+        const USAGE: &str = "usage: play white|black|off [DEPTH]";
+        let (who, depth) = match args {
+            [who] => (*who, None),
+            [who, n] => match parse_depth(n) {
+                Some(depth) => (*who, Some(depth)),
+                None => {
+                    response.fail(format!("{USAGE}: \"{n}\" is not a depth from 1 to {}", engine::MAX_DEPTH));
+                    return;
+                }
+            },
+            _ => {
+                response.fail(USAGE);
+                return;
+            }
+        };
+        let side = match who.to_ascii_lowercase().as_str() {
+            "white" | "w" => Some(Color::White),
+            "black" | "b" => Some(Color::Black),
+            "off" | "none" => None,
+            _ => {
+                response.fail(USAGE);
+                return;
+            }
+        };
+        self.engine_side = side;
+        self.engine_depth = depth;
+        let Some(color) = side else {
+            response.line("engine: off");
+            return;
+        };
+        let budget = depth.map_or_else(|| "about a second a move".to_owned(), |d| format!("depth {d}"));
+        response.line(format!("engine: plays {} ({budget})", color.name()));
+        if self.game.position().turn() == color
+            && self.game.end().is_none()
+            && self.engine_move(depth, response)
+            && self.show_board
+        {
             response.lines.extend(self.board_lines(Marks::default()));
         }
     }
@@ -513,6 +620,11 @@ impl Session {
             Err(error) => response.fail(format!("cannot write {name}: {error}")),
         }
     }
+}
+
+/// A search depth typed as a command argument: 1 to [`engine::MAX_DEPTH`].
+fn parse_depth(text: &str) -> Option<u32> {
+    text.parse::<u32>().ok().filter(|d| (1..=engine::MAX_DEPTH).contains(d))
 }
 
 /// The move number before a move of `position`: `12.` or `12...`.
@@ -1207,15 +1319,84 @@ mod tests {
         assert_eq!(s.letters(), Letters::German);
         let help = s.eval("help");
         assert_eq!(help.lines.len(), 1 + COMMANDS.len());
-        assert_eq!(help.lines[1], "  board [on|off]     show the board; with on/off, show it after every move or not");
+        assert_eq!(
+            help.lines[1],
+            "  board [on|off]                 show the board; with on/off, show it after every move or not"
+        );
         assert!(help.lines.iter().any(|l| l.starts_with("  quit ")));
-        check(&mut s, "go", &["go: the engine is not available yet"], true);
-        check(&mut s, "go 4", &["go: the engine is not available yet"], true);
-        check(&mut s, "play black", &["play: the engine is not available yet"], true);
         let response = s.eval("quit");
         assert!(response.quit);
         assert!(response.lines.is_empty());
         assert!(s.eval("exit").quit);
         assert_eq!(Response { lines: vec!["a".into(), "b".into()], ..Response::default() }.text(), "a\nb");
+    }
+
+    #[test]
+    fn go_plays_the_engine_move_like_a_typed_move() {
+        let mut s = ascii();
+        // a hanging queen is taken at any depth
+        s.eval("load 4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1");
+        check(&mut s, "go 2", &["1. Rxd5", "4k3/8/8/3R4/8/8/8/4K3 b - - 0 1"], false);
+        // deterministic at a fixed depth
+        let mut a = ascii();
+        let mut b = ascii();
+        assert_eq!(a.eval("go 3"), b.eval("go 3"));
+        assert_eq!(a.game().moves().len(), 1);
+        check(&mut s, "go 0", &["usage: go [DEPTH]: \"0\" is not a depth from 1 to 64"], true);
+        check(&mut s, "go x", &["usage: go [DEPTH]: \"x\" is not a depth from 1 to 64"], true);
+        check(&mut s, "go 1 2", &["usage: go [DEPTH]"], true);
+        s.eval("load 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1");
+        check(&mut s, "go 2", &["no legal move: the game is over"], true);
+    }
+
+    #[test]
+    fn go_finds_a_mate_in_one() {
+        let mut s = ascii();
+        s.eval("load 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+        let response = s.eval("go 2");
+        assert_eq!(response.lines[0], "1. Ra8#");
+        assert_eq!(response.lines[2], "game over: checkmate, 1-0 (White wins)");
+    }
+
+    #[test]
+    fn play_makes_the_engine_answer() {
+        let mut s = ascii();
+        check(&mut s, "play black 1", &["engine: plays black (depth 1)"], false);
+        let response = s.eval("e4");
+        assert!(!response.error);
+        assert_eq!(response.lines.len(), 4, "{response:?}");
+        assert_eq!(response.lines[0], "1. e4");
+        assert!(response.lines[2].starts_with("1... "), "{response:?}");
+        assert_eq!(s.game().moves().len(), 2);
+        assert_eq!(s.game().position().turn(), Color::White);
+        // a refused move gets no answer
+        let refused = s.eval("Ke3");
+        assert!(refused.error);
+        assert_eq!(s.game().moves().len(), 2);
+    }
+
+    #[test]
+    fn play_for_the_side_to_move_moves_at_once_and_off_stops() {
+        let mut s = ascii();
+        let response = s.eval("play white 1");
+        assert_eq!(response.lines[0], "engine: plays white (depth 1)");
+        assert!(response.lines[1].starts_with("1. "));
+        assert_eq!(s.game().moves().len(), 1);
+        check(&mut s, "play off", &["engine: off"], false);
+        let response = s.eval("e5");
+        assert_eq!(response.lines.len(), 2);
+        assert_eq!(s.game().moves().len(), 2);
+        check(&mut s, "play", &["usage: play white|black|off [DEPTH]"], true);
+        check(&mut s, "play red", &["usage: play white|black|off [DEPTH]"], true);
+        check(
+            &mut s,
+            "play black 99",
+            &["usage: play white|black|off [DEPTH]: \"99\" is not a depth from 1 to 64"],
+            true,
+        );
+        // the engine answers `go` too when it plays the other side
+        s.eval("play black 1");
+        s.eval("go 1");
+        assert_eq!(s.game().moves().len(), 4);
     }
 }
