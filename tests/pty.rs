@@ -1,0 +1,64 @@
+//! The REPL in a pseudo-terminal, as a person uses it: the prompt, Tab
+//! completion of legal moves, and history kept across runs.
+
+#![cfg(unix)]
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
+
+use expectrl::session::OsSession;
+use expectrl::{ControlCode, Expect, Session};
+
+fn sanfen(data_home: &PathBuf) -> OsSession {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_sanfen"));
+    command.arg("repl").arg("--no-board").env("XDG_DATA_HOME", data_home).env("NO_COLOR", "1");
+    let mut session = Session::spawn(command).expect("spawn sanfen in a pty");
+    session.set_expect_timeout(Some(Duration::from_secs(20)));
+    session
+}
+
+fn data_home(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sanfen-pty-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn prompt_completion_and_history() {
+    let home = data_home("history");
+    let mut repl = sanfen(&home);
+    repl.expect("1. white> ").unwrap();
+    // N then Tab: the knight moves are listed (rustyline lists on the second Tab
+    // when the first finds several)
+    repl.send("N\t").unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    repl.send("\t").unwrap();
+    repl.expect("Na3").unwrap();
+    repl.expect("Nc3").unwrap();
+    repl.expect("Nf3").unwrap();
+    repl.expect("Nh3").unwrap();
+    // finish the move: f3 after the N already typed
+    repl.send_line("f3").unwrap();
+    repl.expect("1. Nf3").unwrap();
+    repl.expect("1. black> ").unwrap();
+    // Ctrl-C clears the line, Ctrl-D leaves
+    repl.send("e5").unwrap();
+    repl.send(ControlCode::EndOfText).unwrap();
+    repl.expect("1. black> ").unwrap();
+    repl.send(ControlCode::EndOfTransmission).unwrap();
+    repl.expect(expectrl::Eof).unwrap();
+    // the line typed is in the history file
+    let history = std::fs::read_to_string(home.join("sanfen").join("history")).expect("history written");
+    assert!(history.lines().any(|line| line == "Nf3"), "{history:?}");
+    // and the next run offers it with the up arrow
+    let mut again = sanfen(&home);
+    again.expect("1. white> ").unwrap();
+    again.send("\x1b[A").unwrap();
+    again.send_line("").unwrap();
+    again.expect("1. Nf3").unwrap();
+    again.send(ControlCode::EndOfTransmission).unwrap();
+    again.expect(expectrl::Eof).unwrap();
+    let _ = std::fs::remove_dir_all(&home);
+}
