@@ -18,7 +18,7 @@ use rustyline::hint::Hinter;
 use rustyline::history::DefaultHistory;
 use rustyline::validate::Validator;
 use rustyline::{CompletionType, Config, Context, Editor, Helper};
-use sanfen::notation::{self, Notation};
+use sanfen::notation;
 use sanfen::san::Letters;
 
 use super::session::{COMMANDS, Options as SessionOptions, Response, Session};
@@ -144,12 +144,12 @@ fn edit(mut session: Session, color: bool) -> Result<ExitCode, Error> {
     Ok(ExitCode::Valid)
 }
 
-/// The legal moves of the session's position in SAN, in the session's letters.
+/// The legal moves of the session's position in the session's notation and letters.
 fn legal_moves(session: &Session) -> Vec<String> {
     let position = session.game().position();
     let mut moves = position.legal_moves();
     notation::sort_by_value(&mut moves);
-    moves.iter().map(|&m| notation::write_move(position, m, Notation::San, session.letters())).collect()
+    moves.iter().map(|&m| notation::write_move(position, m, session.notation(), session.letters())).collect()
 }
 
 /// The command names (`board`, `fen`, ..., `quit`).
@@ -165,6 +165,7 @@ fn candidates(moves: &[String], first: &str, index: usize, word: &str) -> Vec<St
         "board" => &["on", "off"],
         "play" => &["white", "black", "off"],
         "letters" => &["en", "pt", "es", "fr", "de", "it", "nl"],
+        "notation" => &["san", "lan", "uci", "figurine", "file-prefixed"],
         _ => &[],
     };
     let mut out: Vec<String> = Vec::new();

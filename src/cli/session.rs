@@ -77,7 +77,7 @@ impl Response {
 }
 
 /// The commands, for `help` (and for completion in the front end).
-pub const COMMANDS: [(&str, &str); 17] = [
+pub const COMMANDS: [(&str, &str); 18] = [
     ("board [on|off]", "show the board; with on/off, show it after every move or not"),
     ("fen", "show the position as FEN"),
     ("load FEN", "start a game from a position"),
@@ -90,6 +90,7 @@ pub const COMMANDS: [(&str, &str); 17] = [
     ("new", "start again from the first position"),
     ("flip", "turn the board around"),
     ("letters LANG", "read piece letters of a language: en, pt, es, fr, de, it, nl"),
+    ("notation NAME", "list and complete moves as san, lan, uci, figurine or file-prefixed"),
     ("save FILE", "write the game as PGN (a .bin name: seed 001's binary move log)"),
     ("go [DEPTH]", "the engine moves for the side to move (DEPTH plies, or about a second)"),
     ("play white|black|off [DEPTH]", "the engine plays that side after each of your moves, or stops"),
@@ -109,6 +110,8 @@ pub struct Session {
     engine_side: Option<Color>,
     /// The depth of the engine's automatic answers (`None`: the time budget).
     engine_depth: Option<u32>,
+    /// How `moves` lists moves and Tab completes them.
+    notation: Notation,
 }
 
 impl Session {
@@ -122,6 +125,7 @@ impl Session {
             show_board: options.board,
             engine_side: None,
             engine_depth: None,
+            notation: Notation::San,
         }
     }
 
@@ -133,6 +137,11 @@ impl Session {
     /// The piece letters moves are read in.
     pub fn letters(&self) -> Letters {
         self.letters
+    }
+
+    /// The notation of move listings and completion.
+    pub fn notation(&self) -> Notation {
+        self.notation
     }
 
     /// Reads one line (a command or moves) and answers it.
@@ -163,6 +172,7 @@ impl Session {
                 response.lines.extend(self.board_lines(Marks::default()));
             }
             "letters" => self.letters_command(&rest, &mut response),
+            "notation" => self.notation_command(&rest, &mut response),
             "save" => self.save(line.trim_start()[first.len()..].trim(), &mut response),
             "help" | "?" => {
                 response.line("type moves (e4 e5 Nf3, 1. e4 e5, 0-0, Ng1-f3, e8Q, ...) or a command:");
@@ -411,7 +421,7 @@ impl Session {
                     return;
                 }
                 let list: Vec<String> =
-                    moves.iter().map(|&m| notation::write_move(position, m, Notation::San, self.letters)).collect();
+                    moves.iter().map(|&m| notation::write_move(position, m, self.notation, self.letters)).collect();
                 response.line(format!("{} legal moves: {}", list.len(), list.join(" ")));
             }
             [square] => {
@@ -506,6 +516,20 @@ impl Session {
         response.line(format!("redone: {}", self.movetext(played - 1..played).join(" ")));
         self.show_position(response);
         self.announce_end(response);
+    }
+
+    fn notation_command(&mut self, args: &[&str], response: &mut Response) {
+        match args {
+            [] => response.line(format!("notation: {}", self.notation.name())),
+            [name] => match Notation::from_name(name) {
+                Some(notation) => {
+                    self.notation = notation;
+                    response.line(format!("notation: {}", notation.name()));
+                }
+                None => response.fail(format!("unknown notation \"{name}\": san, lan, uci, figurine or file-prefixed")),
+            },
+            _ => response.fail("usage: notation NAME"),
+        }
     }
 
     fn letters_command(&mut self, args: &[&str], response: &mut Response) {
@@ -787,6 +811,17 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("sanfen-session-{}-{name}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         dir
+    }
+
+    #[test]
+    fn notation_setting_changes_the_listing() {
+        let mut s = Session::new(Options::default());
+        assert_eq!(s.eval("notation lan").text(), "notation: lan");
+        assert!(s.eval("moves").text().starts_with("20 legal moves: a2-a3 a2-a4 b2-b3"), "{}", s.eval("moves").text());
+        assert_eq!(s.eval("notation uci").text(), "notation: uci");
+        assert!(s.eval("moves").text().ends_with("g1f3 g1h3"));
+        assert!(s.eval("notation xyz").error);
+        assert_eq!(s.eval("notation").text(), "notation: uci");
     }
 
     #[test]
