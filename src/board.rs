@@ -338,31 +338,6 @@ mod tests {
         assert_eq!(Board::from_string_matrix(&back), Ok(board));
     }
 
-    /// seed 002, example 1 (basic level): a black bishop at row 3, column 2 on an
-    /// empty board, its reach marked `PM`.
-    #[test]
-    fn seed_002_bishop_reach() {
-        let expected = [
-            ["", "", "", "", "", "PM", "", ""],
-            ["PM", "", "", "", "PM", "", "", ""],
-            ["", "PM", "", "PM", "", "", "", ""],
-            ["", "", "BB", "", "", "", "", ""],
-            ["", "PM", "", "PM", "", "", "", ""],
-            ["PM", "", "", "", "PM", "", "", ""],
-            ["", "", "", "", "", "PM", "", ""],
-            ["", "", "", "", "", "", "PM", ""],
-        ];
-        let pieces_only = expected.map(|row| row.map(|cell| if cell == "PM" { "" } else { cell }));
-        let board = Board::from_string_matrix(&pieces_only).unwrap();
-        assert_eq!(board.piece_at(Square::C4), Some(Piece { color: Color::Black, role: Role::Bishop }));
-        let reach = attacks::bishop_attacks(Square::C4, board.occupied());
-        let mut marked = board.to_string_matrix();
-        for sq in reach {
-            marked[sq.rank().index()][sq.file().index()] = "PM".to_owned();
-        }
-        assert_eq!(marked, expected.map(|row| row.map(str::to_owned)));
-    }
-
     #[cfg(feature = "serde")]
     #[test]
     fn matrices_serialise() {

@@ -195,14 +195,7 @@ fn write_san(out: &mut String, san: &San, letter: impl Fn(Role) -> char) {
         San::Null => out.push_str("--"),
         San::Squares { from, to, capture, promotion } => {
             out.push_str(&from.to_string());
-            if capture {
-                out.push('x');
-            }
-            out.push_str(&to.to_string());
-            if let Some(role) = promotion {
-                out.push('=');
-                out.push(letter(role));
-            }
+            write_destination(out, capture, to, promotion, &letter);
         }
         San::Normal { role, file, rank, capture, to, promotion } => {
             if role != Role::Pawn {
@@ -214,15 +207,26 @@ fn write_san(out: &mut String, san: &San, letter: impl Fn(Role) -> char) {
             if let Some(rank) = rank {
                 out.push(rank.char());
             }
-            if capture {
-                out.push('x');
-            }
-            out.push_str(&to.to_string());
-            if let Some(role) = promotion {
-                out.push('=');
-                out.push(letter(role));
-            }
+            write_destination(out, capture, to, promotion, &letter);
         }
+    }
+}
+
+/// The capture mark, the destination and the promotion (`x`, `d5`, `=Q`).
+fn write_destination(
+    out: &mut String,
+    capture: bool,
+    to: crate::Square,
+    promotion: Option<Role>,
+    letter: &impl Fn(Role) -> char,
+) {
+    if capture {
+        out.push('x');
+    }
+    out.push_str(&to.to_string());
+    if let Some(role) = promotion {
+        out.push('=');
+        out.push(letter(role));
     }
 }
 

@@ -433,8 +433,13 @@ impl Position {
     /// Every reason at once ([`PositionError::reasons`]), when at least one is an
     /// error; warnings alone do not fail (see [`Position::check`] for them).
     pub fn from_setup(setup: Setup, mode: CastlingMode) -> Result<Position, PositionError> {
+        Position::accept(setup, mode, |r| r.severity() == Severity::Error)
+    }
+
+    /// Makes a position of `setup` unless one of its reasons is `fatal`.
+    fn accept(setup: Setup, mode: CastlingMode, fatal: impl Fn(&Reason) -> bool) -> Result<Position, PositionError> {
         let reasons = Position::check(&setup, mode);
-        if reasons.iter().any(|r| r.severity() == Severity::Error) {
+        if reasons.iter().any(fatal) {
             return Err(PositionError { reasons });
         }
         Ok(Position {
@@ -459,21 +464,9 @@ impl Position {
     ///
     /// Every reason at once, when one of those rules is broken.
     pub fn from_setup_lenient(setup: Setup, mode: CastlingMode) -> Result<Position, PositionError> {
-        let reasons = Position::check(&setup, mode);
-        if reasons.iter().any(Reason::breaks_play) {
-            return Err(PositionError { reasons });
-        }
         // the en passant square stays even when the check does not fit the push
         // (composed positions): the capture may still block or take the checker
-        Ok(Position {
-            board: setup.board,
-            turn: setup.turn,
-            castling_rights: setup.castling_rights,
-            ep_square: setup.ep_square,
-            halfmoves: setup.halfmoves,
-            fullmoves: setup.fullmoves.max(1),
-            mode,
-        })
+        Position::accept(setup, mode, Reason::breaks_play)
     }
 
     /// Every reason, errors first, then warnings, that a setup is not a
