@@ -205,7 +205,7 @@ impl core::fmt::Display for SanError {
 impl std::error::Error for SanError {}
 
 /// Input accepted, but not as canonical SAN writes it (position-dependent lint).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, strum::EnumIter)]
 pub enum MoveLint {
     /// A capture written without `x`.
     MissingCaptureMark,

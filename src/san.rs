@@ -577,7 +577,7 @@ impl FromStr for Letters {
 ///
 /// Each finding is about one part of the token (the castling, the piece letter,
 /// the promotion, ...), and each part has at most one finding.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, strum::EnumIter)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(rename_all = "kebab-case"))]
 pub enum SanLintKind {
     /// Castling with zeros: `0-0`, `0-0-0`.

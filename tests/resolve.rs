@@ -286,17 +286,7 @@ const LINT_CASES: &[Case] = &[
 #[test]
 fn every_move_lint_kind() {
     let seen = check(LINT_CASES);
-    for kind in [
-        MoveLint::MissingCaptureMark,
-        MoveLint::SpuriousCaptureMark,
-        MoveLint::OverDisambiguated,
-        MoveLint::MissingCheck,
-        MoveLint::MissingCheckmate,
-        MoveLint::SpuriousCheck,
-        MoveLint::CheckInsteadOfMate,
-        MoveLint::MateInsteadOfCheck,
-        MoveLint::CastlingAsKingMove,
-    ] {
+    for kind in <MoveLint as strum::IntoEnumIterator>::iter() {
         assert!(seen.contains(&format!("{kind:?}")), "{kind:?} not covered");
     }
 }

@@ -1414,25 +1414,6 @@ mod tests {
 
     #[test]
     fn every_lint_kind_is_produced() {
-        use SanLintKind::*;
-        let all = [
-            CastlingZeros,
-            CastlingLowercase,
-            PromotionWithoutEquals,
-            PromotionLowercase,
-            PromotionBracketed,
-            EnPassantSuffix,
-            DoublePlusMate,
-            SquareSeparator,
-            LongAlgebraic,
-            ColonCapture,
-            Coordinates,
-            PawnLetter,
-            NullMoveSpelling,
-            LowercasePiece,
-            Figurine,
-            LocalLetters,
-        ];
         let inputs: &[(&str, Letters)] = &[
             ("0-0", Letters::English),
             ("o-o", Letters::English),
@@ -1454,7 +1435,7 @@ mod tests {
         for &(text, letters) in inputs {
             seen.extend(read(text, letters).1.into_iter().map(|(kind, _, _)| kind));
         }
-        for kind in all {
+        for kind in <SanLintKind as strum::IntoEnumIterator>::iter() {
             assert!(seen.contains(&kind), "{kind:?}");
         }
     }
