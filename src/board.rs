@@ -30,6 +30,34 @@ pub struct Board {
     squares: [Option<Piece>; 64],
 }
 
+/// The initial position, built at compile time (games start here by the million).
+const STANDARD: Board = {
+    let back =
+        [Role::Rook, Role::Knight, Role::Bishop, Role::Queen, Role::King, Role::Bishop, Role::Knight, Role::Rook];
+    let mut squares = [None; 64];
+    let mut file = 0;
+    while file < 8 {
+        squares[file] = Some(Piece { color: Color::White, role: back[file] });
+        squares[8 + file] = Some(Piece { color: Color::White, role: Role::Pawn });
+        squares[48 + file] = Some(Piece { color: Color::Black, role: Role::Pawn });
+        squares[56 + file] = Some(Piece { color: Color::Black, role: back[file] });
+        file += 1;
+    }
+    Board {
+        by_role: [
+            Bitboard(0x00ff_0000_0000_ff00),
+            Bitboard(0x4200_0000_0000_0042),
+            Bitboard(0x2400_0000_0000_0024),
+            Bitboard(0x8100_0000_0000_0081),
+            Bitboard(0x0800_0000_0000_0008),
+            Bitboard(0x1000_0000_0000_0010),
+        ],
+        by_color: [Bitboard(0x0000_0000_0000_ffff), Bitboard(0xffff_0000_0000_0000)],
+        occupied: Bitboard(0xffff_0000_0000_ffff),
+        squares,
+    }
+};
+
 /// seed 001's board: `matrix[row][column]`, row 0 = rank 1, column 0 = file a,
 /// `1..=6` White pawn..king, negative for Black, `0` empty.
 pub type IntMatrix = [[i8; 8]; 8];
@@ -72,19 +100,8 @@ impl Default for Board {
 
 impl Board {
     /// The standard starting position.
-    pub fn new() -> Board {
-        let mut board = Board::empty();
-        let back =
-            [Role::Rook, Role::Knight, Role::Bishop, Role::Queen, Role::King, Role::Bishop, Role::Knight, Role::Rook];
-        for (file, role) in File::ALL.into_iter().zip(back) {
-            for color in Color::ALL {
-                let home = Rank::First.relative_to(color);
-                let pawns = Rank::Second.relative_to(color);
-                board.set_piece_at(Square::from_coords(file, home), Piece { color, role });
-                board.set_piece_at(Square::from_coords(file, pawns), Piece { color, role: Role::Pawn });
-            }
-        }
-        board
+    pub const fn new() -> Board {
+        STANDARD
     }
 
     /// A board with no piece.

@@ -25,6 +25,7 @@ mod moves;
 pub mod notation;
 mod parse;
 mod position;
+pub mod quick;
 pub mod resolve;
 mod role;
 pub mod san;

@@ -105,7 +105,30 @@ impl Position {
 
     /// Whether the side to move has at least one legal move.
     pub fn has_legal_moves(&self) -> bool {
-        !self.legal_moves().is_empty()
+        let board = &self.board;
+        let us = self.turn;
+        let ours = board.by_color(us);
+        let occupied = board.occupied();
+        if board.attackers_to(self.our_king(), !us, occupied).is_empty() {
+            // out of check, any move of a piece that is not pinned is legal
+            let free = ours - self.pinned();
+            for from in board.by_piece(Piece { color: us, role: Role::Knight }) & free {
+                if (attacks::knight_attacks(from) - ours).any() {
+                    return true;
+                }
+            }
+            for from in board.bishops_and_queens() & free {
+                if (attacks::bishop_attacks(from, occupied) - ours).any() {
+                    return true;
+                }
+            }
+            for from in board.rooks_and_queens() & free {
+                if (attacks::rook_attacks(from, occupied) - ours).any() {
+                    return true;
+                }
+            }
+        }
+        self.legal_move_count() != 0
     }
 
     /// Whether `m` is a legal move here.
@@ -341,6 +364,18 @@ impl Position {
             self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = them;
+    }
+
+    /// Passes the turn without moving: a null move, as analysis writes `--`
+    /// (no legal move of chess; the caller makes sure the side to move is not
+    /// in check). The en passant square goes; the clocks run.
+    pub fn play_null(&mut self) {
+        self.ep_square = None;
+        self.halfmoves = self.halfmoves.saturating_add(1);
+        if self.turn == Color::Black {
+            self.fullmoves = self.fullmoves.saturating_add(1);
+        }
+        self.turn = !self.turn;
     }
 
     /// Plays a move, if legal.
