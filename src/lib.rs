@@ -24,6 +24,7 @@ mod movegen;
 mod moves;
 pub mod notation;
 mod parse;
+pub mod pgn;
 mod position;
 pub mod quick;
 pub mod resolve;

@@ -1,0 +1,423 @@
+//! Cutting a byte stream into chunks of whole games.
+//!
+//! A [`Chunker`] reads a stream with one reusable buffer and hands out
+//! [`Chunk`]s of about a target size, each cut where the [`Reader`] is certain
+//! to start a new game. Reading each chunk with [`Reader::with_start`] gives
+//! exactly the events, locations included, that reading the whole stream with
+//! [`Reader::new`] gives: so chunks can be read on many threads.
+//!
+//! ```
+//! use sanfen::pgn::{Chunker, Location, Reader, Visitor};
+//!
+//! struct Count;
+//! impl Visitor for Count {
+//!     type Output = Location;
+//!     fn end_game(&mut self, at: Location) -> Location {
+//!         at
+//!     }
+//! }
+//!
+//! let pgn: &[u8] = b"[Event \"A\"]\n\n1. e4 e5 1-0\n\n[Event \"B\"]\n\n1. d4 d5 *\n";
+//! let mut chunker = Chunker::with_target(pgn, 1);
+//! let mut ends = Vec::new();
+//! let mut buffer = Vec::new();
+//! while let Some(chunk) = chunker.next_chunk(buffer)? {
+//!     let mut reader = Reader::with_start(&chunk.data, chunk.start);
+//!     while let Some(end) = reader.read_game(&mut Count) {
+//!         ends.push((end.line, end.column));
+//!     }
+//!     buffer = chunk.data;
+//! }
+//! assert_eq!(ends, [(3, 13), (7, 11)]);
+//! assert_eq!(chunker.bytes_read(), pgn.len() as u64);
+//! # Ok::<(), std::io::Error>(())
+//! ```
+//!
+//! Cut points, found line by line (a `\n` ends a line) while following the
+//! reader's rules for what hides a `[` (`{ }` comments, with their recovery at
+//! a line that starts with a tag pair; `;` comments; `%` escape lines; tag
+//! pairs with their quoted values):
+//!
+//! - a line whose first non-blank byte is `[`, outside comments, when the
+//!   reader is between games or in a game's movetext (a token or comment came
+//!   after the last tag); also a line that starts with a tag pair inside a
+//!   comment (which was then never closed);
+//! - the start of the line after one whose last token is a result token
+//!   followed by nothing but whitespace (the reader ends the game at the
+//!   result, and the next line starts afresh);
+//! - in a tag section, a line that starts with a well-formed tag whose name
+//!   the section already has, after a blank line (header-only games).
+//!
+//! A chunk ends at the first cut point at least the target size from its
+//! start, so it may be bigger when no cut point comes; memory is bounded by
+//! the largest game (a stream with no `\n` at all is one chunk).
+
+use std::io::{self, Read};
+
+#[cfg(doc)]
+use crate::pgn::reader::Reader;
+use crate::pgn::reader::{
+    CLASS, DOLLAR, Location, NL, TOKEN, TagScan, WS, is_inline_ws, is_recovery_line, result_of, scan_tag,
+};
+
+/// How much is read from the stream at a time.
+const BLOCK: usize = 256 * 1024;
+
+/// Whole games, and where they are in the stream.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Chunk {
+    /// The bytes: whole games, starting at the start of a line.
+    pub data: Vec<u8>,
+    /// The location of `data[0]` in the stream (always column 1). Offsets
+    /// count every byte of the stream, a byte order mark included.
+    pub start: Location,
+}
+
+/// Cuts a stream into [`Chunk`]s of whole games (see the [module](self)).
+#[derive(Debug)]
+pub struct Chunker<R: Read> {
+    input: R,
+    /// `buf[..filled]` is read and not yet handed out; `buf[0]` is at
+    /// `start`. The rest of `buf` is room for the next read.
+    buf: Vec<u8>,
+    filled: usize,
+    /// The lines before it are scanned.
+    scan: usize,
+    /// The line of `buf[scan]`.
+    line: u32,
+    start: Location,
+    target: usize,
+    eof: bool,
+    /// Whether the stream start was looked at for a byte order mark.
+    started: bool,
+    bytes_read: u64,
+    state: ScanState,
+}
+
+impl<R: Read> Chunker<R> {
+    /// A chunker with chunks of about 1 MiB.
+    pub fn new(input: R) -> Chunker<R> {
+        Chunker::with_target(input, 1 << 20)
+    }
+
+    /// A chunker with chunks of at least `target` bytes (but the last), cut at
+    /// the first cut point after that; a target of 0 is taken as 1, which
+    /// cuts at every cut point.
+    pub fn with_target(input: R, target: usize) -> Chunker<R> {
+        Chunker {
+            input,
+            buf: Vec::new(),
+            filled: 0,
+            scan: 0,
+            line: 1,
+            start: Location { line: 1, column: 1, offset: 0 },
+            target: target.max(1),
+            eof: false,
+            started: false,
+            bytes_read: 0,
+            state: ScanState::default(),
+        }
+    }
+
+    /// The bytes read from the stream so far.
+    pub fn bytes_read(&self) -> u64 {
+        self.bytes_read
+    }
+
+    /// The next chunk, or `None` at the end of the stream. `buffer` is where
+    /// the chunk's bytes go (cleared first): pass a spent chunk's `data` to
+    /// reuse it, or `Vec::new()`.
+    ///
+    /// # Errors
+    ///
+    /// The stream's read errors ([`io::ErrorKind::Interrupted`] is retried).
+    /// After an error the chunker may be called again: what it had read is
+    /// kept.
+    pub fn next_chunk(&mut self, buffer: Vec<u8>) -> io::Result<Option<Chunk>> {
+        loop {
+            if self.started && self.scan_lines() {
+                return Ok(Some(self.cut(buffer)));
+            }
+            if self.eof {
+                if self.filled == 0 {
+                    return Ok(None);
+                }
+                self.scan = self.filled;
+                return Ok(Some(self.cut(buffer)));
+            }
+            self.fill()?;
+        }
+    }
+
+    /// Scans the complete lines from `scan` (and the last one at the end of
+    /// the stream); `true` when it stops at a cut point.
+    fn scan_lines(&mut self) -> bool {
+        let buf = &self.buf[..self.filled];
+        let from = self.scan;
+        let mut scan = from;
+        let mut cut = false;
+        for newline in memchr::memchr_iter(b'\n', &buf[from..]) {
+            let line = &buf[scan..from + newline + 1];
+            if scan >= self.target && self.state.is_cut(line) {
+                cut = true;
+                break;
+            }
+            self.state.process_line(line);
+            self.line = self.line.saturating_add(1);
+            scan += line.len();
+        }
+        if !cut && self.eof && scan < buf.len() {
+            let line = &buf[scan..];
+            if scan >= self.target && self.state.is_cut(line) {
+                cut = true;
+            } else {
+                self.state.process_line(line);
+                scan = buf.len();
+            }
+        }
+        self.scan = scan;
+        cut
+    }
+
+    /// Hands out `buf[..scan]`.
+    fn cut(&mut self, mut buffer: Vec<u8>) -> Chunk {
+        let at = self.scan;
+        buffer.clear();
+        buffer.extend_from_slice(&self.buf[at..self.filled]);
+        std::mem::swap(&mut self.buf, &mut buffer);
+        buffer.truncate(at);
+        self.filled = self.buf.len();
+        let start = self.start;
+        self.start = Location { line: self.line, column: 1, offset: start.offset + at as u64 };
+        self.scan = 0;
+        Chunk { data: buffer, start }
+    }
+
+    /// Reads a block (or notes the end of the stream).
+    fn fill(&mut self) -> io::Result<()> {
+        if self.buf.len() - self.filled < BLOCK / 2 {
+            // Zeroed once, then read into as often as it takes.
+            self.buf.resize(self.filled + BLOCK, 0);
+        }
+        let read = loop {
+            match self.input.read(&mut self.buf[self.filled..]) {
+                Ok(n) => break n,
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(err) => return Err(err),
+            }
+        };
+        self.filled += read;
+        self.bytes_read += read as u64;
+        self.eof = read == 0;
+        if !self.started && (self.filled >= 3 || self.eof) {
+            self.started = true;
+            if self.buf[..self.filled].starts_with(b"\xef\xbb\xbf") {
+                self.buf.drain(..3);
+                self.filled -= 3;
+                self.start.offset = 3;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What the chunker knows of the reader's state at the start of a line.
+#[derive(Clone, Debug, Default)]
+struct ScanState {
+    /// Inside a `{` comment.
+    in_comment: bool,
+    /// In a game's tag section (otherwise between games or in movetext,
+    /// where a `[` starts a game).
+    tags: bool,
+    /// In a tag section: a blank line came after the last tag.
+    blank: bool,
+    /// The last line ended with a result token.
+    after_result: bool,
+    /// A movetext token (not only comments) was read in this game: a blank
+    /// line then ends it.
+    moved: bool,
+    /// A blank line came after this game's moves: the next line that holds
+    /// something starts a game.
+    blank_after_move: bool,
+    /// The last line was a `%` escape line (the reader's runs of whitespace,
+    /// in which it looks for blank lines, start after it).
+    prev_escape: bool,
+    /// The well-formed tag names of the tag section, one after the other.
+    names: Vec<u8>,
+    /// Where each name ends in `names`.
+    name_ends: Vec<usize>,
+}
+
+impl ScanState {
+    /// Whether the reader starts a game at the start of `line`.
+    fn is_cut(&self, line: &[u8]) -> bool {
+        if self.after_result {
+            return true;
+        }
+        if self.in_comment {
+            return is_recovery_line(line, 0);
+        }
+        if line.first() == Some(&b'%') {
+            return false;
+        }
+        let i = line.iter().position(|&b| !is_inline_ws(b)).unwrap_or(line.len());
+        if self.blank_after_move && i < line.len() && line[i] != b'\n' {
+            return true;
+        }
+        if line.get(i) != Some(&b'[') {
+            return false;
+        }
+        if !self.tags {
+            return true;
+        }
+        self.blank && matches!(scan_tag(line, i), TagScan::Good { name, .. } if self.has_name(&line[name.clone()]))
+    }
+
+    fn has_name(&self, name: &[u8]) -> bool {
+        let mut start = 0;
+        self.name_ends.iter().any(|&end| {
+            let found = &self.names[start..end] == name;
+            start = end;
+            found
+        })
+    }
+
+    /// Follows the reader through `line` (up to and with its `\n`, if any).
+    fn process_line(&mut self, line: &[u8]) {
+        if self.after_result {
+            self.moved = false;
+        }
+        self.after_result = false;
+        let mut i = 0;
+        if self.in_comment {
+            if is_recovery_line(line, 0) {
+                self.in_comment = false;
+            } else {
+                match memchr::memchr(b'}', line) {
+                    Some(k) => {
+                        self.in_comment = false;
+                        i = k + 1;
+                    }
+                    None => return,
+                }
+            }
+        } else if line.first() == Some(&b'%') {
+            if self.blank_after_move {
+                // the blank line before ended the game
+                self.blank_after_move = false;
+                self.moved = false;
+            }
+            self.prev_escape = true;
+            return;
+        }
+        let prev_escape = std::mem::replace(&mut self.prev_escape, false);
+        // Whether the line holds more than whitespace.
+        let mut content = i > 0;
+        loop {
+            while i < line.len() && is_inline_ws(line[i]) {
+                i += 1;
+            }
+            if i == line.len() || line[i] == b'\n' {
+                if self.tags && !content {
+                    self.blank = true;
+                }
+                if self.moved && !content && !prev_escape {
+                    self.blank_after_move = true;
+                }
+                return;
+            }
+            if self.blank_after_move {
+                // the blank line ended the game: this line starts the next
+                self.blank_after_move = false;
+                self.moved = false;
+            }
+            content = true;
+            if line[i] == b'[' {
+                // A tag: of this tag section, or the first of a new game.
+                match scan_tag(line, i) {
+                    TagScan::Good { name, end, .. } => {
+                        if !self.tags || (self.blank && self.has_name(&line[name.clone()])) {
+                            self.new_section();
+                        }
+                        self.names.extend_from_slice(&line[name]);
+                        self.name_ends.push(self.names.len());
+                        i = end;
+                    }
+                    TagScan::Bad { end } => {
+                        if !self.tags {
+                            self.new_section();
+                        }
+                        i = end;
+                    }
+                }
+                self.blank = false;
+                continue;
+            }
+            // Movetext: only comments and tags matter, and a result at the end.
+            self.tags = false;
+            if !matches!(line[i], b'{' | b';') {
+                self.moved = true;
+            }
+            match memchr::memchr3(b'{', b';', b'[', &line[i..]) {
+                None => {
+                    self.after_result = ends_with_result(line);
+                    return;
+                }
+                Some(k) => {
+                    let j = i + k;
+                    if line[j] != b'[' && ends_with_result(&line[i..j]) {
+                        // the game ended there: what follows on the line starts the next
+                        self.moved = false;
+                    }
+                    match line[j] {
+                        b'{' => match memchr::memchr(b'}', &line[j + 1..]) {
+                            Some(m) => i = j + 2 + m,
+                            None => {
+                                self.in_comment = true;
+                                return;
+                            }
+                        },
+                        b';' => return,
+                        _ => i = j,
+                    }
+                }
+            }
+        }
+    }
+
+    fn new_section(&mut self) {
+        self.tags = true;
+        self.moved = false;
+        self.blank_after_move = false;
+        self.names.clear();
+        self.name_ends.clear();
+    }
+}
+
+/// Whether the last token of a movetext line is a result token: a run of
+/// token bytes between a delimiter other than `$` and trailing whitespace
+/// (the reader reads such a run as one token).
+fn ends_with_result(line: &[u8]) -> bool {
+    let mut end = line.len();
+    while end > 0 && matches!(CLASS[line[end - 1] as usize], WS | NL) {
+        end -= 1;
+    }
+    let mut start = end;
+    while start > 0 && matches!(CLASS[line[start - 1] as usize], TOKEN | DOLLAR) {
+        start -= 1;
+    }
+    let mut token = &line[start..end];
+    // move numbers glued before it (`1.1-0`) are tokens of their own
+    loop {
+        if result_of(token).is_some() {
+            return true;
+        }
+        let digits = token.iter().take_while(|b| b.is_ascii_digit()).count();
+        let dots = token[digits..].iter().take_while(|&&b| b == b'.').count();
+        // (a number too big for a move number is no number to the reader: give up)
+        if digits == 0 || digits > 9 || dots == 0 {
+            return false;
+        }
+        token = &token[digits + dots..];
+    }
+}

@@ -1,0 +1,1064 @@
+//! The PGN reader: events for a [`Visitor`], read from a slice of bytes that
+//! holds whole games (a file read at once, or a [`crate::pgn::Chunk`]).
+//!
+//! One game at a time: [`Reader::read_game`] calls the visitor's methods in
+//! input order and returns what [`Visitor::end_game`] returns. Tokens are
+//! borrowed from the input; nothing is allocated per token.
+//!
+//! The token and game rules are `grammar/pgn.ebnf`; [`Reader`] sums them up.
+//!
+//! ```
+//! use sanfen::pgn::{Location, Reader, Visitor};
+//!
+//! /// Counts the games and their tokens that should be moves.
+//! struct Sans(usize);
+//!
+//! impl Visitor for Sans {
+//!     type Output = usize;
+//!     fn san(&mut self, _token: &[u8], _at: Location) {
+//!         self.0 += 1;
+//!     }
+//!     fn end_game(&mut self, _at: Location) -> usize {
+//!         std::mem::take(&mut self.0)
+//!     }
+//! }
+//!
+//! let pgn = b"[Event \"A\"]\n\n1. e4 {best by test} e5 1-0\n\n[Event \"B\"]\n\n1. d4 *\n";
+//! let mut reader = Reader::new(pgn);
+//! assert_eq!(reader.read_game(&mut Sans(0)), Some(2));
+//! assert_eq!(reader.read_game(&mut Sans(0)), Some(1));
+//! assert_eq!(reader.read_game(&mut Sans(0)), None);
+//! ```
+
+use std::borrow::Cow;
+
+/// Where something is in the input: 1-based line, 1-based column (in bytes),
+/// 0-based byte offset. Lines end at `\n` (a `\r` before it is part of no
+/// token).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Location {
+    /// The line, from 1.
+    pub line: u32,
+    /// The column in bytes, from 1.
+    pub column: u32,
+    /// The byte offset from the start of the input.
+    pub offset: u64,
+}
+
+/// Whether to skip something (the rest of a game's movetext, a variation).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Skip(pub bool);
+
+/// Text of a tag value or a comment, as bytes: UTF-8, or Latin-1 (which every
+/// byte sequence is), escapes (`\"`, `\\`) left in.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct RawText<'a>(pub &'a [u8]);
+
+/// A game termination marker.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ResultToken {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    Outcome(crate::Outcome),
+    /// `*`: unknown, ongoing or abandoned.
+    Unknown,
+}
+
+/// What is wrong with the input, beyond single tokens.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SyntaxErrorKind {
+    /// A `{` comment with no `}`.
+    UnclosedComment,
+    /// A `(` with no `)` before the game ends.
+    UnclosedVariation,
+    /// A `)` with no `(`.
+    UnmatchedCloseParen,
+    /// Variations nested deeper than [`Reader::MAX_DEPTH`].
+    TooDeep,
+    /// A tag pair that is not `[Name "value"]`.
+    BadTag,
+    /// A byte that starts no token (`]`, `"`, a control character, ...).
+    UnexpectedChar,
+}
+
+/// A syntax error with its location and the text found there.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SyntaxError {
+    /// What.
+    pub kind: SyntaxErrorKind,
+    /// Where (the opening `{` or `(` of unclosed ones).
+    pub at: Location,
+    /// The text found there (lossily decoded, at most a line).
+    pub found: String,
+}
+
+/// Receives the events of one game at a time, in input order.
+pub trait Visitor {
+    /// What a game gives.
+    type Output;
+
+    /// A game starts (at its first tag or movetext token, or at the first of
+    /// the comments right before its first movetext token).
+    fn begin_game(&mut self, _at: Location) {}
+
+    /// A tag pair: its name, and the value between the quotes.
+    fn tag(&mut self, _name: &[u8], _value: RawText<'_>, _at: Location) {}
+
+    /// The tags are over; the movetext follows. `Skip(true)` skips the
+    /// movetext (it is still read, to find the end of the game, and syntax
+    /// errors in it are still reported).
+    fn end_tags(&mut self) -> Skip {
+        Skip(false)
+    }
+
+    /// A move number: `12.` (`black` false) or `12...` (`black` true); the
+    /// token is the whole text (`12.`, `12...`, `12`).
+    fn move_number(&mut self, _number: u32, _black: bool, _token: &[u8], _at: Location) {}
+
+    /// A token that should be a move: everything up to the next delimiter,
+    /// including any check mark and annotation (`Nxe5+!?`).
+    fn san(&mut self, _token: &[u8], _at: Location) {}
+
+    /// A numeric annotation glyph `$n`, or a suffix annotation written as its
+    /// own token (`!`, `?`, `!!`, `??`, `!?`, `?!`: NAGs 1 to 6).
+    fn nag(&mut self, _nag: u8, _token: &[u8], _at: Location) {}
+
+    /// A comment: the text between `{` and `}`, or after `;` to the end of
+    /// the line.
+    fn comment(&mut self, _text: RawText<'_>, _at: Location) {}
+
+    /// `(`: a variation starts; it replaces the move before it. `Skip(true)`
+    /// skips it: no events up to its `)`, which gets no
+    /// [`Visitor::end_variation`] either (syntax errors are still reported).
+    /// Never called more than [`Reader::MAX_DEPTH`] deep.
+    fn begin_variation(&mut self, _at: Location) -> Skip {
+        Skip(false)
+    }
+
+    /// `)`: the variation ends.
+    fn end_variation(&mut self, _at: Location) {}
+
+    /// The termination marker, with the token as written (`1-0`, `1–0`, `½-½`).
+    /// It ends the game, also inside a variation (after an
+    /// [`SyntaxErrorKind::UnclosedVariation`] error) or a skipped one; it is
+    /// not reported when [`Visitor::end_tags`] skipped the movetext.
+    fn result(&mut self, _result: ResultToken, _token: &[u8], _at: Location) {}
+
+    /// A syntax error (the reader goes on). Errors are reported whatever the
+    /// visitor skips.
+    fn syntax_error(&mut self, _error: SyntaxError) {}
+
+    /// The game is over: at its termination marker, at the start of the next
+    /// game, or at the end of the input. `at` is just after the game's last
+    /// token, comment or tag. Variations still open get no
+    /// [`Visitor::end_variation`]: an [`SyntaxErrorKind::UnclosedVariation`]
+    /// error came before.
+    fn end_game(&mut self, at: Location) -> Self::Output;
+}
+
+impl<'a> RawText<'a> {
+    /// The bytes as they are in the input (escapes left in).
+    pub fn as_bytes(&self) -> &'a [u8] {
+        self.0
+    }
+
+    /// The text with the escapes `\"` and `\\` undone (any other backslash
+    /// stays), decoded as UTF-8 or, when the bytes are not valid UTF-8, as
+    /// Latin-1 (every byte is the character of the same code). Never fails;
+    /// borrows when there is nothing to undo and the bytes are UTF-8.
+    ///
+    /// ```
+    /// use sanfen::pgn::RawText;
+    ///
+    /// assert_eq!(RawText(br#"say \"hi\" \\ C:\x"#).decode(), r#"say "hi" \ C:\x"#);
+    /// assert_eq!(RawText(b"J\xfcrgen").decode(), "Jürgen");
+    /// assert_eq!(RawText("Jürgen".as_bytes()).decode(), "Jürgen");
+    /// ```
+    pub fn decode(&self) -> Cow<'a, str> {
+        let bytes = self.0;
+        if memchr::memchr(b'\\', bytes).is_none() {
+            return decode_bytes(bytes);
+        }
+        let mut out = Vec::with_capacity(bytes.len());
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if b == b'\\' && matches!(bytes.get(i + 1), Some(b'"' | b'\\')) {
+                out.push(bytes[i + 1]);
+                i += 2;
+            } else {
+                out.push(b);
+                i += 1;
+            }
+        }
+        match String::from_utf8(out) {
+            Ok(text) => Cow::Owned(text),
+            Err(err) => Cow::Owned(latin1(err.as_bytes())),
+        }
+    }
+}
+
+/// UTF-8 when valid (borrowed), Latin-1 otherwise.
+fn decode_bytes(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => Cow::Owned(latin1(bytes)),
+    }
+}
+
+fn latin1(bytes: &[u8]) -> String {
+    bytes.iter().map(|&b| char::from(b)).collect()
+}
+
+// ---- Byte classes -------------------------------------------------------------
+
+/// A byte that starts or continues a token (grammar: `token_char`).
+pub(crate) const TOKEN: u8 = 0;
+/// Whitespace other than `\n`: space, tab, `\r`, vertical tab, form feed.
+pub(crate) const WS: u8 = 1;
+/// `\n`, the only line end.
+pub(crate) const NL: u8 = 2;
+/// `$`: ends a token and starts one (a NAG).
+pub(crate) const DOLLAR: u8 = 3;
+const LBRACE: u8 = 4;
+const RBRACE: u8 = 5;
+const LPAREN: u8 = 6;
+const RPAREN: u8 = 7;
+const LBRACKET: u8 = 8;
+const RBRACKET: u8 = 9;
+const SEMI: u8 = 10;
+const QUOTE: u8 = 11;
+/// Control bytes that are not whitespace, and DEL.
+const CTRL: u8 = 12;
+
+/// The class of every byte; the tokenizer looks nothing else up.
+pub(crate) static CLASS: [u8; 256] = {
+    let mut table = [TOKEN; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        table[b] = CTRL;
+        b += 1;
+    }
+    table[0x7f] = CTRL;
+    table[b' ' as usize] = WS;
+    table[b'\t' as usize] = WS;
+    table[b'\r' as usize] = WS;
+    table[0x0b] = WS;
+    table[0x0c] = WS;
+    table[b'\n' as usize] = NL;
+    table[b'$' as usize] = DOLLAR;
+    table[b'{' as usize] = LBRACE;
+    table[b'}' as usize] = RBRACE;
+    table[b'(' as usize] = LPAREN;
+    table[b')' as usize] = RPAREN;
+    table[b'[' as usize] = LBRACKET;
+    table[b']' as usize] = RBRACKET;
+    table[b';' as usize] = SEMI;
+    table[b'"' as usize] = QUOTE;
+    table
+};
+
+/// Whether `b` is whitespace other than `\n`.
+#[inline(always)]
+pub(crate) fn is_inline_ws(b: u8) -> bool {
+    CLASS[b as usize] == WS
+}
+
+/// The end of the run of token bytes from `i`.
+#[inline(always)]
+fn run_end(input: &[u8], mut i: usize) -> usize {
+    // Most tokens are shorter than 8 bytes: find the first delimiter among 8
+    // without a branch per byte (token lengths vary, and mispredicted loop
+    // exits were the reader's main cost).
+    if let Some(bytes) = input.get(i..i + 8) {
+        let mut delimiters = 0u32;
+        for (k, &b) in bytes.iter().enumerate() {
+            delimiters |= u32::from(CLASS[b as usize] != TOKEN) << k;
+        }
+        if delimiters != 0 {
+            return i + delimiters.trailing_zeros() as usize;
+        }
+        i += 8;
+    }
+    while i < input.len() && CLASS[input[i] as usize] == TOKEN {
+        i += 1;
+    }
+    i
+}
+
+/// Whether a line starting at `i` (inside a `{` comment) starts with a tag
+/// pair: `[`, an ASCII letter, and the rest of a well-formed tag. Then the
+/// comment was never closed, and the tag starts the next game. (A `[` and a
+/// letter alone is not enough: comments hold lines like `[clk 1:05:23]`.)
+#[inline]
+pub(crate) fn is_recovery_line(input: &[u8], i: usize) -> bool {
+    input.get(i) == Some(&b'[')
+        && input.get(i + 1).is_some_and(u8::is_ascii_alphabetic)
+        && matches!(scan_tag(input, i), TagScan::Good { .. })
+}
+
+/// The index of the next `\n` from `i`, or the end of the input.
+#[inline]
+fn line_end(input: &[u8], i: usize) -> usize {
+    memchr::memchr(b'\n', &input[i..]).map_or(input.len(), |k| i + k)
+}
+
+/// Whether a line of whitespace alone lies between `from` and `to` (both in
+/// the same run of whitespace).
+fn blank_line_between(input: &[u8], from: usize, to: usize) -> bool {
+    let gap = &input[from.min(to)..to];
+    let mut newlines = memchr::memchr_iter(b'\n', gap);
+    newlines.next().is_some() && newlines.next().is_some()
+}
+
+/// `text` without one `\r` at its end.
+fn trim_cr(text: &[u8]) -> &[u8] {
+    text.strip_suffix(b"\r").unwrap_or(text)
+}
+
+// ---- Tokens -------------------------------------------------------------------
+
+/// A tag pair `[Name "value"]` as [`scan_tag`] finds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum TagScan {
+    /// Well formed: the name and the value (between the quotes), and the end
+    /// (after the `]`).
+    Good { name: std::ops::Range<usize>, value: std::ops::Range<usize>, end: usize },
+    /// Malformed: it extends to its first `]` after where it went wrong, or
+    /// to the end of the line (before a `\r\n`) when there is none.
+    Bad { end: usize },
+}
+
+/// Whether each byte may be in a tag name (PGN symbol characters).
+static TAG_NAME: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric() || matches!(c, b'_' | b'+' | b'#' | b'=' | b':' | b'-');
+        b += 1;
+    }
+    table
+};
+
+/// grammar: `tag_pair ::= "[" inline_ws* tag_name inline_ws* '"' tag_value '"' inline_ws* "]"`,
+/// read from the `[` at `start`. A tag never goes past the end of its line.
+pub(crate) fn scan_tag(input: &[u8], start: usize) -> TagScan {
+    let skip_ws = |mut i: usize| {
+        while i < input.len() && is_inline_ws(input[i]) {
+            i += 1;
+        }
+        i
+    };
+    let mut i = skip_ws(start + 1);
+    let name_start = i;
+    while i < input.len() && TAG_NAME[input[i] as usize] {
+        i += 1;
+    }
+    if i == name_start {
+        return bad_tag(input, i);
+    }
+    let name = name_start..i;
+    i = skip_ws(i);
+    if input.get(i) != Some(&b'"') {
+        return bad_tag(input, i);
+    }
+    i += 1;
+    let value_start = i;
+    loop {
+        match input.get(i) {
+            Some(b'"') => break,
+            None | Some(b'\n') => return bad_tag(input, i),
+            Some(b'\\') if matches!(input.get(i + 1), Some(b'"' | b'\\')) => i += 2,
+            Some(_) => i += 1,
+        }
+    }
+    let value = value_start..i;
+    let after = skip_ws(i + 1);
+    if input.get(after) == Some(&b']') {
+        return TagScan::Good { name, value, end: after + 1 };
+    }
+    // A quote inside the value that is not escaped (`[White ""Mirage""]`):
+    // when the line ends with `"]`, the value runs to that last quote.
+    let line = line_end(input, value_start);
+    let mut last = line;
+    while last > value_start && (is_inline_ws(input[last - 1]) || input[last - 1] == b'\r') {
+        last -= 1;
+    }
+    if last >= value_start + 2 && input[last - 1] == b']' {
+        let quote = skip_ws_back(input, value_start, last - 1);
+        let inside = &input[value_start..quote.saturating_sub(1).max(value_start)];
+        let one_tag = !inside.iter().any(|&b| matches!(b, b'[' | b']'));
+        if quote > value_start && input[quote - 1] == b'"' && quote - 1 > i && one_tag {
+            return TagScan::Good { name, value: value_start..quote - 1, end: last };
+        }
+    }
+    bad_tag(input, after)
+}
+
+/// The position after the last non-blank byte of `input[from..to]`.
+fn skip_ws_back(input: &[u8], from: usize, mut to: usize) -> usize {
+    while to > from && is_inline_ws(input[to - 1]) {
+        to -= 1;
+    }
+    to
+}
+
+/// A malformed tag that went wrong at `at`.
+fn bad_tag(input: &[u8], at: usize) -> TagScan {
+    let mut i = at;
+    while i < input.len() {
+        match input[i] {
+            b']' => return TagScan::Bad { end: i + 1 },
+            b'\n' => break,
+            _ => i += 1,
+        }
+    }
+    if i < input.len() && input[i - 1] == b'\r' {
+        i -= 1;
+    }
+    TagScan::Bad { end: i }
+}
+
+/// One side of a result: `1`, `0`, `1/2` or `½`.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Score {
+    One,
+    Zero,
+    Half,
+    HalfSign,
+}
+
+/// grammar: `result ::= "1" dash "0" | "0" dash "1" | "1/2" dash "1/2" | "½" dash "½" | "*"`,
+/// the whole token.
+pub(crate) fn result_of(token: &[u8]) -> Option<ResultToken> {
+    fn score(text: &[u8]) -> Option<(Score, &[u8])> {
+        if let Some(rest) = text.strip_prefix(b"1/2") {
+            Some((Score::Half, rest))
+        } else if let Some(rest) = text.strip_prefix("½".as_bytes()) {
+            Some((Score::HalfSign, rest))
+        } else if let Some(rest) = text.strip_prefix(b"1") {
+            Some((Score::One, rest))
+        } else {
+            text.strip_prefix(b"0").map(|rest| (Score::Zero, rest))
+        }
+    }
+    fn dash(text: &[u8]) -> Option<&[u8]> {
+        text.strip_prefix(b"-")
+            .or_else(|| text.strip_prefix("\u{2013}".as_bytes()))
+            .or_else(|| text.strip_prefix("\u{2014}".as_bytes()))
+    }
+    if token == b"*" {
+        return Some(ResultToken::Unknown);
+    }
+    if !matches!(token.first(), Some(b'0' | b'1' | 0xc2)) {
+        return None;
+    }
+    let (left, rest) = score(token)?;
+    let (right, rest) = score(dash(rest)?)?;
+    if !rest.is_empty() {
+        return None;
+    }
+    let outcome = match (left, right) {
+        (Score::One, Score::Zero) => crate::Outcome::Decisive { winner: crate::Color::White },
+        (Score::Zero, Score::One) => crate::Outcome::Decisive { winner: crate::Color::Black },
+        (Score::Half, Score::Half) | (Score::HalfSign, Score::HalfSign) => crate::Outcome::Draw,
+        _ => return None,
+    };
+    Some(ResultToken::Outcome(outcome))
+}
+
+/// The NAG of a token of `!` and `?` alone: `!` 1, `?` 2, `!!` 3, `??` 4,
+/// `!?` 5, `?!` 6.
+fn suffix_nag(token: &[u8]) -> Option<u8> {
+    match token {
+        b"!" => Some(1),
+        b"?" => Some(2),
+        b"!!" => Some(3),
+        b"??" => Some(4),
+        b"!?" => Some(5),
+        b"?!" => Some(6),
+        _ => None,
+    }
+}
+
+/// Text for [`SyntaxError::found`]: UTF-8, or Latin-1 when not valid UTF-8.
+fn found(text: &[u8]) -> String {
+    decode_bytes(trim_cr(text)).into_owned()
+}
+
+// ---- The reader -------------------------------------------------------------------
+
+/// A place in the input: the byte, its line, and where that line starts
+/// (before 0 when the input starts in the middle of a line).
+#[derive(Copy, Clone, Debug)]
+struct Cursor {
+    pos: usize,
+    line: u32,
+    line_start: isize,
+}
+
+impl Cursor {
+    /// A new line starts at `next`.
+    #[inline(always)]
+    fn newline(&mut self, next: usize) {
+        self.line = self.line.saturating_add(1);
+        self.line_start = next as isize;
+    }
+
+    #[inline(always)]
+    fn at_line_start(&self) -> bool {
+        self.pos as isize == self.line_start
+    }
+
+    /// Skips whitespace, counting lines.
+    #[inline(always)]
+    fn skip_ws(&mut self, input: &[u8]) {
+        while let Some(&b) = input.get(self.pos) {
+            let class = CLASS[b as usize];
+            if class == WS {
+                self.pos += 1;
+            } else if class == NL {
+                self.pos += 1;
+                self.newline(self.pos);
+            } else {
+                break;
+            }
+        }
+    }
+
+    /// At a `%` that starts a line: skips the line and its `\n`.
+    fn skip_escape_line(&mut self, input: &[u8]) {
+        let end = line_end(input, self.pos);
+        if end < input.len() {
+            self.pos = end + 1;
+            self.newline(end + 1);
+        } else {
+            self.pos = end;
+        }
+    }
+
+    /// At a `{`: reads the comment. Closed, it gives the position of the `}`
+    /// and stands after it. Unclosed, it gives `None` and stands at the `[`
+    /// of the line that ends it, or at the end.
+    #[inline]
+    fn scan_brace(&mut self, input: &[u8]) -> Option<usize> {
+        let mut i = self.pos + 1;
+        loop {
+            let Some(k) = memchr::memchr2(b'}', b'\n', &input[i..]) else {
+                self.pos = input.len();
+                return None;
+            };
+            let j = i + k;
+            if input[j] == b'}' {
+                self.pos = j + 1;
+                return Some(j);
+            }
+            i = j + 1;
+            self.newline(i);
+            if is_recovery_line(input, i) {
+                self.pos = i;
+                return None;
+            }
+        }
+    }
+}
+
+/// Reads games from a slice that holds whole games, calling a [`Visitor`].
+///
+/// The rules are those of `grammar/pgn.ebnf`; in short:
+///
+/// - A game starts at its first tag or movetext token. Whitespace, `%`
+///   escape lines and comments before it belong to no game when a tag follows
+///   them (or nothing does); when a movetext token follows, the game starts at
+///   the first of those comments, and they are its first comments. So a
+///   stretch holding only comments is no game.
+/// - Its tags come first. A tag whose name this game already has starts the
+///   next game when a blank line (a line of whitespace alone) came after the
+///   previous tag: that is how header-only games (tags and no movetext) are
+///   told apart.
+/// - The game ends at its result token (at any depth), at a `[` once its
+///   movetext has begun (a token or comment after the tags), at a blank line
+///   once a movetext token has been read (as python-chess reads it: a game
+///   without a result token followed by tagless movetext), or at the end of
+///   the input. Whatever follows a result token on its line belongs to the
+///   next game.
+/// - A `{` comment that is not closed ends at the end of the input, or before
+///   a line that starts with a tag pair (then the comment is an error, not an
+///   event, and the tag starts the next game).
+/// - [`Visitor::end_game`] gets the location just after the game's last token,
+///   comment or tag, so it does not depend on what follows the game.
+/// - Open variations at the end of a game are reported once
+///   ([`SyntaxErrorKind::UnclosedVariation`], at the innermost `(`), and get
+///   no [`Visitor::end_variation`].
+/// - Syntax errors are reported whatever the visitor skips.
+///
+/// Nothing is allocated per token or per game (two small buffers are reused),
+/// and nothing recurses: any nesting depth takes constant stack.
+///
+/// ```
+/// use sanfen::pgn::{Location, Reader, Visitor};
+///
+/// /// Collects the moves of each game.
+/// struct Moves(Vec<String>);
+///
+/// impl Visitor for Moves {
+///     type Output = Vec<String>;
+///     fn san(&mut self, token: &[u8], _at: Location) {
+///         self.0.push(String::from_utf8_lossy(token).into_owned());
+///     }
+///     fn end_game(&mut self, _at: Location) -> Vec<String> {
+///         std::mem::take(&mut self.0)
+///     }
+/// }
+///
+/// let pgn = b"[Event \"A\"]\n\n1. e4 e5 2. Nf3 (2. f4) 1-0\n\n1.d4 d5 *\n";
+/// let mut reader = Reader::new(pgn);
+/// let mut moves = Moves(Vec::new());
+/// assert_eq!(reader.read_game(&mut moves).unwrap(), ["e4", "e5", "Nf3", "f4"]);
+/// assert_eq!(reader.read_game(&mut moves).unwrap(), ["d4", "d5"]);
+/// assert!(reader.read_game(&mut moves).is_none());
+/// assert_eq!(reader.location(), Location { line: 6, column: 1, offset: pgn.len() as u64 });
+/// ```
+#[derive(Clone, Debug)]
+pub struct Reader<'a> {
+    input: &'a [u8],
+    /// The next byte to read.
+    cur: Cursor,
+    /// The offset of `input[0]` in the stream.
+    base: u64,
+    /// Where the first line starts (before 0 when the input starts in the
+    /// middle of a line).
+    first_line_start: isize,
+    /// Just after the last token, comment or tag of the current game.
+    end: usize,
+    /// The open variations' `(`, up to `MAX_DEPTH + 1` of them.
+    parens: Vec<Location>,
+    /// The current game's tag names (ranges of `input`).
+    tag_names: Vec<(usize, usize)>,
+}
+
+/// Not skipping a variation.
+const NO_SKIP: usize = usize::MAX;
+
+impl<'a> Reader<'a> {
+    /// The deepest variation nesting read: a `(` that would open variation
+    /// number `MAX_DEPTH + 1` in a stack of them is a
+    /// [`SyntaxErrorKind::TooDeep`] error, and that variation is skipped (read
+    /// for its end, with no events). 64 is far deeper than any real annotation
+    /// goes, and keeps what a visitor holds per level bounded.
+    pub const MAX_DEPTH: usize = 64;
+
+    /// A reader at the start of a stream: line 1, column 1, offset 0. A UTF-8
+    /// byte order mark at the very start is skipped: it keeps its three
+    /// offsets, and the byte after it is column 1.
+    pub fn new(input: &'a [u8]) -> Reader<'a> {
+        let mut reader = Reader::with_start(input, Location { line: 1, column: 1, offset: 0 });
+        if input.starts_with(b"\xef\xbb\xbf") {
+            reader.cur = Cursor { pos: 3, line: 1, line_start: 3 };
+            reader.first_line_start = 3;
+        }
+        reader
+    }
+
+    /// A reader whose input starts at `start` in a stream (a
+    /// [`crate::pgn::Chunk`]): locations continue from there. No byte order
+    /// mark is skipped.
+    pub fn with_start(input: &'a [u8], start: Location) -> Reader<'a> {
+        let line_start = 1 - start.column as isize;
+        Reader {
+            input,
+            cur: Cursor { pos: 0, line: start.line, line_start },
+            base: start.offset,
+            first_line_start: line_start,
+            end: 0,
+            parens: Vec::with_capacity(Self::MAX_DEPTH + 1),
+            tag_names: Vec::new(),
+        }
+    }
+
+    /// Where the reader stands: after the last game read (and, at the end,
+    /// after the input: the start of a next chunk).
+    pub fn location(&self) -> Location {
+        self.loc(&self.cur, self.cur.pos)
+    }
+
+    /// Reads the next game, calling `visitor`, and returns what its
+    /// [`Visitor::end_game`] returns; `None` when only whitespace, escape
+    /// lines and comments remain.
+    ///
+    /// The order of the calls: [`Visitor::begin_game`]; the tags;
+    /// [`Visitor::end_tags`] exactly once (also with no tags, and for a game
+    /// of tags alone); the movetext events; [`Visitor::end_game`].
+    /// [`Visitor::syntax_error`] comes where the error is found.
+    pub fn read_game<V: Visitor>(&mut self, visitor: &mut V) -> Option<V::Output> {
+        if !self.find_game_start() {
+            return None;
+        }
+        visitor.begin_game(self.location());
+        let ended = self.read_tags(visitor);
+        let Skip(skip) = visitor.end_tags();
+        if !ended {
+            self.read_movetext(visitor, skip);
+        }
+        Some(visitor.end_game(self.end_location()))
+    }
+
+    /// The location of `pos`, on the line of `cur`.
+    #[inline(always)]
+    fn loc(&self, cur: &Cursor, pos: usize) -> Location {
+        Location {
+            line: cur.line,
+            column: column(pos as isize - cur.line_start + 1),
+            offset: self.base.wrapping_add(pos as u64),
+        }
+    }
+
+    /// The location of the end of the game: the lines between it and the
+    /// reader are counted back.
+    fn end_location(&self) -> Location {
+        let (end, cur) = (self.end, self.cur);
+        let newlines = memchr::memchr_iter(b'\n', &self.input[end..cur.pos]).count();
+        if newlines == 0 {
+            return self.loc(&cur, end);
+        }
+        let line_start = memchr::memrchr(b'\n', &self.input[..end]).map_or(self.first_line_start, |k| k as isize + 1);
+        let line = cur.line.saturating_sub(u32::try_from(newlines).unwrap_or(u32::MAX));
+        self.loc(&Cursor { pos: end, line, line_start }, end)
+    }
+
+    /// Between games: skips whitespace, escape lines and comments up to the
+    /// next game, and stands at its first item; `false` at the end.
+    fn find_game_start(&mut self) -> bool {
+        let input = self.input;
+        // The first comment since the last game, if any: a game that starts
+        // with a movetext token starts there.
+        let mut pending: Option<Cursor> = None;
+        loop {
+            self.cur.skip_ws(input);
+            let Some(&b) = input.get(self.cur.pos) else { return false };
+            match b {
+                b'%' if self.cur.at_line_start() => self.cur.skip_escape_line(input),
+                b';' => {
+                    pending.get_or_insert(self.cur);
+                    self.cur.pos = line_end(input, self.cur.pos);
+                }
+                b'{' => {
+                    let before = self.cur;
+                    if self.cur.scan_brace(input).is_some() {
+                        pending.get_or_insert(before);
+                    } else {
+                        // An unclosed comment is an error of a game.
+                        self.cur = pending.unwrap_or(before);
+                        return true;
+                    }
+                }
+                b'[' => return true,
+                _ => {
+                    if let Some(first) = pending {
+                        self.cur = first;
+                    }
+                    return true;
+                }
+            }
+        }
+    }
+
+    /// Reads the tags; `true` when the game ends with them (at the end of the
+    /// input, or at a repeated tag after a blank line).
+    fn read_tags<V: Visitor>(&mut self, visitor: &mut V) -> bool {
+        let input = self.input;
+        let mut cur = self.cur;
+        self.tag_names.clear();
+        // A blank line came after the previous tag.
+        let mut blank = false;
+        // The current line started after the previous tag and holds only
+        // whitespace so far.
+        let mut fresh = false;
+        let ended = loop {
+            while let Some(&b) = input.get(cur.pos) {
+                match CLASS[b as usize] {
+                    WS => cur.pos += 1,
+                    NL => {
+                        blank |= fresh;
+                        fresh = true;
+                        cur.pos += 1;
+                        cur.newline(cur.pos);
+                    }
+                    _ => break,
+                }
+            }
+            let Some(&b) = input.get(cur.pos) else { break true };
+            if b == b'%' && cur.at_line_start() {
+                cur.skip_escape_line(input);
+                fresh = cur.at_line_start();
+                continue;
+            }
+            if b != b'[' {
+                break false;
+            }
+            let start = cur.pos;
+            let at = self.loc(&cur, start);
+            let end = match scan_tag(input, start) {
+                TagScan::Good { name, value, end } => {
+                    let name_bytes = &input[name.clone()];
+                    if blank && self.tag_names.iter().any(|&(s, e)| &input[s..e] == name_bytes) {
+                        break true;
+                    }
+                    self.tag_names.push((name.start, name.end));
+                    visitor.tag(name_bytes, RawText(&input[value]), at);
+                    end
+                }
+                TagScan::Bad { end } => {
+                    visitor.syntax_error(SyntaxError {
+                        kind: SyntaxErrorKind::BadTag,
+                        at,
+                        found: found(&input[start..end]),
+                    });
+                    end
+                }
+            };
+            cur.pos = end;
+            self.end = end;
+            blank = false;
+            fresh = false;
+        };
+        self.cur = cur;
+        ended
+    }
+
+    /// Reads the movetext up to the end of the game. `skip_all`: no events
+    /// but syntax errors.
+    fn read_movetext<V: Visitor>(&mut self, visitor: &mut V, skip_all: bool) {
+        let input = self.input;
+        let mut cur = self.cur;
+        let mut end = self.end;
+        // The nesting depth (also of skipped variations).
+        let mut depth = 0usize;
+        // The depth outside the variation being skipped, or NO_SKIP.
+        let mut skip_from = NO_SKIP;
+        self.parens.clear();
+        // Something other than a comment was read: from then on a blank line
+        // ends the game.
+        let mut moved = false;
+        loop {
+            let line = cur.line;
+            cur.skip_ws(input);
+            if moved && cur.line >= line.saturating_add(2) && blank_line_between(input, end, cur.pos) {
+                break;
+            }
+            let pos = cur.pos;
+            let Some(&b) = input.get(pos) else { break };
+            let emit = !skip_all && skip_from == NO_SKIP;
+            let class = CLASS[b as usize];
+            if class == TOKEN || class == DOLLAR {
+                if b == b'%' && cur.at_line_start() {
+                    cur.skip_escape_line(input);
+                    continue;
+                }
+                let result = self.tokens(&mut cur, visitor, emit);
+                end = cur.pos;
+                moved = true;
+                if let Some((result, start)) = result {
+                    self.cur = cur;
+                    self.end = end;
+                    if depth > 0 {
+                        self.unclosed_variation(visitor);
+                    }
+                    if !skip_all {
+                        visitor.result(result, &input[start..end], self.loc(&cur, start));
+                    }
+                    return;
+                }
+                continue;
+            }
+            match class {
+                LBRACE => {
+                    let at = self.loc(&cur, pos);
+                    match cur.scan_brace(input) {
+                        Some(close) => {
+                            if emit {
+                                visitor.comment(RawText(&input[pos + 1..close]), at);
+                            }
+                        }
+                        None => visitor.syntax_error(SyntaxError {
+                            kind: SyntaxErrorKind::UnclosedComment,
+                            at,
+                            found: found(&input[pos..line_end(input, pos)]),
+                        }),
+                    }
+                    end = cur.pos;
+                }
+                SEMI => {
+                    let line_end = line_end(input, pos + 1);
+                    let text = trim_cr(&input[pos + 1..line_end]);
+                    if emit {
+                        visitor.comment(RawText(text), self.loc(&cur, pos));
+                    }
+                    cur.pos = line_end;
+                    end = pos + 1 + text.len();
+                }
+                LPAREN => {
+                    let at = self.loc(&cur, pos);
+                    cur.pos = pos + 1;
+                    end = cur.pos;
+                    moved = true;
+                    if depth == Self::MAX_DEPTH {
+                        visitor.syntax_error(SyntaxError { kind: SyntaxErrorKind::TooDeep, at, found: "(".into() });
+                        if skip_from == NO_SKIP {
+                            skip_from = depth;
+                        }
+                    } else if emit && visitor.begin_variation(at).0 {
+                        skip_from = depth;
+                    }
+                    if depth <= Self::MAX_DEPTH {
+                        self.parens.push(at);
+                    }
+                    depth += 1;
+                }
+                RPAREN => {
+                    let at = self.loc(&cur, pos);
+                    cur.pos = pos + 1;
+                    end = cur.pos;
+                    moved = true;
+                    if depth == 0 {
+                        visitor.syntax_error(SyntaxError {
+                            kind: SyntaxErrorKind::UnmatchedCloseParen,
+                            at,
+                            found: ")".into(),
+                        });
+                        continue;
+                    }
+                    depth -= 1;
+                    if self.parens.len() > depth {
+                        self.parens.pop();
+                    }
+                    if skip_from == depth {
+                        skip_from = NO_SKIP;
+                    } else if emit {
+                        visitor.end_variation(at);
+                    }
+                }
+                LBRACKET => break,
+                _ => {
+                    visitor.syntax_error(SyntaxError {
+                        kind: SyntaxErrorKind::UnexpectedChar,
+                        at: self.loc(&cur, pos),
+                        found: char::from(b).to_string(),
+                    });
+                    cur.pos = pos + 1;
+                    end = cur.pos;
+                    moved = true;
+                }
+            }
+        }
+        self.cur = cur;
+        self.end = end;
+        if depth > 0 {
+            self.unclosed_variation(visitor);
+        }
+    }
+
+    /// Reports the innermost open variation.
+    fn unclosed_variation<V: Visitor>(&self, visitor: &mut V) {
+        if let Some(&at) = self.parens.last() {
+            visitor.syntax_error(SyntaxError { kind: SyntaxErrorKind::UnclosedVariation, at, found: "(".into() });
+        }
+    }
+
+    /// Reads the run of token bytes at `cur` (a token, or a move number and
+    /// what is glued to it), calling the visitor when `emit`. A result token
+    /// is not reported but returned, with where it starts.
+    #[inline(always)]
+    fn tokens<V: Visitor>(&self, cur: &mut Cursor, visitor: &mut V, emit: bool) -> Option<(ResultToken, usize)> {
+        let input = self.input;
+        let mut start = cur.pos;
+        let end = run_end(input, start + 1);
+        cur.pos = end;
+        loop {
+            let token = &input[start..end];
+            let first = token[0];
+            if first.is_ascii_digit() {
+                // Digits, then `.`s (a move number), the end (a move number
+                // too), or a result; anything else is a move.
+                let mut i = 0;
+                let mut number: u64 = 0;
+                while i < token.len() && token[i].is_ascii_digit() {
+                    number = (number * 10 + u64::from(token[i] - b'0')).min(u64::from(u32::MAX) + 1);
+                    i += 1;
+                }
+                let number = u32::try_from(number).ok();
+                match (token.get(i), number) {
+                    (None, Some(number)) => {
+                        if emit {
+                            visitor.move_number(number, false, token, self.loc(cur, start));
+                        }
+                    }
+                    (Some(b'.'), Some(number)) => {
+                        let dots = token[i..].iter().take_while(|&&b| b == b'.').count();
+                        let number_end = i + dots;
+                        if emit {
+                            visitor.move_number(number, dots >= 2, &token[..number_end], self.loc(cur, start));
+                        }
+                        if number_end < token.len() {
+                            start += number_end;
+                            continue;
+                        }
+                    }
+                    (Some(b'-' | b'/' | 0xe2), _) if result_of(token).is_some() => {
+                        return result_of(token).map(|result| (result, start));
+                    }
+                    _ => {
+                        if emit {
+                            visitor.san(token, self.loc(cur, start));
+                        }
+                    }
+                }
+                return None;
+            }
+            match first {
+                // `1. ... Ba5`: dots alone add nothing to the move number before them
+                b'.' if token.iter().all(|&b| b == b'.') => {}
+                b'$' => {
+                    if emit {
+                        let at = self.loc(cur, start);
+                        match parse_u32(&token[1..]).and_then(|n| u8::try_from(n).ok()) {
+                            Some(nag) => visitor.nag(nag, token, at),
+                            None => visitor.san(token, at),
+                        }
+                    }
+                }
+                b'*' | 0xc2 if result_of(token).is_some() => return result_of(token).map(|result| (result, start)),
+                b'!' | b'?' => {
+                    if emit {
+                        let at = self.loc(cur, start);
+                        match suffix_nag(token) {
+                            Some(nag) => visitor.nag(nag, token, at),
+                            None => visitor.san(token, at),
+                        }
+                    }
+                }
+                _ => {
+                    if emit {
+                        visitor.san(token, self.loc(cur, start));
+                    }
+                }
+            }
+            return None;
+        }
+    }
+}
+
+/// A column from a 1-based difference, clamped to `u32`.
+#[inline(always)]
+fn column(value: isize) -> u32 {
+    (value as i64).clamp(0, i64::from(u32::MAX)) as u32
+}
+
+/// Decimal digits (at least one) as a `u32`, if they fit.
+fn parse_u32(digits: &[u8]) -> Option<u32> {
+    if digits.is_empty() || digits.len() > 10 || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let value = digits.iter().fold(0u64, |value, &b| value * 10 + u64::from(b - b'0'));
+    u32::try_from(value).ok()
+}

@@ -1,0 +1,1338 @@
+//! The PGN reader and the chunker: exact events for small inputs, game counts
+//! for every data file, and chunked reading equal to whole reading on every
+//! data file.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use sanfen::pgn::{
+    Chunk, Chunker, Location, RawText, Reader, ResultToken, Skip, SyntaxError, SyntaxErrorKind, Visitor,
+};
+
+// ---- Recording events ---------------------------------------------------------------
+
+/// One visitor call, with what it was given (bytes as lossy UTF-8).
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Event {
+    Begin(Location),
+    Tag(String, String, Location),
+    EndTags,
+    Number(u32, bool, String, Location),
+    San(String, Location),
+    Nag(u8, String, Location),
+    Comment(String, Location),
+    BeginVariation(Location),
+    EndVariation(Location),
+    Result(ResultToken, String, Location),
+    Error(SyntaxErrorKind, String, Location),
+    End(Location),
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Records every call; skips what `skip_movetext` / `skip_variations` say.
+#[derive(Default)]
+struct Record {
+    events: Vec<Event>,
+    skip_movetext: bool,
+    skip_variations: bool,
+}
+
+impl Visitor for Record {
+    type Output = Vec<Event>;
+
+    fn begin_game(&mut self, at: Location) {
+        self.events.push(Event::Begin(at));
+    }
+    fn tag(&mut self, name: &[u8], value: RawText<'_>, at: Location) {
+        self.events.push(Event::Tag(text(name), text(value.as_bytes()), at));
+    }
+    fn end_tags(&mut self) -> Skip {
+        self.events.push(Event::EndTags);
+        Skip(self.skip_movetext)
+    }
+    fn move_number(&mut self, number: u32, black: bool, token: &[u8], at: Location) {
+        self.events.push(Event::Number(number, black, text(token), at));
+    }
+    fn san(&mut self, token: &[u8], at: Location) {
+        self.events.push(Event::San(text(token), at));
+    }
+    fn nag(&mut self, nag: u8, token: &[u8], at: Location) {
+        self.events.push(Event::Nag(nag, text(token), at));
+    }
+    fn comment(&mut self, comment: RawText<'_>, at: Location) {
+        self.events.push(Event::Comment(text(comment.as_bytes()), at));
+    }
+    fn begin_variation(&mut self, at: Location) -> Skip {
+        self.events.push(Event::BeginVariation(at));
+        Skip(self.skip_variations)
+    }
+    fn end_variation(&mut self, at: Location) {
+        self.events.push(Event::EndVariation(at));
+    }
+    fn result(&mut self, result: ResultToken, token: &[u8], at: Location) {
+        self.events.push(Event::Result(result, text(token), at));
+    }
+    fn syntax_error(&mut self, error: SyntaxError) {
+        self.events.push(Event::Error(error.kind, error.found, error.at));
+    }
+    fn end_game(&mut self, at: Location) -> Vec<Event> {
+        self.events.push(Event::End(at));
+        std::mem::take(&mut self.events)
+    }
+}
+
+/// The games of `input`, each as its events.
+fn games(input: &[u8]) -> Vec<Vec<Event>> {
+    games_with(Reader::new(input), &mut Record::default())
+}
+
+fn games_with(mut reader: Reader<'_>, record: &mut Record) -> Vec<Vec<Event>> {
+    let mut games = Vec::new();
+    while let Some(game) = reader.read_game(record) {
+        games.push(game);
+    }
+    games
+}
+
+/// A compact line per event: `line:column kind details`.
+fn show(event: &Event) -> String {
+    let at = |l: &Location| format!("{}:{}", l.line, l.column);
+    match event {
+        Event::Begin(l) => format!("{} begin", at(l)),
+        Event::Tag(name, value, l) => format!("{} tag {name} ⟨{value}⟩", at(l)),
+        Event::EndTags => "end_tags".to_owned(),
+        Event::Number(n, black, token, l) => {
+            format!("{} number {n}{} ⟨{token}⟩", at(l), if *black { " black" } else { "" })
+        }
+        Event::San(token, l) => format!("{} san {token}", at(l)),
+        Event::Nag(nag, token, l) => format!("{} nag {nag} ⟨{token}⟩", at(l)),
+        Event::Comment(comment, l) => format!("{} comment ⟨{comment}⟩", at(l)),
+        Event::BeginVariation(l) => format!("{} (", at(l)),
+        Event::EndVariation(l) => format!("{} )", at(l)),
+        Event::Result(result, token, l) => {
+            let result = match result {
+                ResultToken::Outcome(outcome) => outcome.to_string(),
+                ResultToken::Unknown => "*".to_owned(),
+            };
+            format!("{} result {result} ⟨{token}⟩", at(l))
+        }
+        Event::Error(kind, found, l) => format!("{} error {kind:?} ⟨{found}⟩", at(l)),
+        Event::End(l) => format!("{} end", at(l)),
+    }
+}
+
+fn shown(input: &[u8]) -> Vec<Vec<String>> {
+    games(input).iter().map(|game| game.iter().map(show).collect()).collect()
+}
+
+fn loc(line: u32, column: u32, offset: u64) -> Location {
+    Location { line, column, offset }
+}
+
+// ---- Data files ---------------------------------------------------------------------
+
+fn data_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/pgn")
+}
+
+fn read(name: &str) -> Vec<u8> {
+    let path = data_dir().join(name);
+    std::fs::read(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()))
+}
+
+/// Every PGN file under the data directory (`.pgn`, and scalachess's `.txt`),
+/// as paths relative to it, sorted.
+fn data_files() -> Vec<String> {
+    fn walk(dir: &Path, root: &Path, out: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).expect("data directory") {
+            let path = entry.expect("directory entry").path();
+            if path.is_dir() {
+                walk(&path, root, out);
+            } else if path.extension().is_some_and(|e| e == "pgn" || e == "txt") {
+                out.push(path.strip_prefix(root).expect("under root").to_string_lossy().into_owned());
+            }
+        }
+    }
+    let root = data_dir();
+    let mut files = Vec::new();
+    walk(&root, &root, &mut files);
+    files.sort();
+    files
+}
+
+/// Counts games and nothing else.
+struct Count;
+
+impl Visitor for Count {
+    type Output = ();
+
+    fn end_game(&mut self, _at: Location) {}
+}
+
+fn count(input: &[u8]) -> usize {
+    let mut reader = Reader::new(input);
+    let mut games = 0;
+    while reader.read_game(&mut Count).is_some() {
+        games += 1;
+    }
+    games
+}
+
+/// Hands out its bytes in small pieces of varying sizes, with an
+/// `Interrupted` error now and then.
+struct Trickle<'a> {
+    data: &'a [u8],
+    calls: usize,
+}
+
+impl Read for Trickle<'_> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        self.calls += 1;
+        if self.calls % 5 == 0 {
+            return Err(std::io::Error::from(std::io::ErrorKind::Interrupted));
+        }
+        let size = [1, 2, 3, 7, 64, 1000, 4096][self.calls % 7].min(out.len()).min(self.data.len());
+        out[..size].copy_from_slice(&self.data[..size]);
+        self.data = &self.data[size..];
+        Ok(size)
+    }
+}
+
+/// Reads `data` whole and in chunks (from `input`, cut with `target`), game by
+/// game, and asserts the same events; the number of chunks and of games.
+fn assert_chunks_read_alike(name: &str, data: &[u8], input: impl Read, target: usize) -> (usize, usize) {
+    let mut whole = Reader::new(data);
+    let mut whole_record = Record::default();
+    let mut chunk_record = Record::default();
+    let mut chunker = Chunker::with_target(input, target);
+    let mut buffer = Vec::new();
+    let (mut chunks, mut games) = (0, 0);
+    let mut next_start = loc(1, 1, if data.starts_with(b"\xef\xbb\xbf") { 3 } else { 0 });
+    while let Some(chunk) = chunker.next_chunk(buffer).expect("reading from memory") {
+        let Chunk { data: bytes, start } = chunk;
+        chunks += 1;
+        assert_eq!(start, next_start, "{name}: chunk {chunks} (target {target})");
+        assert!(!bytes.is_empty());
+        let mut reader = Reader::with_start(&bytes, start);
+        while let Some(game) = reader.read_game(&mut chunk_record) {
+            games += 1;
+            let expected = whole.read_game(&mut whole_record);
+            assert_eq!(Some(game), expected, "{name}: game {games}, in chunk {chunks} (target {target})");
+        }
+        next_start = reader.location();
+        assert_eq!(next_start.offset, start.offset + bytes.len() as u64);
+        buffer = bytes;
+    }
+    assert_eq!(whole.read_game(&mut whole_record), None, "{name}: games left after the chunks (target {target})");
+    assert_eq!(next_start, whole.location(), "{name}");
+    assert_eq!(chunker.bytes_read(), data.len() as u64);
+    (chunks, games)
+}
+
+/// Reader and chunker speed with a visitor that does nothing (run with
+/// `cargo test --release --test pgn_reader -- --ignored --nocapture`).
+#[test]
+#[ignore = "timing, not a check"]
+fn throughput() {
+    let mut names: Vec<String> = ["stockfish-books/8moves_v3.pgn", "stockfish-books/bjbraams_chessdb_198350_lines.pgn"]
+        .map(str::to_owned)
+        .into();
+    names.extend(data_files().into_iter().filter(|name| name.starts_with("tcec/")));
+    names.push("shakmaty-bench/twic1599_1000k.pgn".to_owned());
+    names.push("shakmaty-bench/lichess_db_1000k.pgn".to_owned());
+    let mut total = (0, std::time::Duration::ZERO, std::time::Duration::ZERO);
+    for name in names {
+        let data = read(&name);
+        let rounds = (200_000_000 / data.len()).max(3);
+        let started = std::time::Instant::now();
+        for _ in 0..rounds {
+            std::hint::black_box(count(std::hint::black_box(&data)));
+        }
+        let reading = started.elapsed() / rounds as u32;
+        let started = std::time::Instant::now();
+        for _ in 0..rounds {
+            let mut chunker = Chunker::new(std::hint::black_box(&data[..]));
+            let mut buffer = Vec::new();
+            while let Some(chunk) = chunker.next_chunk(buffer).expect("reading from memory") {
+                buffer = chunk.data;
+            }
+        }
+        let chunking = started.elapsed() / rounds as u32;
+        let mb = data.len() as f64 / 1e6;
+        println!(
+            "{name}: {mb:.1} MB, read {:.0} MB/s, chunked {:.0} MB/s",
+            mb / reading.as_secs_f64(),
+            mb / chunking.as_secs_f64()
+        );
+        total.0 += data.len();
+        total.1 += reading;
+        total.2 += chunking;
+    }
+    let mb = total.0 as f64 / 1e6;
+    println!("all: read {:.0} MB/s, chunked {:.0} MB/s", mb / total.1.as_secs_f64(), mb / total.2.as_secs_f64());
+}
+
+// ---- Tokens ---------------------------------------------------------------------------
+
+#[test]
+fn every_token_kind() {
+    let pgn = concat!(
+        "[Event \"A\"]\n",
+        "[Site \"x \\\"y\\\" \\\\ z\"]\n",
+        "\n",
+        "1. e4 $1 e5! 2.Nf3 !? Nc6 ?! 3... a6 12 Bb5 ?? $256 $ { a comment } ; line comment\n",
+        "(3. d4 (3. c4) exd4) 0-0 O-O-O -- Z0 e8=Q+!? !!! 1-0 e4",
+    );
+    assert_eq!(
+        shown(pgn.as_bytes()),
+        [
+            vec![
+                "1:1 begin",
+                "1:1 tag Event ⟨A⟩",
+                r#"2:1 tag Site ⟨x \"y\" \\ z⟩"#,
+                "end_tags",
+                "4:1 number 1 ⟨1.⟩",
+                "4:4 san e4",
+                "4:7 nag 1 ⟨$1⟩",
+                "4:10 san e5!",
+                "4:14 number 2 ⟨2.⟩",
+                "4:16 san Nf3",
+                "4:20 nag 5 ⟨!?⟩",
+                "4:23 san Nc6",
+                "4:27 nag 6 ⟨?!⟩",
+                "4:30 number 3 black ⟨3...⟩",
+                "4:35 san a6",
+                "4:38 number 12 ⟨12⟩",
+                "4:41 san Bb5",
+                "4:45 nag 4 ⟨??⟩",
+                "4:48 san $256",
+                "4:53 san $",
+                "4:55 comment ⟨ a comment ⟩",
+                "4:69 comment ⟨ line comment⟩",
+                "5:1 (",
+                "5:2 number 3 ⟨3.⟩",
+                "5:5 san d4",
+                "5:8 (",
+                "5:9 number 3 ⟨3.⟩",
+                "5:12 san c4",
+                "5:14 )",
+                "5:16 san exd4",
+                "5:20 )",
+                "5:22 san 0-0",
+                "5:26 san O-O-O",
+                "5:32 san --",
+                "5:35 san Z0",
+                "5:38 san e8=Q+!?",
+                "5:46 san !!!",
+                "5:50 result 1-0 ⟨1-0⟩",
+                "5:53 end",
+            ],
+            // What follows a result on its line is the next game.
+            vec!["5:54 begin", "end_tags", "5:54 san e4", "5:56 end"],
+        ]
+    );
+}
+
+#[test]
+fn nags_and_suffix_annotations() {
+    assert_eq!(
+        shown(b"$0 $7 $255 $256 $00001 $x ! ? !! ?? !? ?! ?? !?!"),
+        [[
+            "1:1 begin",
+            "end_tags",
+            "1:1 nag 0 ⟨$0⟩",
+            "1:4 nag 7 ⟨$7⟩",
+            "1:7 nag 255 ⟨$255⟩",
+            "1:12 san $256",
+            "1:17 nag 1 ⟨$00001⟩",
+            "1:24 san $x",
+            "1:27 nag 1 ⟨!⟩",
+            "1:29 nag 2 ⟨?⟩",
+            "1:31 nag 3 ⟨!!⟩",
+            "1:34 nag 4 ⟨??⟩",
+            "1:37 nag 5 ⟨!?⟩",
+            "1:40 nag 6 ⟨?!⟩",
+            "1:43 nag 4 ⟨??⟩",
+            "1:46 san !?!",
+            "1:49 end",
+        ]]
+    );
+    // `$` ends the token before it.
+    assert_eq!(
+        shown(b"e4$1$2 *"),
+        [["1:1 begin", "end_tags", "1:1 san e4", "1:3 nag 1 ⟨$1⟩", "1:5 nag 2 ⟨$2⟩", "1:8 result * ⟨*⟩", "1:9 end"]]
+    );
+}
+
+#[test]
+fn move_numbers_glued_and_alone() {
+    assert_eq!(
+        shown(b"1.e4 1...e5 2..Nf3 12 Nc6 3.... Bb5 4. 5 99999999999. e4 4294967295. 4294967296 0.e4 2e4 1.1-0"),
+        [[
+            "1:1 begin",
+            "end_tags",
+            "1:1 number 1 ⟨1.⟩",
+            "1:3 san e4",
+            "1:6 number 1 black ⟨1...⟩",
+            "1:10 san e5",
+            "1:13 number 2 black ⟨2..⟩",
+            "1:16 san Nf3",
+            "1:20 number 12 ⟨12⟩",
+            "1:23 san Nc6",
+            "1:27 number 3 black ⟨3....⟩",
+            "1:33 san Bb5",
+            "1:37 number 4 ⟨4.⟩",
+            "1:40 number 5 ⟨5⟩",
+            // Too big for a move number: a token for the validator to judge.
+            "1:42 san 99999999999.",
+            "1:55 san e4",
+            "1:58 number 4294967295 ⟨4294967295.⟩",
+            "1:70 san 4294967296",
+            "1:81 number 0 ⟨0.⟩",
+            "1:83 san e4",
+            "1:86 san 2e4",
+            "1:90 number 1 ⟨1.⟩",
+            "1:92 result 1-0 ⟨1-0⟩",
+            "1:95 end",
+        ]]
+    );
+}
+
+#[test]
+fn results_with_dashes_and_the_half_sign() {
+    let pgn = "e4 1–0\ne4 0—1\ne4 1/2–1/2\ne4 ½-½\ne4 ½—½\ne4 1/2-1/2\ne4 0-1\ne4 1–0!\ne4 1/2-½ 1-1 *\n";
+    let results: Vec<Vec<String>> = shown(pgn.as_bytes());
+    assert_eq!(
+        results,
+        [
+            vec!["1:1 begin", "end_tags", "1:1 san e4", "1:4 result 1-0 ⟨1–0⟩", "1:9 end"],
+            vec!["2:1 begin", "end_tags", "2:1 san e4", "2:4 result 0-1 ⟨0—1⟩", "2:9 end"],
+            vec!["3:1 begin", "end_tags", "3:1 san e4", "3:4 result 1/2-1/2 ⟨1/2–1/2⟩", "3:13 end"],
+            vec!["4:1 begin", "end_tags", "4:1 san e4", "4:4 result 1/2-1/2 ⟨½-½⟩", "4:9 end"],
+            vec!["5:1 begin", "end_tags", "5:1 san e4", "5:4 result 1/2-1/2 ⟨½—½⟩", "5:11 end"],
+            vec!["6:1 begin", "end_tags", "6:1 san e4", "6:4 result 1/2-1/2 ⟨1/2-1/2⟩", "6:11 end"],
+            vec!["7:1 begin", "end_tags", "7:1 san e4", "7:4 result 0-1 ⟨0-1⟩", "7:7 end"],
+            vec![
+                "8:1 begin",
+                "end_tags",
+                "8:1 san e4",
+                // Not a result: something is glued to it.
+                "8:4 san 1–0!",
+                "9:1 san e4",
+                "9:4 san 1/2-½",
+                "9:11 san 1-1",
+                "9:15 result * ⟨*⟩",
+                "9:16 end",
+            ],
+        ]
+    );
+    let outcomes: Vec<ResultToken> = games(pgn.as_bytes())
+        .iter()
+        .flatten()
+        .filter_map(|event| match event {
+            Event::Result(result, ..) => Some(*result),
+            _ => None,
+        })
+        .collect();
+    use sanfen::{Color, Outcome};
+    assert_eq!(
+        outcomes,
+        [
+            ResultToken::Outcome(Outcome::Decisive { winner: Color::White }),
+            ResultToken::Outcome(Outcome::Decisive { winner: Color::Black }),
+            ResultToken::Outcome(Outcome::Draw),
+            ResultToken::Outcome(Outcome::Draw),
+            ResultToken::Outcome(Outcome::Draw),
+            ResultToken::Outcome(Outcome::Draw),
+            ResultToken::Outcome(Outcome::Decisive { winner: Color::Black }),
+            ResultToken::Unknown,
+        ]
+    );
+}
+
+#[test]
+fn nested_variations_with_exact_locations() {
+    let pgn = b"[Event \"V\"]\n1. e4 (1. d4 d5 (1... Nf6\n2. c4)) (1. c4) e5 *\n";
+    let games = games(pgn);
+    assert_eq!(
+        games,
+        [vec![
+            Event::Begin(loc(1, 1, 0)),
+            Event::Tag("Event".into(), "V".into(), loc(1, 1, 0)),
+            Event::EndTags,
+            Event::Number(1, false, "1.".into(), loc(2, 1, 12)),
+            Event::San("e4".into(), loc(2, 4, 15)),
+            Event::BeginVariation(loc(2, 7, 18)),
+            Event::Number(1, false, "1.".into(), loc(2, 8, 19)),
+            Event::San("d4".into(), loc(2, 11, 22)),
+            Event::San("d5".into(), loc(2, 14, 25)),
+            Event::BeginVariation(loc(2, 17, 28)),
+            Event::Number(1, true, "1...".into(), loc(2, 18, 29)),
+            Event::San("Nf6".into(), loc(2, 23, 34)),
+            Event::Number(2, false, "2.".into(), loc(3, 1, 38)),
+            Event::San("c4".into(), loc(3, 4, 41)),
+            Event::EndVariation(loc(3, 6, 43)),
+            Event::EndVariation(loc(3, 7, 44)),
+            Event::BeginVariation(loc(3, 9, 46)),
+            Event::Number(1, false, "1.".into(), loc(3, 10, 47)),
+            Event::San("c4".into(), loc(3, 13, 50)),
+            Event::EndVariation(loc(3, 15, 52)),
+            Event::San("e5".into(), loc(3, 17, 54)),
+            Event::Result(ResultToken::Unknown, "*".into(), loc(3, 20, 57)),
+            Event::End(loc(3, 21, 58)),
+        ]]
+    );
+}
+
+#[test]
+fn skipping_variations_and_movetext() {
+    let pgn = b"1. e4 (1. d4 (1. c4) {x} ] d5) e5 ) 1-0\n";
+    let mut record = Record { skip_variations: true, ..Record::default() };
+    let skipped: Vec<Vec<String>> =
+        games_with(Reader::new(pgn), &mut record).iter().map(|game| game.iter().map(show).collect()).collect();
+    assert_eq!(
+        skipped,
+        [[
+            "1:1 begin",
+            "end_tags",
+            "1:1 number 1 ⟨1.⟩",
+            "1:4 san e4",
+            "1:7 (",
+            // Errors are reported in skipped text too.
+            "1:26 error UnexpectedChar ⟨]⟩",
+            "1:32 san e5",
+            "1:35 error UnmatchedCloseParen ⟨)⟩",
+            "1:37 result 1-0 ⟨1-0⟩",
+            "1:40 end",
+        ]]
+    );
+    let mut record = Record { skip_movetext: true, ..Record::default() };
+    let skipped: Vec<Vec<String>> =
+        games_with(Reader::new(pgn), &mut record).iter().map(|game| game.iter().map(show).collect()).collect();
+    assert_eq!(
+        skipped,
+        [["1:1 begin", "end_tags", "1:26 error UnexpectedChar ⟨]⟩", "1:35 error UnmatchedCloseParen ⟨)⟩", "1:40 end"]]
+    );
+}
+
+#[test]
+fn unexpected_characters() {
+    assert_eq!(
+        shown(b"e4 ] \" } \x01e5\x7f *"),
+        [[
+            "1:1 begin",
+            "end_tags",
+            "1:1 san e4",
+            "1:4 error UnexpectedChar ⟨]⟩",
+            "1:6 error UnexpectedChar ⟨\"⟩",
+            "1:8 error UnexpectedChar ⟨}⟩",
+            "1:10 error UnexpectedChar ⟨\u{1}⟩",
+            "1:11 san e5",
+            "1:13 error UnexpectedChar ⟨\u{7f}⟩",
+            "1:15 result * ⟨*⟩",
+            "1:16 end",
+        ]]
+    );
+}
+
+// ---- Lines, encodings ----------------------------------------------------------------
+
+#[test]
+fn crlf_line_ends() {
+    let pgn = b"[Event \"A\"]\r\n\r\n1. e4 ; check\r\n{two\r\nlines} e5 *\r\n";
+    let games = games(pgn);
+    assert_eq!(
+        games,
+        [vec![
+            Event::Begin(loc(1, 1, 0)),
+            Event::Tag("Event".into(), "A".into(), loc(1, 1, 0)),
+            Event::EndTags,
+            Event::Number(1, false, "1.".into(), loc(3, 1, 15)),
+            Event::San("e4".into(), loc(3, 4, 18)),
+            // No `\r` in a `;` comment; a `{ }` comment keeps its bytes.
+            Event::Comment(" check".into(), loc(3, 7, 21)),
+            Event::Comment("two\r\nlines".into(), loc(4, 1, 30)),
+            Event::San("e5".into(), loc(5, 8, 43)),
+            Event::Result(ResultToken::Unknown, "*".into(), loc(5, 11, 46)),
+            Event::End(loc(5, 12, 47)),
+        ]]
+    );
+    // `\r` alone ends no line.
+    assert_eq!(
+        shown(b"e4\re5\r*"),
+        [["1:1 begin", "end_tags", "1:1 san e4", "1:4 san e5", "1:7 result * ⟨*⟩", "1:8 end"]]
+    );
+}
+
+#[test]
+fn byte_order_mark_is_skipped_and_keeps_its_offsets() {
+    let pgn = read("python-chess/utf8-bom.pgn");
+    let games = games(&pgn);
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0][0], Event::Begin(loc(1, 1, 3)));
+    assert_eq!(games[0][1], Event::Tag("Event".into(), "A".into(), loc(1, 1, 3)));
+    // A byte order mark is skipped only at the start.
+    assert_eq!(
+        shown(b"\xef\xbb\xbf%escape\n\xef\xbb\xbf *"),
+        [["2:1 begin", "end_tags", "2:1 san \u{feff}", "2:5 result * ⟨*⟩", "2:6 end"]]
+    );
+    // with_start never skips one.
+    let mut record = Record::default();
+    let from_chunk = games_with(Reader::with_start(b"\xef\xbb\xbf *", loc(7, 1, 100)), &mut record);
+    assert_eq!(from_chunk[0][2], Event::San("\u{feff}".into(), loc(7, 1, 100)));
+}
+
+#[test]
+fn missing_final_newline() {
+    assert_eq!(
+        shown(&read("notnil-chess/0015.pgn")),
+        [[
+            "1:1 begin",
+            "end_tags",
+            "1:1 number 1 ⟨1.⟩",
+            "1:4 san g1f3",
+            "1:9 san e7e5",
+            "1:15 result * ⟨*⟩",
+            "1:16 end",
+        ]]
+    );
+}
+
+#[test]
+fn latin1_tag_value_decoded() {
+    let pgn = read("pychess/gamefiles/dortmund.pgn");
+    let mut reader = Reader::new(&pgn);
+
+    /// The decoded values of the White and Black tags.
+    struct Players(Vec<String>);
+    impl Visitor for Players {
+        type Output = Vec<String>;
+        fn tag(&mut self, name: &[u8], value: RawText<'_>, _at: Location) {
+            if name == b"White" || name == b"Black" {
+                self.0.push(value.decode().into_owned());
+            }
+        }
+        fn end_game(&mut self, _at: Location) -> Vec<String> {
+            std::mem::take(&mut self.0)
+        }
+    }
+
+    let mut players = Players(Vec::new());
+    assert_eq!(reader.read_game(&mut players).unwrap(), ["Colle, Edgar", "Van Nüss, Alfred"]);
+    assert!(pgn.windows(4).any(|w| w == b"N\xfcss"), "the file is Latin-1");
+    let second = reader.read_game(&mut players).unwrap();
+    assert_eq!(second, ["Réti, Richard", "Bogoljubow, Efim"]);
+}
+
+#[test]
+fn raw_text_decode() {
+    assert_eq!(RawText(b"plain").decode(), std::borrow::Cow::Borrowed("plain"));
+    assert_eq!(RawText(br#"a \"b\" \\ c \d \"#).decode(), r#"a "b" \ c \d \"#);
+    assert_eq!(RawText(b"caf\xe9 \\\"x\\\"").decode(), "café \"x\"");
+    assert_eq!(RawText("naïve ½".as_bytes()).decode(), "naïve ½");
+    // Not UTF-8 as a whole: every byte is its Latin-1 character.
+    assert_eq!(RawText("é".as_bytes().iter().chain(b"\xe9").copied().collect::<Vec<_>>().as_slice()).decode(), "Ã©é");
+    assert_eq!(RawText(b"x").as_bytes(), b"x");
+}
+
+#[test]
+fn locations_continue_from_a_start() {
+    let mut record = Record::default();
+    let games = games_with(Reader::with_start(b"e4\n  e5 *", loc(10, 5, 1000)), &mut record);
+    assert_eq!(
+        games,
+        [vec![
+            Event::Begin(loc(10, 5, 1000)),
+            Event::EndTags,
+            Event::San("e4".into(), loc(10, 5, 1000)),
+            Event::San("e5".into(), loc(11, 3, 1005)),
+            Event::Result(ResultToken::Unknown, "*".into(), loc(11, 6, 1008)),
+            Event::End(loc(11, 7, 1009)),
+        ]]
+    );
+    let mut reader = Reader::with_start(b"e4 *\n\n", loc(3, 1, 50));
+    assert_eq!(reader.location(), loc(3, 1, 50));
+    assert!(reader.read_game(&mut Count).is_some());
+    assert_eq!(reader.location(), loc(3, 5, 54));
+    assert!(reader.read_game(&mut Count).is_none());
+    assert_eq!(reader.location(), loc(5, 1, 56));
+}
+
+// ---- Variations: depth and balance -------------------------------------------------
+
+#[test]
+fn depth_limit_is_an_error_not_a_stack_overflow() {
+    let mut pgn = vec![b'('; 100_000];
+    pgn.extend_from_slice(b"e4");
+    pgn.extend(std::iter::repeat_n(b')', 100_000));
+    pgn.extend_from_slice(b" e5 *");
+    let started = std::time::Instant::now();
+    let read = games(&pgn);
+    assert!(started.elapsed() < std::time::Duration::from_secs(1), "{:?}", started.elapsed());
+    let max = Reader::MAX_DEPTH;
+    assert_eq!(max, 64);
+    let game = &read[0];
+    assert_eq!(read.len(), 1);
+    let begins: Vec<&Event> = game.iter().filter(|e| matches!(e, Event::BeginVariation(_))).collect();
+    let ends: Vec<&Event> = game.iter().filter(|e| matches!(e, Event::EndVariation(_))).collect();
+    assert_eq!(begins.len(), max);
+    assert_eq!(ends.len(), max);
+    assert_eq!(begins[max - 1], &Event::BeginVariation(loc(1, 64, 63)));
+    // The 65th `(` is reported, and its variation (with all inside) skipped.
+    assert_eq!(game[2 + max], Event::Error(SyntaxErrorKind::TooDeep, "(".into(), loc(1, 65, 64)));
+    assert_eq!(game[3 + max], Event::EndVariation(loc(1, 100_000 + 2 + 100_000 - 63, 200_001 - 63)));
+    assert_eq!(game.iter().filter(|e| matches!(e, Event::Error(..))).count(), 1);
+    assert_eq!(game[game.len() - 3], Event::San("e5".into(), loc(1, 200_004, 200_003)));
+
+    // Unclosed: reported once, at the innermost `(` that was read.
+    let unclosed = games(&vec![b'('; 100_000]);
+    assert_eq!(
+        unclosed[0][unclosed[0].len() - 2..],
+        [
+            Event::Error(SyntaxErrorKind::UnclosedVariation, "(".into(), loc(1, 65, 64)),
+            Event::End(loc(1, 100_001, 100_000))
+        ]
+    );
+}
+
+#[test]
+fn unclosed_and_unmatched_variations() {
+    assert_eq!(
+        shown(b"1. e4 ) (1. d4 (1. c4 e5 *\n1. f4 (1. g4\n[Event \"B\"]\n"),
+        [
+            vec![
+                "1:1 begin",
+                "end_tags",
+                "1:1 number 1 ⟨1.⟩",
+                "1:4 san e4",
+                "1:7 error UnmatchedCloseParen ⟨)⟩",
+                "1:9 (",
+                "1:10 number 1 ⟨1.⟩",
+                "1:13 san d4",
+                "1:16 (",
+                "1:17 number 1 ⟨1.⟩",
+                "1:20 san c4",
+                "1:23 san e5",
+                // A result ends the game at any depth.
+                "1:16 error UnclosedVariation ⟨(⟩",
+                "1:26 result * ⟨*⟩",
+                "1:27 end",
+            ],
+            vec![
+                "2:1 begin",
+                "end_tags",
+                "2:1 number 1 ⟨1.⟩",
+                "2:4 san f4",
+                "2:7 (",
+                "2:8 number 1 ⟨1.⟩",
+                "2:11 san g4",
+                // So does a tag.
+                "2:7 error UnclosedVariation ⟨(⟩",
+                "2:13 end",
+            ],
+            vec!["3:1 begin", "3:1 tag Event ⟨B⟩", "end_tags", "3:12 end"],
+        ]
+    );
+}
+
+// ---- Comments and escapes ----------------------------------------------------------
+
+#[test]
+fn unclosed_comment_recovers_at_the_next_tag() {
+    let pgn = b"[Event \"A\"]\n\n1. e4 { unclosed\n[clk 1:05:23 ] is no tag\n[Event \"B\"]\n\n1. d4 {at the end\n";
+    assert_eq!(
+        shown(pgn),
+        [
+            vec![
+                "1:1 begin",
+                "1:1 tag Event ⟨A⟩",
+                "end_tags",
+                "3:1 number 1 ⟨1.⟩",
+                "3:4 san e4",
+                "3:7 error UnclosedComment ⟨{ unclosed⟩",
+                "5:1 end",
+            ],
+            vec![
+                "5:1 begin",
+                "5:1 tag Event ⟨B⟩",
+                "end_tags",
+                "7:1 number 1 ⟨1.⟩",
+                "7:4 san d4",
+                "7:7 error UnclosedComment ⟨{at the end⟩",
+                "8:1 end",
+            ],
+        ]
+    );
+    // Before any game, an unclosed comment is a game of its own (its error
+    // has to go somewhere).
+    assert_eq!(
+        shown(b"{closed} {open\n[Event \"A\"] *\n"),
+        [
+            vec!["1:1 begin", "end_tags", "1:1 comment ⟨closed⟩", "1:10 error UnclosedComment ⟨{open⟩", "2:1 end"],
+            vec!["2:1 begin", "2:1 tag Event ⟨A⟩", "end_tags", "2:13 result * ⟨*⟩", "2:14 end"],
+        ]
+    );
+}
+
+#[test]
+fn comments_between_games() {
+    // Before a tag: no game's. Before a movetext token: the game's first.
+    // Alone: no game.
+    assert_eq!(
+        shown(b"{lost} ; lost too\n[Event \"A\"] *\n{kept}\n;kept too\n1. e4 *\n{alone} ;alone\n\n"),
+        [
+            vec!["2:1 begin", "2:1 tag Event ⟨A⟩", "end_tags", "2:13 result * ⟨*⟩", "2:14 end"],
+            vec![
+                "3:1 begin",
+                "end_tags",
+                "3:1 comment ⟨kept⟩",
+                "4:1 comment ⟨kept too⟩",
+                "5:1 number 1 ⟨1.⟩",
+                "5:4 san e4",
+                "5:7 result * ⟨*⟩",
+                "5:8 end",
+            ],
+        ]
+    );
+    assert!(games(b"  {only} ; comments\n%and an escape\n\n").is_empty());
+    assert!(games(b"").is_empty());
+    assert!(games(b"\xef\xbb\xbf").is_empty());
+}
+
+#[test]
+fn escape_lines_are_ignored() {
+    assert_eq!(
+        shown(b"%start\n[Event \"A\"]\n%in tags\n1. e4 %not an escape\n%escape {\ne5 *\n"),
+        [[
+            "2:1 begin",
+            "2:1 tag Event ⟨A⟩",
+            "end_tags",
+            "4:1 number 1 ⟨1.⟩",
+            "4:4 san e4",
+            "4:7 san %not",
+            "4:12 san an",
+            "4:15 san escape",
+            "6:1 san e5",
+            "6:4 result * ⟨*⟩",
+            "6:5 end",
+        ]]
+    );
+}
+
+#[test]
+fn a_comment_starts_the_movetext() {
+    // After a comment, a tag starts the next game.
+    assert_eq!(
+        shown(b"[Event \"A\"] {c}\n[Event \"B\"]\n"),
+        [
+            vec!["1:1 begin", "1:1 tag Event ⟨A⟩", "end_tags", "1:13 comment ⟨c⟩", "1:16 end"],
+            vec!["2:1 begin", "2:1 tag Event ⟨B⟩", "end_tags", "2:12 end"],
+        ]
+    );
+}
+
+// ---- Tags and game boundaries ----------------------------------------------------------
+
+#[test]
+fn pathological_headers() {
+    let games = games(&read("chessops/pathological-headers.pgn"));
+    let tags: Vec<(String, String)> = games[0]
+        .iter()
+        .filter_map(|event| match event {
+            Event::Tag(name, value, _) => Some((name.clone(), value.clone())),
+            _ => None,
+        })
+        .collect();
+    let expected = [
+        ("A", r#"b\""#),
+        ("B", r#"b\""#),
+        ("C", "A]]"),
+        ("D", "A]]["),
+        ("E", r#"\"A]][\""#),
+        ("F", r#"\"A]][\"\\"#),
+        ("G", r#"\"]"#),
+    ];
+    assert_eq!(tags, expected.map(|(n, v)| (n.to_owned(), v.to_owned())));
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].len(), 1 + 7 + 1 + 1);
+    assert_eq!(RawText(expected[5].1.as_bytes()).decode(), r#""A]]["\"#);
+}
+
+#[test]
+fn bad_tags() {
+    assert_eq!(
+        shown(&read("pychess/gamefiles/badpgn.pgn")),
+        [[
+            "1:1 begin",
+            "1:1 error BadTag ⟨[kj90trkm\"sdfsdf\"yl]⟩",
+            "end_tags",
+            "2:1 san g",
+            "2:2 (",
+            "2:3 san erg",
+            "2:6 )",
+            "3:1 san r23",
+            "3:5 result * ⟨*⟩",
+            "3:6 end",
+        ]]
+    );
+    assert_eq!(
+        shown(b"[A \"no end\n[B no quotes] [ \"no name\"] [C \"x\" y] z [D\"ok\"]\r\n[E \"open\r\n[F \"x\"]\n"),
+        [
+            vec![
+                "1:1 begin",
+                // To the end of the line at the latest, else to a `]`.
+                "1:1 error BadTag ⟨[A \"no end⟩",
+                "2:1 error BadTag ⟨[B no quotes]⟩",
+                "2:15 error BadTag ⟨[ \"no name\"]⟩",
+                "2:28 error BadTag ⟨[C \"x\" y]⟩",
+                "end_tags",
+                "2:38 san z",
+                "2:39 end",
+            ],
+            // Bad tags count as tags: `z` was movetext, so `[D` starts a game.
+            vec![
+                "2:40 begin",
+                "2:40 tag D ⟨ok⟩",
+                "3:1 error BadTag ⟨[E \"open⟩",
+                "4:1 tag F ⟨x⟩",
+                "end_tags",
+                "4:8 end"
+            ],
+        ]
+    );
+    // A tag with spaces inside its brackets, and PGN symbol characters.
+    assert_eq!(
+        shown(b"[ \tWhite_Elo+#=:-9 \t\"x\" \t]"),
+        [["1:1 begin", "1:1 tag White_Elo+#=:-9 ⟨x⟩", "end_tags", "1:27 end"]]
+    );
+}
+
+#[test]
+fn header_only_games() {
+    // A repeated name after a blank line starts a game.
+    assert_eq!(
+        shown(b"[Event \"A\"]\n[Site \"x\"]\n\n[Event \"B\"]\n[Site \"y\"]\n \t\r\n%escape\n[Site \"z\"]\n"),
+        [
+            vec!["1:1 begin", "1:1 tag Event ⟨A⟩", "2:1 tag Site ⟨x⟩", "end_tags", "2:11 end"],
+            vec!["4:1 begin", "4:1 tag Event ⟨B⟩", "5:1 tag Site ⟨y⟩", "end_tags", "5:11 end"],
+            vec!["8:1 begin", "8:1 tag Site ⟨z⟩", "end_tags", "8:11 end"],
+        ]
+    );
+    // Without a blank line, a repeated name is one more tag; a blank line
+    // before a new name changes nothing.
+    assert_eq!(
+        shown(b"[Event \"A\"]\n[Event \"B\"]\n\n[Site \"x\"]\n   \n%escape\n\n1. e4 *"),
+        [[
+            "1:1 begin",
+            "1:1 tag Event ⟨A⟩",
+            "2:1 tag Event ⟨B⟩",
+            "4:1 tag Site ⟨x⟩",
+            "end_tags",
+            "8:1 number 1 ⟨1.⟩",
+            "8:4 san e4",
+            "8:7 result * ⟨*⟩",
+            "8:8 end",
+        ]]
+    );
+    // Blank lines count only after the previous tag: not the rest of its line.
+    assert_eq!(games(b"[Event \"A\"]   \n[Event \"B\"]\n").len(), 1);
+    assert_eq!(games(b"[Event \"A\"]   \n\n[Event \"B\"]\n").len(), 2);
+    assert_eq!(games(b"[Event \"A\"]\n%x\n\n[Event \"B\"]\n").len(), 2);
+    assert_eq!(games(b"[Event \"A\"]\n%x\n[Event \"B\"]\n").len(), 1);
+    // chessbase-empty-line.pgn: a blank line in the tag section, no name
+    // repeated: one game.
+    assert_eq!(count(&read("python-chess/chessbase-empty-line.pgn")), 1);
+}
+
+#[test]
+fn header_only_files() {
+    let fwwrc = read("scalachess/FWWRC.pgn");
+    let games = games(&fwwrc);
+    assert_eq!(games.len(), 605);
+    let tags = games.iter().flatten().filter(|e| matches!(e, Event::Tag(..))).count();
+    assert_eq!(tags, 11_462, "every line that starts with [");
+    assert!(games.iter().all(|game| matches!(&game[1], Event::Tag(name, ..) if name == "Event")));
+    assert!(games.iter().flatten().all(|e| !matches!(e, Event::Error(..))));
+    assert_eq!(
+        games[1][1],
+        Event::Tag("Event".into(), "FIDE Women’s World Rapid Championships 2024".into(), loc(21, 1, 549))
+    );
+    // uzchesscup.pgn: one Event tag, then blocks that start with Round.
+    let uz = read("scalachess/uzchesscup.pgn");
+    let uz_games = self::games(&uz);
+    assert_eq!(uz_games.len(), 45);
+    assert_eq!(uz.windows(8).filter(|w| *w == b"\n[Round ").count(), 45);
+    assert!(matches!(&uz_games[44][1], Event::Tag(name, value, _) if name == "Round" && value == "9.5"));
+}
+
+#[test]
+fn chessops_tag_and_movetext_layouts() {
+    // Three games whose tags share their line with the movetext, or not.
+    let games = games(&read("chessops/headers-and-moves-on-the-same-line.pgn"));
+    assert_eq!(games.len(), 3);
+    for game in &games {
+        let sans: Vec<&str> = game
+            .iter()
+            .filter_map(|e| match e {
+                Event::San(s, _) => Some(s.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(sans, ["e3", "e6", "b4", "Bxb4", "Qg4"]);
+        assert!(matches!(&game[1], Event::Tag(name, value, _) if name == "Variant" && value == "Antichess"));
+    }
+    assert_eq!(games[0][2], Event::EndTags);
+    assert_eq!(games[0][3], Event::Number(1, false, "1.".into(), loc(1, 23, 22)));
+    // Leading whitespace: the last block has no tags and follows the third
+    // game's movetext, which has no result, after a blank line: a game of its own.
+    let games = self::games(&read("chessops/leading-whitespace.pgn"));
+    assert_eq!(games.len(), 4);
+    assert_eq!(games[0][1], Event::Tag("Variant".into(), "Standard".into(), loc(1, 5, 4)));
+    for game in &games[1..] {
+        assert_eq!(game.iter().filter(|e| matches!(e, Event::San(..))).count(), 5);
+    }
+}
+
+#[test]
+fn html_line_breaks_are_tokens() {
+    // chess.js/0.pgn uses `<br />` for newlines: the file is one line, so
+    // after each tag `<br` and `/>` are movetext and the next `[` starts a game.
+    let games = games(&read("chess.js/0.pgn"));
+    assert_eq!(games.len(), 8);
+    assert_eq!(
+        games[0].iter().map(show).collect::<Vec<_>>(),
+        ["1:1 begin", "1:1 tag Event ⟨?⟩", "end_tags", "1:12 san <br", "1:16 san />", "1:18 end"]
+    );
+    assert_eq!(
+        games[7][..5].iter().map(show).collect::<Vec<_>>(),
+        [
+            "1:149 begin",
+            "1:149 error BadTag ⟨[GreatestGameEverPlayed? \"True\"]⟩",
+            "end_tags",
+            "1:181 san <br",
+            "1:185 san /><br"
+        ]
+    );
+    assert!(matches!(games[7][games[7].len() - 2], Event::Result(ResultToken::Outcome(_), ..)));
+}
+
+// ---- Every data file ------------------------------------------------------------------
+
+/// Games per data file. They equal python-chess 1.11.2's counts (in
+/// shared/data/SOURCES.md) but where a comment says otherwise.
+const GAME_COUNTS: [(&str, usize); 113] = [
+    // `<br />` instead of newlines: one line, on which each tag is followed
+    // by movetext (`<br`, `/>`), so each `[` starts a game: 7 games of a tag
+    // each, and the 8th starts with the bad tag `[GreatestGameEverPlayed?
+    // "True"]` and holds the moves. python-chess: 1.
+    ("chess.js/0.pgn", 8),
+    ("chess.js/1.pgn", 1),
+    ("chess.js/2.pgn", 1),
+    ("chess.js/3.pgn", 1),
+    ("chess.js/benchmark.pgn", 100),
+    // Three tag-and-movetext blocks, none with a result: each `[` after
+    // movetext starts a game (as chessops reads it). python-chess: 2.
+    ("chessops/headers-and-moves-on-the-same-line.pgn", 3),
+    // Three tagged games, then a block with no tags after a blank line: a
+    // game of its own. python-chess: 5 (it also reads the leading whitespace
+    // before the first tag as an empty game).
+    ("chessops/leading-whitespace.pgn", 4),
+    ("chessops/pathological-headers.pgn", 1),
+    ("notnil-chess/0001.pgn", 1),
+    ("notnil-chess/0002.pgn", 1),
+    ("notnil-chess/0003.pgn", 1),
+    ("notnil-chess/0004.pgn", 1),
+    ("notnil-chess/0005.pgn", 1),
+    ("notnil-chess/0006.pgn", 5),
+    ("notnil-chess/0007.pgn", 5),
+    ("notnil-chess/0008.pgn", 1),
+    ("notnil-chess/0009.pgn", 1),
+    ("notnil-chess/0010.pgn", 1),
+    ("notnil-chess/0011.pgn", 1),
+    ("notnil-chess/0012.pgn", 1),
+    ("notnil-chess/0013.pgn", 3),
+    ("notnil-chess/0014.pgn", 5),
+    ("notnil-chess/0015.pgn", 1),
+    ("pychess/gamefiles/3fold.pgn", 2),
+    ("pychess/gamefiles/50.pgn", 1),
+    ("pychess/gamefiles/50halfmoves.pgn", 1),
+    ("pychess/gamefiles/a.pgn", 1),
+    // A comment line starts with `[clk 1:05:23 ]`: not a tag pair, so the
+    // comment goes on (an unclosed comment ends only at a tag pair).
+    ("pychess/gamefiles/annotated.pgn", 1),
+    ("pychess/gamefiles/atomic.pgn", 10),
+    ("pychess/gamefiles/b.pgn", 1),
+    ("pychess/gamefiles/badpgn.pgn", 1),
+    ("pychess/gamefiles/bilbao.pgn", 1),
+    ("pychess/gamefiles/black.pgn", 1),
+    ("pychess/gamefiles/c.pgn", 1),
+    ("pychess/gamefiles/chess960rwch.pgn", 20),
+    ("pychess/gamefiles/d.pgn", 1),
+    ("pychess/gamefiles/dortmund.pgn", 347),
+    ("pychess/gamefiles/draw.pgn", 1),
+    ("pychess/gamefiles/e.pgn", 1),
+    ("pychess/gamefiles/f.pgn", 1),
+    ("pychess/gamefiles/fenSetup.pgn", 1),
+    ("pychess/gamefiles/insufficient_material.pgn", 1),
+    ("pychess/gamefiles/mate.pgn", 1),
+    ("pychess/gamefiles/material.pgn", 1),
+    ("pychess/gamefiles/promotion.pgn", 1),
+    ("pychess/gamefiles/schess.pgn", 504),
+    ("pychess/gamefiles/sittuyin.pgn", 3),
+    ("pychess/gamefiles/threefold.pgn", 1),
+    ("pychess/gamefiles/world_matches.pgn", 580),
+    ("pychess/gamefiles/zh.pgn", 83),
+    (
+        "pychess/learn/lichess_study_2nd-part-game-puzzles-with-interactive-lessons_by_Francesco_Super_2018.01.03.pgn",
+        16,
+    ),
+    ("pychess/learn/lichess_study_beautiful-checkmate-puzzles_by_thijscom_2018.04.16.pgn", 27),
+    ("pychess/learn/lichess_study_beautiful-chess-studies-1_by_thijscom_2018.03.05.pgn", 64),
+    ("pychess/learn/lichess_study_beautiful-chess-studies-2_by_thijscom_2018.04.17.pgn", 39),
+    (
+        "pychess/learn/lichess_study_beta-lichess-practice-7th-rank-rook-pawn-with-a-passive-rook_by_arex_2018.04.04.pgn",
+        9,
+    ),
+    (
+        "pychess/learn/lichess_study_beta-lichess-practice-checkmating-with-a-knight-and-bishop_by_arex_2017.08.02.pgn",
+        13,
+    ),
+    ("pychess/learn/lichess_study_beta-lichess-practice-queen-vs-7th-rank-pawn_by_arex_2018.04.02.pgn", 18),
+    ("pychess/learn/lichess_study_charles-xii-at-bender_by_gbtami_2016.08.15.pgn", 4),
+    ("pychess/learn/lichess_study_game-puzzles-with-interactive-lessons_by_Francesco_Super_2017.08.27.pgn", 19),
+    ("pychess/learn/lichess_study_lichess-practice-checkmate-patterns-i_by_arex_2017.01.22.pgn", 17),
+    ("pychess/learn/lichess_study_lichess-practice-checkmate-patterns-ii_by_arex_2017.01.25.pgn", 24),
+    ("pychess/learn/lichess_study_lichess-practice-checkmate-patterns-iii_by_arex_2017.01.27.pgn", 18),
+    ("pychess/learn/lichess_study_lichess-practice-checkmate-patterns-iv_by_arex_2017.01.25.pgn", 16),
+    ("pychess/learn/lichess_study_lichess-practice-discovered-attacks_by_arex_2017.01.30.pgn", 10),
+    ("pychess/learn/lichess_study_lichess-practice-double-check_by_arex_2017.02.12.pgn", 6),
+    ("pychess/learn/lichess_study_lichess-practice-greek-gift_by_arex_2017.02.11.pgn", 6),
+    ("pychess/learn/lichess_study_lichess-practice-interference_by_arex_2017.02.11.pgn", 7),
+    ("pychess/learn/lichess_study_lichess-practice-key-squares_by_arex_2017.01.21.pgn", 11),
+    ("pychess/learn/lichess_study_lichess-practice-opposition_by_arex_2017.01.22.pgn", 8),
+    ("pychess/learn/lichess_study_lichess-practice-overloaded-pieces_by_arex_2017.01.31.pgn", 11),
+    ("pychess/learn/lichess_study_lichess-practice-piece-checkmates-i_by_arex_2017.01.25.pgn", 6),
+    ("pychess/learn/lichess_study_lichess-practice-piece-checkmates-ii_by_arex_2017.01.25.pgn", 7),
+    ("pychess/learn/lichess_study_lichess-practice-rook-endgames_by_TonyRo_2017.02.01.pgn", 5),
+    // python-chess reads 18 games too, one of them with an IndexError.
+    ("pychess/learn/lichess_study_lichess-practice-the-fork_by_arex_2017.01.29.pgn", 18),
+    ("pychess/learn/lichess_study_lichess-practice-the-pin_by_arex_2017.01.22.pgn", 8),
+    ("pychess/learn/lichess_study_lichess-practice-the-skewer_by_arex_2017.01.29.pgn", 9),
+    ("pychess/learn/lichess_study_lichess-practice-zugzwang_by_arex_2017.02.01.pgn", 4),
+    ("pychess/learn/lichess_study_lichess-practice-zwischenzug_by_arex_2017.02.02.pgn", 5),
+    ("pychess/learn/mate_in_2.pgn", 166),
+    ("pychess/learn/mate_in_3.pgn", 375),
+    ("pychess/learn/mate_in_4.pgn", 373),
+    ("python-chess/anastasian-lewis.pgn", 1),
+    ("python-chess/antichess-programfox.pgn", 2),
+    ("python-chess/chessbase-empty-line.pgn", 1),
+    ("python-chess/cutechess-fischerrandom.pgn", 4),
+    ("python-chess/kasparov-deep-blue-1997.pgn", 6),
+    ("python-chess/knightvuillaume-jannlee-zh-lichess.pgn", 1),
+    ("python-chess/molinari-bordais-1979.pgn", 1),
+    ("python-chess/nepomniachtchi-liren-game1.pgn", 1),
+    ("python-chess/saturs-jannlee-zh-lichess.pgn", 1),
+    ("python-chess/stockfish-learning.pgn", 1),
+    ("python-chess/uci-moves.pgn", 1),
+    ("python-chess/utf8-bom.pgn", 2),
+    // Header-only games, told apart by the Event tag repeated after a blank
+    // line. python-chess: 1 (the whole file).
+    ("scalachess/FWWRC.pgn", 605),
+    ("scalachess/pgns.txt", 15),
+    // Header-only games: the first block has the only Event tag, the others
+    // start with Round, repeated after a blank line. python-chess: 1.
+    ("scalachess/uzchesscup.pgn", 45),
+    ("scalachess/wcc2023.txt", 3),
+    ("shakmaty-bench/lichess_db_1000k.pgn", 438),
+    ("shakmaty-bench/twic1599_1000k.pgn", 1110),
+    ("stockfish-books/8moves_v3.pgn", 34_700),
+    ("stockfish-books/bjbraams_chessdb_198350_lines.pgn", 198_350),
+    ("tcec/TCEC_Cup_14_Final.pgn", 36),
+    ("tcec/TCEC_Season_12_-_Superfinal.pgn", 100),
+    ("tcec/TCEC_Season_13_-_Superfinal.pgn", 100),
+    ("tcec/TCEC_Season_16_-_Frc_Sufi.pgn", 20),
+    ("tcec/TCEC_Season_1_-_Elite-Match.pgn", 40),
+    ("tcec/TCEC_Season_21_-_Frc4_Final.pgn", 50),
+    ("tcec/TCEC_Season_22_-_Bonus_Dfrc_1_Final.pgn", 50),
+    ("tcec/TCEC_Season_22_-_League_1.pgn", 112),
+    ("tcec/TCEC_Season_24_-_Dfrc_2_League_1.pgn", 112),
+    ("tcec/TCEC_Season_26_-_1s_Ultra_Bullet_Chess_Bonus.pgn", 100),
+    ("tcec/TCEC_Season_28_-_Frd_4_League_A.pgn", 84),
+    ("tcec/TCEC_Season_5_-_Superfinal.pgn", 48),
+];
+
+#[test]
+fn game_counts_of_every_data_file() {
+    let files = data_files();
+    let listed: Vec<&str> = GAME_COUNTS.iter().map(|(name, _)| *name).collect();
+    assert_eq!(files, listed, "the table lists every data file");
+    for (name, games) in GAME_COUNTS {
+        assert_eq!(count(&read(name)), games, "{name}");
+    }
+}
+
+#[test]
+fn chunks_read_like_the_whole_file() {
+    for (name, games) in GAME_COUNTS {
+        let data = read(name);
+        // A target of 1 cuts at every cut point.
+        let (chunks, read_games) = assert_chunks_read_alike(name, &data, &data[..], 1);
+        assert_eq!(read_games, games, "{name}");
+        if name == "chess.js/0.pgn" {
+            // One line: no cut point.
+            assert_eq!(chunks, 1);
+        } else {
+            // The chunker finds a cut point before every game.
+            assert!(chunks >= games, "{name}: {chunks} chunks, {games} games");
+        }
+        let (chunks, _) = assert_chunks_read_alike(name, &data, &data[..], 64 * 1024);
+        assert_eq!(chunks, data.len().div_ceil(64 * 1024).max(1).min(chunks), "{name}");
+        if data.len() < 1_000_000 {
+            assert_chunks_read_alike(name, &data, Trickle { data: &data, calls: 0 }, 1);
+            assert_chunks_read_alike(name, &data, Trickle { data: &data, calls: 0 }, 1000);
+        }
+    }
+}
+
+#[test]
+fn chunk_sizes_follow_the_target() {
+    let data = read("shakmaty-bench/twic1599_1000k.pgn");
+    let mut chunker = Chunker::with_target(&data[..], 100_000);
+    let mut sizes = Vec::new();
+    let mut buffer = Vec::new();
+    while let Some(chunk) = chunker.next_chunk(buffer).expect("reading from memory") {
+        sizes.push(chunk.data.len());
+        buffer = chunk.data;
+    }
+    assert_eq!(sizes.iter().sum::<usize>(), data.len());
+    let (last, full) = sizes.split_last().expect("chunks");
+    // At least the target, and cut at the first cut point after it: a game
+    // of this file is less than 3 KB.
+    assert!(full.iter().all(|&size| (100_000..103_000).contains(&size)), "{sizes:?}");
+    assert!(*last <= 103_000);
+    assert_eq!(sizes.len(), 10);
+}
+
+#[test]
+fn chunker_edge_cases() {
+    fn chunks(data: &[u8], target: usize) -> Vec<(String, Location)> {
+        let mut chunker = Chunker::with_target(data, target);
+        let mut out = Vec::new();
+        while let Some(chunk) = chunker.next_chunk(Vec::new()).expect("reading from memory") {
+            out.push((text(&chunk.data), chunk.start));
+        }
+        out
+    }
+    assert!(chunks(b"", 1).is_empty());
+    assert!(chunks(b"\xef\xbb\xbf", 1).is_empty());
+    assert_eq!(chunks(b"\n\n", 1), [("\n\n".to_owned(), loc(1, 1, 0))]);
+    // The byte order mark is not in the data, but counts in the offsets.
+    assert_eq!(
+        chunks(b"\xef\xbb\xbf[A \"1\"]\ne4 *\n[A \"2\"]\n", 1),
+        [("[A \"1\"]\ne4 *\n".to_owned(), loc(1, 1, 3)), ("[A \"2\"]\n".to_owned(), loc(3, 1, 16))]
+    );
+    // The cut points: after a result line, at a tag after movetext, at a
+    // repeated tag after a blank line, at a tag that ends an unclosed comment.
+    assert_eq!(
+        chunks(b"e4 1-0\n e5\n[A \"1\"]\n\n[A \"2\"]\n{x\n[B \"3\"]\n", 1),
+        [
+            ("e4 1-0\n".to_owned(), loc(1, 1, 0)),
+            (" e5\n".to_owned(), loc(2, 1, 7)),
+            ("[A \"1\"]\n\n".to_owned(), loc(3, 1, 11)),
+            ("[A \"2\"]\n{x\n".to_owned(), loc(5, 1, 20)),
+            ("[B \"3\"]\n".to_owned(), loc(7, 1, 31)),
+        ]
+    );
+    // Not cut points: a result followed by more on its line, a result in a
+    // comment or a tag, a tag in a comment, a tag after tags.
+    for pgn in [
+        &b"e4 1-0 {c}\n x\n"[..],
+        b"e4 1-0 e5\n x\n",
+        b"e4 1-0 ;\n x\n",
+        b"[A \"1\"]\n[B \"2\"]\n",
+        b"[A \"1 0-1\"]\n[B \"2\"]\n",
+        b"e4 {0-1\n[2 \"x\"]\n}",
+        b"e4 {\n0-1\n[ \"x\"]\n}",
+        b"[A \"1\"]\n\n[B \"2\"]\n",
+        b"[A \"1\"]\n[A \"2\"]\n",
+        b"[A \"1\" ; \n\n[A \"2\"]\n",
+        b"e4 $1-0\nx\n",
+        b"%e4 1-0\nx\n",
+    ] {
+        assert_eq!(chunks(pgn, 1).len(), 1, "{}", text(pgn));
+        assert_chunks_read_alike(&text(pgn), pgn, pgn, 1);
+    }
+}
+
+/// Pieces of PGN, well and badly formed, to build inputs from.
+const FRAGMENTS: [&str; 44] = [
+    "[Event \"A\"]",
+    "[Event \"B\"]",
+    "[Site \"x\"]",
+    "[A \"b\\\"]\"]",
+    "[bad",
+    "[C \"open",
+    "[x \"{\"]",
+    "]",
+    "\"",
+    "\n",
+    "\n",
+    "\n",
+    "\r\n",
+    "\n\n",
+    " ",
+    " ",
+    "\t",
+    "\r",
+    "{",
+    "}",
+    "{c}",
+    "{\n",
+    "; c",
+    ";",
+    "%",
+    "%e",
+    "(",
+    ")",
+    "1.",
+    "1",
+    "...",
+    "e4",
+    "Nf3",
+    "$",
+    "$1",
+    "!?",
+    "1-0",
+    "0-1",
+    "1/2-1/2",
+    "½–½",
+    "*",
+    "\u{1}",
+    "\u{feff}",
+    "[Event ",
+];
+
+#[test]
+fn chunks_read_like_the_whole_of_generated_inputs() {
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+
+    let config = Config { cases: 20_000, failure_persistence: None, ..Config::default() };
+    let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]);
+    let mut runner = TestRunner::new_with_rng(config, rng);
+    let input =
+        proptest::collection::vec(proptest::sample::select(&FRAGMENTS[..]), 0..40).prop_map(|parts| parts.concat());
+    runner
+        .run(&input, |pgn| {
+            let data = pgn.as_bytes();
+            for target in [1, 5, 30] {
+                assert_chunks_read_alike(&pgn, data, data, target);
+            }
+            assert_chunks_read_alike(&pgn, data, Trickle { data, calls: 0 }, 1);
+            Ok(())
+        })
+        .expect("chunks read like the whole input");
+}
