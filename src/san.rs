@@ -642,7 +642,7 @@ impl SanLintKind {
     }
 
     /// What the part is, in words.
-    const fn description(self) -> &'static str {
+    pub(crate) const fn description(self) -> &'static str {
         match self {
             SanLintKind::CastlingZeros => "castling written with zeros",
             SanLintKind::CastlingLowercase => "castling written with a lowercase o",

@@ -9,6 +9,15 @@ pub enum Error {
     Input(io::Error),
     /// Writing standard output failed.
     Output(io::Error),
+    /// A named file could not be opened, read or written.
+    File {
+        /// The file as named on the command line.
+        path: String,
+        /// What went wrong.
+        source: io::Error,
+    },
+    /// The arguments cannot be used together (exit code 2).
+    Usage(String),
 }
 
 impl Error {
@@ -23,6 +32,8 @@ impl core::fmt::Display for Error {
         match self {
             Error::Input(err) => write!(f, "cannot read standard input: {err}"),
             Error::Output(err) => write!(f, "cannot write standard output: {err}"),
+            Error::File { path, source } => write!(f, "{path}: {source}"),
+            Error::Usage(message) => f.write_str(message),
         }
     }
 }
@@ -30,7 +41,8 @@ impl core::fmt::Display for Error {
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Error::Input(err) | Error::Output(err) => Some(err),
+            Error::Input(err) | Error::Output(err) | Error::File { source: err, .. } => Some(err),
+            Error::Usage(_) => None,
         }
     }
 }

@@ -3,12 +3,15 @@
 //! every judgement is a library call.
 
 mod apply;
+mod check;
 mod error;
 mod exit_code;
 mod fen;
+mod fmt;
 mod input;
 mod moves;
 mod perft;
+mod pgn_input;
 mod repl;
 mod report;
 mod resolve;
@@ -89,6 +92,23 @@ enum Command {
     /// played: nothing on stdout, `sanfen: move N (TEXT): REASON` on stderr,
     /// exit code 1.
     Apply(apply::Args),
+    /// Validate PGN games: every move of the mainline and of every variation,
+    /// move numbers, check marks, results, tags.
+    ///
+    /// Files ending in `.gz` or `.zst` are decompressed; no file, or `-`, reads
+    /// standard input. One diagnostic per finding (`FILE:LINE:COL: game N
+    /// (White - Black, Event, Round), 12... Nd7: error[KIND]: MESSAGE`), then a
+    /// summary line on stderr. Exit code 0 when no game has an error (lint
+    /// findings are warnings, errors with `--strict`), 1 when one has, 2 when
+    /// a file cannot be read.
+    Check(check::Args),
+    /// Rewrite PGN games: canonical SAN, the Seven Tag Roster first, movetext
+    /// wrapped at 80 columns; comments, NAGs and variations kept.
+    ///
+    /// A game with an error (an illegal move, a syntax error, an unsupported
+    /// variant) is written unchanged and reported on stderr; the exit code is
+    /// then 1.
+    Fmt(fmt::Args),
 }
 
 #[derive(Debug, clap::Args)]
@@ -221,6 +241,8 @@ pub fn run(args: Args) -> Result<ExitCode, Error> {
         Some(Command::San(args)) => san::run(&args),
         Some(Command::Resolve(args)) => resolve::run(&args),
         Some(Command::Apply(args)) => apply::run(&args),
+        Some(Command::Check(args)) => check::run(&args),
+        Some(Command::Fmt(args)) => fmt::run(&args),
         Some(Command::Perft(args)) => perft::run(&perft::Options {
             fen: args.position.fen,
             chess960: args.position.chess960,

@@ -1,9 +1,12 @@
 //! PGN: a streaming reader that turns bytes into events for a [`Visitor`]
-//! ([`reader`]), and a splitter that cuts a stream into chunks of whole games
-//! ([`chunk`]).
+//! ([`reader`]), a splitter that cuts a stream into chunks of whole games
+//! ([`chunk`]), the validator ([`validate`]) and the formatter ([`format`](mod@format)).
 
 pub mod chunk;
+pub mod format;
 pub mod reader;
+pub mod start;
+pub mod validate;
 
 pub use chunk::{Chunk, Chunker};
 pub use reader::Reader;

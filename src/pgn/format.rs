@@ -1,0 +1,804 @@
+//! The formatter: PGN games rewritten with canonical SAN and one layout, or,
+//! when a game cannot be read with certainty, left exactly as it was.
+//!
+//! ```
+//! use sanfen::pgn::format::format_pgn;
+//!
+//! let pgn = b"[White \"Reti\"]\n1.Ng1f3 d5 2.g3!? {fianchetto} Nc6 3.Bg2 e5 4.0-0 1-0\n";
+//! let (text, unchanged) = format_pgn(pgn);
+//! assert!(unchanged.is_empty());
+//! assert_eq!(
+//!     String::from_utf8(text).unwrap(),
+//!     "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"Reti\"]\n\
+//!      [Black \"?\"]\n[Result \"1-0\"]\n\n1. Nf3 d5 2. g3!? {fianchetto} 2... Nc6 3. Bg2 e5 4. O-O 1-0\n"
+//! );
+//!
+//! // an illegal move: the game is written as it was, and the reason is given
+//! let (text, unchanged) = format_pgn(b"1. e4 e5 2. Ke3 *\n");
+//! assert_eq!(text, b"1. e4 e5 2. Ke3 *\n");
+//! let (game, error) = &unchanged[0];
+//! assert_eq!((*game, error.at.line, error.at.column), (1, 1, 13));
+//! assert!(error.to_string().starts_with("2. Ke3: illegal: "));
+//! ```
+//!
+//! # What is written
+//!
+//! A game is **rewritten** when every token of it is understood: the tags
+//! give a position sanfen plays (standard chess or Chess960), every move
+//! resolves (in any spelling [`resolve_text`] reads leniently, English
+//! letters) to exactly one legal move or is a null move out of check, and
+//! the reader reported no syntax error. Otherwise the game is written
+//! **unchanged**: the bytes from its first token to its last, then one
+//! newline, and [`FormattedGame::error`] says why (the first problem). (A game
+//! of tags alone gets a blank line and a termination marker after them, as a
+//! rewritten one does: without it, the rewritten game after it could be read
+//! as more of its tags.)
+//! The meaning of a game is never changed:
+//!
+//! - **Tags**: one per line, `[Name "value"]`. The Seven Tag Roster first in
+//!   its order (Event, Site, Date, Round, White, Black, Result), then every
+//!   other tag in input order (a repeated tag name stays, in input order,
+//!   after the roster). A missing roster tag is added with the PGN value for
+//!   "unknown": `?`, `????.??.??` for Date, and for Result the termination
+//!   marker. Values are written as given, byte for byte (Latin-1 stays
+//!   Latin-1), with `"` and `\` escaped (`\"`, `\\`); a lone `\` in the input
+//!   is a backslash and is written `\\`.
+//! - One blank line, then the **movetext**: moves in canonical SAN with
+//!   their check mark (`0-0` becomes `O-O`, `e8Q` `e8=Q`, `Ng1f3` `Nf3`;
+//!   `O-O` also in Chess960; a null move, `Z0` or `--`, is `--`); an
+//!   annotation written with a move stays with it (`Nf3!?`); an annotation
+//!   written as its own token (`!?`) and every NAG is written `$n`. `N.` before every White move; `N...` before a Black move
+//!   that starts the game or a variation, or follows a comment, a NAG or a
+//!   variation (the PGN export rule: "intervening annotation or
+//!   commentary"). Move numbers in the input are not kept: they are written
+//!   from the position. Comments are kept byte for byte, braces and all
+//!   (`{ [%clk 0:03:00] }` keeps its spaces), but for a `\r\n` line break
+//!   in one, written `\n` as everywhere in the output; a `;` comment is written
+//!   `{text}`, or, if its text holds a `}`, as `;text` followed by a line
+//!   break. Variations are kept, `(` glued to the token after it and `)` to
+//!   the token before it, lichess style: `1. e4 (1. d4 d5) 1... e5`. The
+//!   termination marker ends the movetext, canonical (`1–0` is `1-0`, `½-½`
+//!   is `1/2-1/2`); a movetext without one gets the Result tag's value if it
+//!   is a marker, else `*`.
+//! - **Lines** of movetext are at most [`MAX_WIDTH`] bytes: tokens are
+//!   separated by one space and a token that does not fit starts a new line.
+//!   A move number stays on the line of its move. Comments are never broken
+//!   (their text is their meaning): a comment longer than a line sits on its
+//!   own line, and a comment's own line breaks are kept. Tag lines are never
+//!   wrapped.
+//! - Lines end with `\n`; games are separated by one blank line
+//!   ([`format_pgn`] and `sanfen fmt` write it; [`FormattedGame::text`] has
+//!   none). What the reader finds between games is part of no game and is
+//!   dropped: a UTF-8 byte order mark, `%` escape lines, comments before a
+//!   game's tags. So are `%` escape lines inside a rewritten game: they are
+//!   not PGN data.
+//!
+//! Formatting is idempotent: formatting the output again gives the same
+//! bytes.
+
+use core::fmt;
+use core::ops::Range;
+
+use memchr::{memchr, memrchr};
+
+use crate::pgn::reader::{Location, RawText, Reader, ResultToken, Skip, SyntaxError, SyntaxErrorKind, Visitor};
+use crate::pgn::start::{Start, StartError, start_position};
+use crate::quick::{self, Quick};
+use crate::resolve::{SanError, resolve_text};
+use crate::san::{Letters, ParseSanError, San, SanOptions, SanPlus};
+use crate::{Color, Position, notation, parse};
+
+/// The longest line of movetext the formatter writes, in bytes, unless a
+/// single comment is longer.
+pub const MAX_WIDTH: usize = 80;
+
+/// The Seven Tag Roster, in order, with the value written when a tag is
+/// missing (`None`: Result, which takes the termination marker).
+const ROSTER: [(&[u8], Option<&[u8]>); 7] = [
+    (b"Event", Some(b"?")),
+    (b"Site", Some(b"?")),
+    (b"Date", Some(b"????.??.??")),
+    (b"Round", Some(b"?")),
+    (b"White", Some(b"?")),
+    (b"Black", Some(b"?")),
+    (b"Result", None),
+];
+
+/// One game, formatted or left as it was.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FormattedGame {
+    /// The game's text, ending with one `\n` (no blank line after it). Empty
+    /// only for a game of no bytes.
+    pub text: Vec<u8>,
+    /// Why the game was written unchanged; `None` when it was rewritten.
+    pub error: Option<FormatError>,
+}
+
+/// Why a game was written unchanged: where, and what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FormatError {
+    /// Where the problem is (the token, the tag, the `(`).
+    pub at: Location,
+    /// What it is.
+    pub kind: FormatErrorKind,
+}
+
+/// What keeps a game from being rewritten.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FormatErrorKind {
+    /// The reader found broken PGN syntax.
+    Syntax(SyntaxErrorKind, String),
+    /// A movetext token that is no move in any spelling.
+    NotAMove {
+        /// The move as written, after its move number (`12... Xd7`).
+        text: String,
+        /// Why it is no move.
+        error: ParseSanError,
+    },
+    /// A move that is illegal or ambiguous where it is played.
+    Move {
+        /// The move as written, after its move number (`12... Nd7`).
+        text: String,
+        /// Why it cannot be played.
+        error: SanError,
+    },
+    /// The `FEN` tag cannot be played.
+    FenTag(StartError),
+    /// The `Variant` tag names a variant sanfen does not play.
+    Variant(String),
+    /// A null move (`--`, `Z0`) while in check: the king would stay
+    /// attacked.
+    NullMoveInCheck {
+        /// The move as written, after its move number (`12... --`).
+        text: String,
+    },
+    /// A `(` with no move before it to replace.
+    VariationWithoutMove,
+    /// A termination marker inside a variation.
+    ResultInVariation,
+    /// A comment that holds both `}` and a line break, which no PGN comment
+    /// can (the reader never gives one).
+    UnwritableComment,
+}
+
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.kind, f)
+    }
+}
+
+impl fmt::Display for FormatErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FormatErrorKind::Syntax(kind, found) => {
+                f.write_str(match kind {
+                    SyntaxErrorKind::UnclosedComment => "syntax: a `{` comment is not closed",
+                    SyntaxErrorKind::UnclosedVariation => "syntax: a `(` variation is not closed",
+                    SyntaxErrorKind::UnmatchedCloseParen => "syntax: a `)` closes no variation",
+                    SyntaxErrorKind::TooDeep => "syntax: variations nested too deep",
+                    SyntaxErrorKind::BadTag => "syntax: not a tag pair `[Name \"value\"]`",
+                    SyntaxErrorKind::UnexpectedChar => "syntax: a character that starts no token",
+                })?;
+                if !found.is_empty() {
+                    write!(f, ": found {found:?}")?;
+                }
+                Ok(())
+            }
+            FormatErrorKind::NotAMove { text, error } => write!(f, "{text}: {error}"),
+            FormatErrorKind::Move { text, error } => write!(f, "{text}: {error}"),
+            FormatErrorKind::FenTag(error) => write!(f, "{error}"),
+            FormatErrorKind::Variant(name) => write!(f, "variant {name:?} is not played by sanfen"),
+            FormatErrorKind::NullMoveInCheck { text } => {
+                write!(f, "{text}: a null move while in check: the king would stay attacked")
+            }
+            FormatErrorKind::VariationWithoutMove => f.write_str("a variation with no move before it"),
+            FormatErrorKind::ResultInVariation => f.write_str("a termination marker inside a variation"),
+            FormatErrorKind::UnwritableComment => f.write_str("a comment with both `}` and a line break"),
+        }
+    }
+}
+
+impl std::error::Error for FormatError {}
+
+/// A tag as read: ranges into the formatter's tag buffer.
+#[derive(Clone, Debug)]
+struct Tag {
+    name: Range<usize>,
+    value: Range<usize>,
+    at: Location,
+}
+
+/// A line of play being written: the position after its last move, the
+/// position before it (where a variation replacing that move starts), and
+/// whether the next Black move needs its move number.
+#[derive(Clone, Debug)]
+struct Frame {
+    position: Position,
+    before: Option<Position>,
+    number_black: bool,
+}
+
+/// Movetext being laid out in lines of at most [`MAX_WIDTH`] bytes.
+///
+/// An *atom* is what is never broken: a token with its move number, the `(`
+/// before it and the `)`s after it. The last atom is held until the next
+/// token starts, so that a `)` can still join it.
+#[derive(Clone, Debug, Default)]
+struct Layout {
+    out: Vec<u8>,
+    /// Bytes on the current line.
+    column: usize,
+    atom: Vec<u8>,
+    /// Whether `atom` holds a token not yet placed.
+    pending: bool,
+    /// Whether `atom` is a `;` comment, which a line break must end.
+    line_comment: bool,
+    /// `(`s waiting for the next token.
+    opens: usize,
+}
+
+impl Layout {
+    fn clear(&mut self) {
+        self.out.clear();
+        self.column = 0;
+        self.atom.clear();
+        self.pending = false;
+        self.line_comment = false;
+        self.opens = 0;
+    }
+
+    /// Places the held atom, and starts a new one (with the waiting `(`s);
+    /// the caller appends the token.
+    fn token(&mut self) -> &mut Vec<u8> {
+        self.flush();
+        self.pending = true;
+        self.atom.extend(core::iter::repeat_n(b'(', self.opens));
+        self.opens = 0;
+        &mut self.atom
+    }
+
+    fn open(&mut self) {
+        self.opens += 1;
+    }
+
+    fn close(&mut self) {
+        if self.opens > 0 || !self.pending || self.line_comment {
+            // an empty variation, or nothing the `)` can join
+            self.token();
+        }
+        self.atom.push(b')');
+    }
+
+    fn flush(&mut self) {
+        if !self.pending {
+            return;
+        }
+        let atom = &self.atom;
+        let first_line = memchr(b'\n', atom).unwrap_or(atom.len());
+        if self.column > 0 {
+            if self.column + 1 + first_line <= MAX_WIDTH {
+                self.out.push(b' ');
+                self.column += 1;
+            } else {
+                self.out.push(b'\n');
+                self.column = 0;
+            }
+        }
+        self.out.extend_from_slice(atom);
+        self.column = match memrchr(b'\n', atom) {
+            Some(newline) => atom.len() - newline - 1,
+            None => self.column + atom.len(),
+        };
+        if self.line_comment {
+            self.out.push(b'\n');
+            self.column = 0;
+        }
+        self.atom.clear();
+        self.pending = false;
+        self.line_comment = false;
+    }
+}
+
+/// The formatter: a [`Visitor`] whose output is each game formatted (see the
+/// [module documentation](self) for the layout).
+///
+/// It is given the same bytes as the [`Reader`], to copy a game it cannot
+/// rewrite, and can be used for every game read from them.
+///
+/// ```
+/// use sanfen::pgn::format::Formatter;
+/// use sanfen::pgn::reader::Reader;
+///
+/// let pgn = b"1. e4 e5 2. Nf3 Nc6 *\n";
+/// let mut reader = Reader::new(pgn);
+/// let mut formatter = Formatter::new(pgn, reader.location());
+/// let game = reader.read_game(&mut formatter).unwrap();
+/// assert_eq!(game.error, None);
+/// assert!(game.text.ends_with(b"[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n"));
+/// ```
+#[derive(Clone, Debug)]
+pub struct Formatter<'a> {
+    input: &'a [u8],
+    start: u64,
+    /// Offset of the game's first byte and of the byte after its last token.
+    begin: u64,
+    end: u64,
+    error: Option<FormatError>,
+    tag_bytes: Vec<u8>,
+    tags: Vec<Tag>,
+    /// Whether the movetext started (the start position was looked up).
+    started: bool,
+    /// Whether anything came after the tags.
+    has_movetext: bool,
+    lines: Vec<Frame>,
+    result: Option<ResultToken>,
+    layout: Layout,
+}
+
+impl<'a> Formatter<'a> {
+    /// A formatter for games read from `input`, whose first byte is at
+    /// `start`: what the [`Reader`] is given (the input and
+    /// [`Reader::location`] before the first game, or a chunk and its start).
+    pub fn new(input: &'a [u8], start: Location) -> Formatter<'a> {
+        Formatter {
+            input,
+            start: start.offset,
+            begin: start.offset,
+            end: start.offset,
+            error: None,
+            tag_bytes: Vec::new(),
+            tags: Vec::new(),
+            started: false,
+            has_movetext: false,
+            lines: Vec::new(),
+            result: None,
+            layout: Layout::default(),
+        }
+    }
+
+    /// Records the first problem of the game.
+    fn fail(&mut self, at: Location, kind: FormatErrorKind) {
+        if self.error.is_none() {
+            self.error = Some(FormatError { at, kind });
+        }
+    }
+
+    /// The value of the first tag named `name`, unescaped.
+    fn tag_value(&self, name: &[u8]) -> Option<(Vec<u8>, Location)> {
+        self.tags
+            .iter()
+            .find(|tag| &self.tag_bytes[tag.name.clone()] == name)
+            .map(|tag| (unescape(&self.tag_bytes[tag.value.clone()]), tag.at))
+    }
+
+    /// Looks up the start position, once, and whether the game can be played
+    /// (no problem so far).
+    fn playing(&mut self) -> bool {
+        if !self.started {
+            self.started = true;
+            let variant = self.tag_value(b"Variant");
+            let fen = self.tag_value(b"FEN");
+            let variant_name = variant.as_ref().map(|(value, _)| String::from_utf8_lossy(value).into_owned());
+            let fen_at = fen.as_ref().map(|(_, at)| *at).unwrap_or_default();
+            let fen_text = match fen.as_ref().map(|(value, _)| core::str::from_utf8(value)) {
+                None => None,
+                Some(Ok(text)) => Some(text),
+                Some(Err(_)) => {
+                    let message = "FEN tag: not ASCII".to_owned();
+                    self.fail(fen_at, FormatErrorKind::FenTag(StartError { message }));
+                    return false;
+                }
+            };
+            match start_position(variant_name.as_deref(), fen_text) {
+                Ok(Start::Play { position, .. }) => {
+                    self.lines.push(Frame { position: *position, before: None, number_black: true });
+                }
+                Ok(Start::Skip { variant }) => {
+                    let at = self.tag_value(b"Variant").map(|(_, at)| at).unwrap_or_default();
+                    self.fail(at, FormatErrorKind::Variant(variant));
+                }
+                Err(error) => self.fail(fen_at, FormatErrorKind::FenTag(error)),
+            }
+        }
+        self.error.is_none()
+    }
+
+    /// Notes a movetext event; whether the game can be played (see
+    /// [`Formatter::playing`]).
+    fn movetext(&mut self) -> bool {
+        self.has_movetext = true;
+        self.playing()
+    }
+
+    /// The termination marker to write.
+    fn marker(&self) -> &'static [u8] {
+        match self.result {
+            Some(ResultToken::Outcome(outcome)) => outcome.as_str().as_bytes(),
+            Some(ResultToken::Unknown) => b"*",
+            None => match self.tag_value(b"Result").map(|(value, _)| value).as_deref() {
+                Some(b"1-0") => b"1-0",
+                Some(b"0-1") => b"0-1",
+                Some(b"1/2-1/2") => b"1/2-1/2",
+                _ => b"*",
+            },
+        }
+    }
+
+    /// The game as it was; a game of tags alone gets its termination marker
+    /// after them.
+    fn unchanged(&self) -> Vec<u8> {
+        let len = self.input.len();
+        let index = |offset: u64| usize::try_from(offset.saturating_sub(self.start)).unwrap_or(len).min(len);
+        let raw = &self.input[index(self.begin)..index(self.end).max(index(self.begin))];
+        let kept = raw.iter().rposition(|b| !b.is_ascii_whitespace()).map_or(0, |last| last + 1);
+        let mut text = Vec::with_capacity(kept + 4);
+        if kept > 0 {
+            text.extend_from_slice(&raw[..kept]);
+            text.push(b'\n');
+            if !self.has_movetext {
+                // The reader ended it at a tag it already had, after a blank
+                // line; the rewritten game after it may start with a tag it
+                // lacks (`[Event`), and would then be read as part of it.
+                text.push(b'\n');
+                text.extend_from_slice(self.marker());
+                text.push(b'\n');
+            }
+        }
+        text
+    }
+
+    /// The game rewritten: tags, blank line, movetext.
+    fn rewritten(&mut self) -> Vec<u8> {
+        let marker = self.marker();
+        let tag_bytes = &self.tag_bytes;
+        let mut text = Vec::with_capacity(tag_bytes.len() + 16 * self.tags.len() + self.layout.out.len() + 128);
+        let mut roster_tags = [usize::MAX; 7];
+        for (slot, (name, missing)) in roster_tags.iter_mut().zip(ROSTER) {
+            match self.tags.iter().position(|tag| &tag_bytes[tag.name.clone()] == name) {
+                Some(index) => {
+                    *slot = index;
+                    write_tag(&mut text, name, &tag_bytes[self.tags[index].value.clone()]);
+                }
+                None => write_tag(&mut text, name, missing.unwrap_or(marker)),
+            }
+        }
+        for (index, tag) in self.tags.iter().enumerate() {
+            if !roster_tags.contains(&index) {
+                write_tag(&mut text, &tag_bytes[tag.name.clone()], &tag_bytes[tag.value.clone()]);
+            }
+        }
+        text.push(b'\n');
+        self.layout.token().extend_from_slice(marker);
+        self.layout.flush();
+        text.extend_from_slice(&self.layout.out);
+        text.push(b'\n');
+        text
+    }
+}
+
+/// Writes `[Name "value"]` and a line break, the value re-escaped.
+fn write_tag(out: &mut Vec<u8>, name: &[u8], raw_value: &[u8]) {
+    out.push(b'[');
+    out.extend_from_slice(name);
+    out.extend_from_slice(b" \"");
+    for byte in unescape(raw_value) {
+        if byte == b'"' || byte == b'\\' {
+            out.push(b'\\');
+        }
+        out.push(byte);
+    }
+    out.extend_from_slice(b"\"]\n");
+}
+
+/// A tag value as it reads: `\"` is `"`, `\\` is `\`, any other byte
+/// (including a lone `\`) is itself.
+fn unescape(raw: &[u8]) -> Vec<u8> {
+    let mut value = Vec::with_capacity(raw.len());
+    let mut bytes = raw.iter().copied().peekable();
+    while let Some(byte) = bytes.next() {
+        if byte == b'\\' {
+            if let Some(next) = bytes.next_if(|&next| next == b'"' || next == b'\\') {
+                value.push(next);
+                continue;
+            }
+        }
+        value.push(byte);
+    }
+    value
+}
+
+/// `12. Nf3` or `12... Nf6`, for messages.
+fn move_text(position: &Position, token: &[u8]) -> String {
+    let dots = if position.turn() == Color::White { "." } else { "..." };
+    format!("{}{dots} {}", position.fullmoves(), String::from_utf8_lossy(token))
+}
+
+impl Visitor for Formatter<'_> {
+    type Output = FormattedGame;
+
+    fn begin_game(&mut self, at: Location) {
+        self.begin = at.offset;
+        self.end = at.offset;
+        self.error = None;
+        self.tag_bytes.clear();
+        self.tags.clear();
+        self.started = false;
+        self.has_movetext = false;
+        self.lines.clear();
+        self.result = None;
+        self.layout.clear();
+    }
+
+    fn tag(&mut self, name: &[u8], value: RawText<'_>, at: Location) {
+        let start = self.tag_bytes.len();
+        self.tag_bytes.extend_from_slice(name);
+        let middle = self.tag_bytes.len();
+        self.tag_bytes.extend_from_slice(value.0);
+        self.tags.push(Tag { name: start..middle, value: middle..self.tag_bytes.len(), at });
+    }
+
+    fn end_tags(&mut self) -> Skip {
+        self.playing();
+        Skip(false)
+    }
+
+    fn san(&mut self, token: &[u8], at: Location) {
+        if !self.movetext() {
+            return;
+        }
+        let Some(line) = self.lines.last_mut() else { return };
+        // the fast path: canonical SAN naming exactly one legal move, found
+        // without generating the legal moves; the check mark is the one the
+        // move earns
+        let fast = parse::san::canonical(token, Letters::English.table()).and_then(|san| {
+            match quick::find(&line.position, &san.san) {
+                Quick::Canonical(m) => Some((m, san)),
+                Quick::NonCanonical(_) | Quick::NotFound => None,
+            }
+        });
+        // the move (`None`: a null move), its SAN, and whether the check mark
+        // is still to be found
+        let (m, mut san, fast) = match fast {
+            Some((m, san)) => (Some(m), san, true),
+            None => match resolve_text(&line.position, token, SanOptions::LENIENT) {
+                Ok(resolved) => {
+                    let reading = resolved.parsed.readings[resolved.reading];
+                    match resolved.resolution.outcome {
+                        Ok(m) => {
+                            let canonical =
+                                resolved.resolution.canonical.unwrap_or_else(|| notation::san_plus(&line.position, m));
+                            (Some(m), SanPlus { annotation: reading.annotation, ..canonical }, false)
+                        }
+                        Err(_) if reading.san == San::Null && !line.position.is_check() => {
+                            (None, SanPlus { suffix: None, ..reading }, false)
+                        }
+                        Err(_) if reading.san == San::Null => {
+                            let text = move_text(&line.position, token);
+                            return self.fail(at, FormatErrorKind::NullMoveInCheck { text });
+                        }
+                        Err(error) => {
+                            let text = move_text(&line.position, token);
+                            return self.fail(at, FormatErrorKind::Move { text, error });
+                        }
+                    }
+                }
+                Err(error) => {
+                    let text = move_text(&line.position, token);
+                    return self.fail(at, FormatErrorKind::NotAMove { text, error });
+                }
+            },
+        };
+        let before = line.position.clone();
+        match m {
+            Some(m) => line.position.play_unchecked(m),
+            None => line.position.play_null(),
+        }
+        if fast {
+            san.suffix = quick::suffix_after(&line.position);
+        }
+        san.en_passant_mark = false;
+        let atom = self.layout.token();
+        if before.turn() == Color::White {
+            atom.extend_from_slice(before.fullmoves().to_string().as_bytes());
+            atom.extend_from_slice(b". ");
+        } else if line.number_black {
+            atom.extend_from_slice(before.fullmoves().to_string().as_bytes());
+            atom.extend_from_slice(b"... ");
+        }
+        san.append_ascii(atom);
+        line.before = Some(before);
+        line.number_black = false;
+    }
+
+    fn nag(&mut self, nag: u8, _token: &[u8], _at: Location) {
+        if !self.movetext() {
+            return;
+        }
+        let atom = self.layout.token();
+        atom.push(b'$');
+        atom.extend_from_slice(nag.to_string().as_bytes());
+        if let Some(line) = self.lines.last_mut() {
+            line.number_black = true;
+        }
+    }
+
+    fn comment(&mut self, text: RawText<'_>, at: Location) {
+        if !self.movetext() {
+            return;
+        }
+        let text = text.0;
+        if memchr(b'}', text).is_some() {
+            if memchr(b'\n', text).is_some() {
+                return self.fail(at, FormatErrorKind::UnwritableComment);
+            }
+            self.layout.token().push(b';');
+            self.layout.atom.extend_from_slice(text);
+            self.layout.line_comment = true;
+        } else {
+            let atom = self.layout.token();
+            atom.push(b'{');
+            // a line break is `\n` throughout the output, in comments too
+            let mut rest = text;
+            while let Some(cr) = memchr::memmem::find(rest, b"\r\n") {
+                atom.extend_from_slice(&rest[..cr]);
+                rest = &rest[cr + 1..];
+            }
+            atom.extend_from_slice(rest);
+            atom.push(b'}');
+        }
+        if let Some(line) = self.lines.last_mut() {
+            line.number_black = true;
+        }
+    }
+
+    fn begin_variation(&mut self, at: Location) -> Skip {
+        if !self.movetext() {
+            return Skip(false);
+        }
+        match self.lines.last().and_then(|line| line.before.clone()) {
+            Some(position) => {
+                self.lines.push(Frame { position, before: None, number_black: true });
+                self.layout.open();
+            }
+            None => self.fail(at, FormatErrorKind::VariationWithoutMove),
+        }
+        Skip(false)
+    }
+
+    fn end_variation(&mut self, at: Location) {
+        if !self.movetext() {
+            return;
+        }
+        if self.lines.len() < 2 {
+            return self.fail(at, FormatErrorKind::Syntax(SyntaxErrorKind::UnmatchedCloseParen, ")".to_owned()));
+        }
+        self.lines.pop();
+        self.layout.close();
+        if let Some(line) = self.lines.last_mut() {
+            line.number_black = true;
+        }
+    }
+
+    fn move_number(&mut self, _number: u32, _black: bool, _token: &[u8], _at: Location) {
+        self.has_movetext = true;
+    }
+
+    fn result(&mut self, result: ResultToken, _token: &[u8], at: Location) {
+        self.has_movetext = true;
+        if self.lines.len() > 1 {
+            self.fail(at, FormatErrorKind::ResultInVariation);
+        }
+        self.result = Some(result);
+    }
+
+    fn syntax_error(&mut self, error: SyntaxError) {
+        // after the tags (`end_tags` looked up the start), an error is movetext
+        self.has_movetext |= self.started;
+        let SyntaxError { kind, at, found } = error;
+        self.fail(at, FormatErrorKind::Syntax(kind, found));
+    }
+
+    fn end_game(&mut self, at: Location) -> FormattedGame {
+        self.end = self.end.max(at.offset);
+        if self.playing() && self.lines.len() > 1 {
+            self.fail(at, FormatErrorKind::Syntax(SyntaxErrorKind::UnclosedVariation, String::new()));
+        }
+        match self.error.take() {
+            Some(error) => FormattedGame { text: self.unchanged(), error: Some(error) },
+            None => FormattedGame { text: self.rewritten(), error: None },
+        }
+    }
+}
+
+/// Appends a game's text to PGN output, with the blank line that separates
+/// it from the game before (`first`: whether it is the first game written).
+pub fn append_game(out: &mut Vec<u8>, text: &[u8], first: bool) {
+    if text.is_empty() {
+        return;
+    }
+    if !first {
+        out.push(b'\n');
+    }
+    out.extend_from_slice(text);
+}
+
+/// Formats every game of `input` (whole games, as a file holds them): the
+/// formatted text, and for each game written unchanged its number (from 1)
+/// and why.
+pub fn format_pgn(input: &[u8]) -> (Vec<u8>, Vec<(usize, FormatError)>) {
+    let mut reader = Reader::new(input);
+    let mut formatter = Formatter::new(input, reader.location());
+    let mut out = Vec::with_capacity(input.len() + input.len() / 4);
+    let mut unchanged = Vec::new();
+    let mut games = 0;
+    while let Some(game) = reader.read_game(&mut formatter) {
+        games += 1;
+        let first = out.is_empty();
+        append_game(&mut out, &game.text, first);
+        if let Some(error) = game.error {
+            unchanged.push((games, error));
+        }
+    }
+    (out, unchanged)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tag_values_are_unescaped_and_escaped_again() {
+        for (raw, value, written) in [
+            (&br"plain"[..], &b"plain"[..], &br#"[T "plain"]"#[..]),
+            (br#"say \"hi\""#, br#"say "hi""#, br#"[T "say \"hi\""]"#),
+            (br"a \\ b", br"a \ b", br#"[T "a \\ b"]"#),
+            (br"C:\dir", br"C:\dir", br#"[T "C:\\dir"]"#),
+            (br"end\", br"end\", br#"[T "end\\"]"#),
+            (b"Caf\xe9", b"Caf\xe9", b"[T \"Caf\xe9\"]"),
+        ] {
+            assert_eq!(unescape(raw), value, "{raw:?}");
+            let mut out = Vec::new();
+            write_tag(&mut out, b"T", raw);
+            assert_eq!(out.strip_suffix(b"\n"), Some(written), "{raw:?}");
+        }
+    }
+
+    /// Lays out `tokens` (`(` and `)` are variation marks, `;...` line
+    /// comments) and returns the text.
+    fn layout(tokens: &[&str]) -> String {
+        let mut layout = Layout::default();
+        for token in tokens {
+            match *token {
+                "(" => layout.open(),
+                ")" => layout.close(),
+                _ => {
+                    layout.token().extend_from_slice(token.as_bytes());
+                    layout.line_comment = token.starts_with(';');
+                }
+            }
+        }
+        layout.flush();
+        String::from_utf8(layout.out).unwrap()
+    }
+
+    #[test]
+    fn layout_joins_parentheses_and_wraps() {
+        let long = "x".repeat(MAX_WIDTH - 3);
+        for (tokens, text) in [
+            (&["1. e4", "(", "1. d4", ")", "*"][..], "1. e4 (1. d4) *".to_owned()),
+            (&["1. e4", "(", ")", "*"], "1. e4 () *".to_owned()),
+            (&["1. e4", "(", "1. d4", "(", "1. c4", ")", ")", "*"], "1. e4 (1. d4 (1. c4)) *".to_owned()),
+            (&["1. e4", "(", "; x}", ")", "*"], "1. e4 (; x}\n) *".to_owned()),
+            // `e4` and 77 bytes: 80 fit; a `)` more does not, so the atom moves
+            (&["e4", &long], format!("e4 {long}")),
+            (&["e4", "(", &long, ")"], format!("e4\n({long})")),
+            // a comment's own line breaks: the first line must fit, the last
+            // line is where the next token goes
+            (&["e4", "{a\nbc}", "e5"], "e4 {a\nbc} e5".to_owned()),
+            (&[&long, "{a\nb}", "e5"], format!("{long} {{a\nb}} e5")),
+            (&[&format!("{long}x"), "{a\nb}", "e5"], format!("{long}x\n{{a\nb}} e5")),
+        ] {
+            assert_eq!(layout(tokens), text, "{tokens:?}");
+        }
+    }
+}

@@ -1,0 +1,833 @@
+//! The validator: a [`Visitor`] that plays every move of every game, mainline
+//! and variations, and reports what is wrong ([`Severity::Error`]) or not
+//! canonical ([`Severity::Lint`]), each finding located.
+//!
+//! ```
+//! use sanfen::pgn::reader::Reader;
+//! use sanfen::pgn::validate::{Severity, Validator};
+//!
+//! let pgn = b"[Event \"?\"]\n[Site \"?\"]\n[Date \"?\"]\n[Round \"?\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nf6 3. Ke3 *\n";
+//! let mut validator = Validator::new(pgn, Default::default());
+//! let report = Reader::new(pgn).read_game(&mut validator).unwrap();
+//! assert_eq!(report.moves, 4);
+//! let finding = &report.findings[0];
+//! assert_eq!(finding.severity(), Severity::Error);
+//! assert_eq!((finding.at.line, finding.at.column, finding.ply), (9, 24, Some(5)));
+//! assert_eq!(finding.token, "Ke3");
+//! assert_eq!(finding.kind.code(), "san:illegal");
+//! ```
+//!
+//! A variation replaces the move before it and is played from the position
+//! before that move. After a move that cannot be played, the rest of its line
+//! is read but not judged (a variation right after the bad move is still
+//! played: it is the alternative to it); the other lines and the next game are
+//! judged as usual.
+
+use std::ops::Range;
+
+use crate::pgn::reader::{Location, RawText, ResultToken, Skip, SyntaxError, SyntaxErrorKind, Visitor};
+use crate::pgn::start::{Start, StartError, start_position};
+use crate::quick::{self, Quick};
+use crate::resolve::{MoveLint, SanError, resolve_text};
+use crate::san::{ParseSanError, San, SanLintKind, SanOptions, SanPlus, Suffix};
+use crate::{Bitboard, Color, Position};
+
+/// How bad a finding is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Severity {
+    /// The game is not valid PGN of legal chess.
+    Error,
+    /// Valid, but not as canonical PGN writes it.
+    Lint,
+}
+
+/// What the validator may be asked to keep beyond the findings themselves.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Keep the source line of each finding (to show it with a caret).
+    pub source_lines: bool,
+    /// Count the findings without keeping them ([`GameReport::findings`]
+    /// stays empty; [`GameReport::errors`] and [`GameReport::lints`] count):
+    /// for a summary alone, at less cost.
+    pub count_only: bool,
+}
+
+/// The Seven Tag Roster, in its order.
+pub const SEVEN_TAG_ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+
+/// What a finding is about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FindingKind {
+    /// The reader found broken PGN syntax.
+    Syntax(SyntaxErrorKind),
+    /// A movetext token that is no move in any spelling.
+    NotAMove(ParseSanError),
+    /// A move that is illegal or ambiguous here.
+    Move(SanError),
+    /// A spelling that is accepted but not canonical (`0-0`, `e8Q`, ...).
+    Spelling {
+        /// Which spelling.
+        kind: SanLintKind,
+        /// The canonical SAN of the move (with check mark and annotation).
+        canonical: SanPlus,
+    },
+    /// A move written unlike canonical SAN in a way that depends on the
+    /// position (check marks, capture marks, disambiguation).
+    MoveShape {
+        /// What.
+        lint: MoveLint,
+        /// The canonical SAN of the move.
+        canonical: SanPlus,
+    },
+    /// A null move (`--`, `Z0`): analysis writes it for "if it were the
+    /// other side's turn"; it is played (the turn passes) but is no move of chess.
+    NullMove,
+    /// A null move while in check, which cannot be played.
+    NullMoveInCheck,
+    /// A move number that does not fit the move after it.
+    WrongMoveNumber {
+        /// The move number that fits: number, and whether Black moves.
+        expected: (u32, bool),
+    },
+    /// A move without the move number PGN writes before it (every White
+    /// move; a Black move that starts a variation or follows a comment or a
+    /// variation).
+    MissingMoveNumber {
+        /// The move number that fits.
+        expected: (u32, bool),
+    },
+    /// A `(` with no move before it to replace.
+    VariationWithoutMove,
+    /// The `FEN` tag cannot be played.
+    FenTag(StartError),
+    /// The `FEN` tag's position is reached by no legal game (played anyway).
+    UnreachableFen,
+    /// The `Result` tag and the termination marker differ.
+    ResultMismatch {
+        /// The tag's value.
+        tag: String,
+        /// The marker.
+        marker: &'static str,
+    },
+    /// The mainline ends in checkmate or stalemate, and the marker says otherwise.
+    ResultContradictsPosition {
+        /// `checkmate` or `stalemate`.
+        ending: &'static str,
+        /// The result it implies.
+        expected: &'static str,
+    },
+    /// The movetext has no termination marker.
+    MissingResult,
+    /// A termination marker spelled unlike PGN (`1–0`, `½-½`).
+    ResultSpelling {
+        /// The canonical marker.
+        canonical: &'static str,
+    },
+    /// A `"` inside a tag value without its `\` (`[White ""Mirage""]`): read
+    /// up to the last quote of the line.
+    UnescapedQuote,
+    /// Tags of the Seven Tag Roster are missing.
+    MissingTags {
+        /// Bit `i` set when `SEVEN_TAG_ROSTER[i]` is missing.
+        missing: u8,
+    },
+}
+
+impl FindingKind {
+    /// Errors make a game invalid; lint findings do not (unless `--strict`).
+    pub fn severity(&self) -> Severity {
+        match self {
+            FindingKind::Syntax(_)
+            | FindingKind::NotAMove(_)
+            | FindingKind::Move(_)
+            | FindingKind::VariationWithoutMove
+            | FindingKind::NullMoveInCheck
+            | FindingKind::FenTag(_) => Severity::Error,
+            _ => Severity::Lint,
+        }
+    }
+
+    /// A stable identifier: `pgn:...` for the game's structure, `san:...` for
+    /// moves (the codes of [`SanLintKind`] and [`MoveLint`] included).
+    pub fn code(&self) -> &'static str {
+        match self {
+            FindingKind::Syntax(kind) => match kind {
+                SyntaxErrorKind::UnclosedComment => "pgn:unclosed-comment",
+                SyntaxErrorKind::UnclosedVariation => "pgn:unclosed-variation",
+                SyntaxErrorKind::UnmatchedCloseParen => "pgn:unmatched-paren",
+                SyntaxErrorKind::TooDeep => "pgn:too-deep",
+                SyntaxErrorKind::BadTag => "pgn:bad-tag",
+                SyntaxErrorKind::UnexpectedChar => "pgn:unexpected-char",
+            },
+            FindingKind::NotAMove(_) => "san:syntax",
+            FindingKind::Move(SanError::Illegal { .. }) => "san:illegal",
+            FindingKind::Move(SanError::Ambiguous { .. }) => "san:ambiguous",
+            FindingKind::Spelling { kind, .. } => kind.code(),
+            FindingKind::MoveShape { lint, .. } => lint.code(),
+            FindingKind::NullMove => "pgn:null-move",
+            FindingKind::NullMoveInCheck => "pgn:null-move-in-check",
+            FindingKind::WrongMoveNumber { .. } => "pgn:move-number",
+            FindingKind::MissingMoveNumber { .. } => "pgn:missing-move-number",
+            FindingKind::VariationWithoutMove => "pgn:variation-without-move",
+            FindingKind::FenTag(_) => "pgn:fen-tag",
+            FindingKind::UnreachableFen => "pgn:unreachable-fen",
+            FindingKind::ResultMismatch { .. } => "pgn:result-mismatch",
+            FindingKind::ResultContradictsPosition { .. } => "pgn:result-contradicts-position",
+            FindingKind::MissingResult => "pgn:missing-result",
+            FindingKind::ResultSpelling { .. } => "pgn:result-spelling",
+            FindingKind::UnescapedQuote => "pgn:unescaped-quote",
+            FindingKind::MissingTags { .. } => "pgn:missing-tags",
+        }
+    }
+
+    /// The canonical or suggested text, where there is one: the canonical SAN
+    /// of a lint finding, the closest legal move of an illegal one, the
+    /// spellings of an ambiguous one (`Nbd7 or Nfd7`), the right move number.
+    pub fn suggestion(&self) -> Option<String> {
+        match self {
+            FindingKind::Move(SanError::Illegal { suggestions, .. }) => suggestions.first().cloned(),
+            FindingKind::Move(SanError::Ambiguous { spellings, .. }) => Some(spellings.join(" or ")),
+            FindingKind::Spelling { canonical, .. } | FindingKind::MoveShape { canonical, .. } => {
+                Some(canonical.to_string())
+            }
+            FindingKind::WrongMoveNumber { expected } | FindingKind::MissingMoveNumber { expected } => {
+                Some(move_number_text(*expected))
+            }
+            FindingKind::ResultMismatch { marker, .. } => Some((*marker).to_owned()),
+            FindingKind::ResultContradictsPosition { expected, .. } => Some((*expected).to_owned()),
+            FindingKind::ResultSpelling { canonical } => Some((*canonical).to_owned()),
+            _ => None,
+        }
+    }
+}
+
+/// `12.` or `12...`.
+fn move_number_text((number, black): (u32, bool)) -> String {
+    format!("{number}{}", if black { "..." } else { "." })
+}
+
+impl core::fmt::Display for FindingKind {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            FindingKind::Syntax(kind) => f.write_str(match kind {
+                SyntaxErrorKind::UnclosedComment => "comment opened here is never closed with }",
+                SyntaxErrorKind::UnclosedVariation => "variation opened here is never closed with )",
+                SyntaxErrorKind::UnmatchedCloseParen => ") closes no variation",
+                SyntaxErrorKind::TooDeep => "variations nested too deep; this one is skipped",
+                SyntaxErrorKind::BadTag => "not a tag pair [Name \"value\"]",
+                SyntaxErrorKind::UnexpectedChar => "unexpected character in movetext",
+            }),
+            FindingKind::NotAMove(err) => write!(f, "not a move: {err}"),
+            FindingKind::Move(err) => write!(f, "{err}"),
+            FindingKind::Spelling { kind, canonical } => write!(f, "{}; write {canonical}", kind.description()),
+            FindingKind::MoveShape { lint, canonical } => write!(f, "{lint}; write {canonical}"),
+            FindingKind::NullMove => f.write_str("null move: the turn passes without a move (analysis only)"),
+            FindingKind::NullMoveInCheck => f.write_str("null move while in check: the king would stay attacked"),
+            FindingKind::WrongMoveNumber { expected } => {
+                write!(f, "wrong move number; the move is {}", move_number_text(*expected))
+            }
+            FindingKind::MissingMoveNumber { expected } => {
+                if expected.1 {
+                    write!(
+                        f,
+                        "Black's move after a comment or variation needs its number {}",
+                        move_number_text(*expected)
+                    )
+                } else {
+                    write!(f, "move without its number {}", move_number_text(*expected))
+                }
+            }
+            FindingKind::VariationWithoutMove => f.write_str("variation with no move before it to replace"),
+            FindingKind::FenTag(err) => write!(f, "{err}; the moves are not checked"),
+            FindingKind::UnreachableFen => f.write_str("the FEN tag's position is reached by no legal game"),
+            FindingKind::ResultMismatch { tag, marker } => {
+                write!(f, "the Result tag says {tag} but the movetext ends with {marker}")
+            }
+            FindingKind::ResultContradictsPosition { ending, expected } => {
+                write!(f, "the game ends in {ending}: the result is {expected}")
+            }
+            FindingKind::MissingResult => f.write_str("no termination marker (1-0, 0-1, 1/2-1/2 or *)"),
+            FindingKind::ResultSpelling { canonical } => write!(f, "result spelled unlike PGN; write {canonical}"),
+            FindingKind::UnescapedQuote => f.write_str("quote inside a tag value without its backslash; write \\\""),
+            FindingKind::MissingTags { missing } => {
+                let names: Vec<&str> = SEVEN_TAG_ROSTER
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| missing & (1 << i) != 0)
+                    .map(|(_, n)| *n)
+                    .collect();
+                write!(
+                    f,
+                    "missing Seven Tag Roster tag{}: {}",
+                    if names.len() == 1 { "" } else { "s" },
+                    names.join(", ")
+                )
+            }
+        }
+    }
+}
+
+/// One finding, located.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// What.
+    pub kind: FindingKind,
+    /// Where: the token, or the game's start for findings about the whole game.
+    pub at: Location,
+    /// The 1-based half-move number of the move concerned, from the game's
+    /// start along the line (mainline or variation) that holds it.
+    pub ply: Option<u32>,
+    /// The move number of the move concerned.
+    pub move_number: Option<u32>,
+    /// The side that makes the move concerned.
+    pub side: Option<Color>,
+    /// The token as written (empty for findings about the whole game).
+    pub token: String,
+    /// The source line of `at`, without its line end, when
+    /// [`Options::source_lines`] asked for it.
+    pub source_line: Option<String>,
+}
+
+impl Finding {
+    /// The kind's severity.
+    pub fn severity(&self) -> Severity {
+        self.kind.severity()
+    }
+}
+
+/// What the validator says about one game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameReport {
+    /// Where the game starts.
+    pub at: Location,
+    /// The `White`, `Black`, `Event`, `Round` tags (decoded), when the game
+    /// has findings (they are not kept for clean games).
+    pub white: Option<String>,
+    /// See `white`.
+    pub black: Option<String>,
+    /// See `white`.
+    pub event: Option<String>,
+    /// See `white`.
+    pub round: Option<String>,
+    /// Moves played (mainline and variations).
+    pub moves: u64,
+    /// `Some(variant)` when the game is of a variant sanfen does not play: its
+    /// moves are not judged.
+    pub skipped: Option<String>,
+    /// The findings, in the order of their locations (findings about the
+    /// whole game are located at its start); empty with
+    /// [`Options::count_only`].
+    pub findings: Vec<Finding>,
+    /// How many findings are errors.
+    pub errors: u32,
+    /// How many findings are lint.
+    pub lints: u32,
+}
+
+impl GameReport {
+    /// Whether any finding is an error (with `strict`, any finding at all).
+    pub fn has_errors(&self, strict: bool) -> bool {
+        self.errors > 0 || (strict && self.lints > 0)
+    }
+}
+
+/// A line of play: the mainline or a variation.
+#[derive(Clone, Debug)]
+struct Line {
+    /// The position after the last move played.
+    pos: Position,
+    /// The pieces that check the side to move in `pos`.
+    checkers: Bitboard,
+    /// The position before the last move (or before the move that could not
+    /// be played): where a variation starts.
+    before: Option<Position>,
+    /// Half-moves played from the game's start along this line.
+    ply: u32,
+    /// A move could not be played: the rest of the line is not judged.
+    dead: bool,
+    /// Tokens since the line died (a variation right after the bad move is
+    /// still an alternative to it).
+    since_dead: u32,
+    /// A move number token waiting for its move.
+    number: Option<(u32, bool, Location, Range<usize>)>,
+    /// The next move needs its move number (line start, after a comment or
+    /// a variation).
+    needs_number: bool,
+}
+
+impl Line {
+    fn new(pos: Position, ply: u32) -> Line {
+        Line {
+            checkers: pos.checkers(),
+            pos,
+            before: None,
+            ply,
+            dead: false,
+            since_dead: 0,
+            number: None,
+            needs_number: true,
+        }
+    }
+
+    fn dead() -> Line {
+        Line { dead: true, since_dead: 1, ..Line::new(Position::default(), 0) }
+    }
+}
+
+/// The tags the validator reads, as byte ranges of the input.
+#[derive(Clone, Debug, Default)]
+struct Tags {
+    white: Option<Range<usize>>,
+    black: Option<Range<usize>>,
+    event: Option<Range<usize>>,
+    round: Option<Range<usize>>,
+    result: Option<Range<usize>>,
+    fen: Option<(Range<usize>, Location)>,
+    variant: Option<Range<usize>>,
+    /// Which of the Seven Tag Roster were seen (bit i: `SEVEN_TAG_ROSTER[i]`).
+    roster: u8,
+}
+
+/// Where findings go: kept (with their context) or only counted.
+#[derive(Debug)]
+struct Recorder<'a> {
+    input: &'a [u8],
+    /// The offset of `input[0]` in the stream.
+    base: u64,
+    options: Options,
+    findings: Vec<Finding>,
+    errors: u32,
+    lints: u32,
+}
+
+impl Recorder<'_> {
+    fn push(&mut self, kind: FindingKind, at: Location, token: &[u8], line: Option<&Line>) {
+        let context = line.map(|line| (line.ply + 1, line.pos.fullmoves(), line.pos.turn()));
+        self.push_with(kind, at, token, context);
+    }
+
+    /// `context`: the ply, move number and side of the move concerned.
+    fn push_with(&mut self, kind: FindingKind, at: Location, token: &[u8], context: Option<(u32, u32, Color)>) {
+        match kind.severity() {
+            Severity::Error => self.errors += 1,
+            Severity::Lint => self.lints += 1,
+        }
+        if self.options.count_only {
+            return;
+        }
+        let (ply, move_number, side) = match context {
+            Some((ply, number, side)) => (Some(ply), Some(number), Some(side)),
+            None => (None, None, None),
+        };
+        let source_line = self.source_line(at);
+        self.findings.push(Finding {
+            kind,
+            at,
+            ply,
+            move_number,
+            side,
+            token: String::from_utf8_lossy(token).into_owned(),
+            source_line,
+        });
+    }
+
+    fn source_line(&self, at: Location) -> Option<String> {
+        if !self.options.source_lines {
+            return None;
+        }
+        let offset = usize::try_from(at.offset.checked_sub(self.base)?).ok()?.min(self.input.len());
+        let start = offset + 1 - (at.column as usize).min(offset + 1);
+        let end = memchr::memchr(b'\n', &self.input[start..]).map_or(self.input.len(), |i| start + i);
+        let line = &self.input[start..end];
+        Some(decode(line.strip_suffix(b"\r").unwrap_or(line)))
+    }
+
+    /// The byte range of a slice of the input.
+    fn range_of(&self, bytes: &[u8]) -> Range<usize> {
+        let start = (bytes.as_ptr() as usize).wrapping_sub(self.input.as_ptr() as usize);
+        if start <= self.input.len() && bytes.len() <= self.input.len() - start {
+            start..start + bytes.len()
+        } else {
+            // not from our input (a caller's own reader): keep nothing
+            0..0
+        }
+    }
+
+    fn text(&self, range: &Option<Range<usize>>) -> Option<String> {
+        range.as_ref().map(|r| RawText(&self.input[r.clone()]).decode().into_owned())
+    }
+
+    /// Plays one SAN token on `line`.
+    fn play(&mut self, line: &mut Line, token: &[u8], at: Location) -> bool {
+        if line.dead {
+            line.since_dead += 1;
+            return false;
+        }
+        self.check_number(line, token, at);
+        // the fast path: canonical SAN naming exactly one legal move
+        if let Some(san) = crate::parse::san::canonical(token, crate::san::Letters::English.table()) {
+            if let Quick::Canonical(m) = quick::find_with_checkers(&line.pos, line.checkers, &san.san) {
+                let context = (line.ply + 1, line.pos.fullmoves(), line.pos.turn());
+                line.before = Some(line.pos.clone());
+                line.pos.play_unchecked(m);
+                line.checkers = line.pos.checkers();
+                let wanted = if line.checkers.any() || san.suffix.is_some() {
+                    quick::suffix_with_checkers(&line.pos, line.checkers)
+                } else {
+                    None
+                };
+                if wanted != san.suffix {
+                    let lint = suffix_lint(san.suffix, wanted);
+                    let canonical = SanPlus { suffix: wanted, ..san };
+                    self.push_with(FindingKind::MoveShape { lint, canonical }, at, token, Some(context));
+                }
+                advance(line);
+                return true;
+            }
+        }
+        self.play_slow(line, token, at)
+    }
+
+    /// The full resolver: lenient reading, every lint, explanations.
+    fn play_slow(&mut self, line: &mut Line, token: &[u8], at: Location) -> bool {
+        match resolve_text(&line.pos, token, SanOptions::LENIENT) {
+            Err(err) => {
+                self.push(FindingKind::NotAMove(err), at, token, Some(line));
+                kill(line);
+                false
+            }
+            Ok(resolved) if resolved.parsed.readings[resolved.reading].san == San::Null => {
+                if line.pos.is_check() {
+                    self.push(FindingKind::NullMoveInCheck, at, token, Some(line));
+                    kill(line);
+                    return false;
+                }
+                let canonical = SanPlus::new(San::Null);
+                for lint in &resolved.syntax_lints {
+                    self.push(FindingKind::Spelling { kind: lint.kind, canonical }, at, token, Some(line));
+                }
+                self.push(FindingKind::NullMove, at, token, Some(line));
+                line.before = Some(line.pos.clone());
+                line.pos.play_null();
+                line.checkers = Bitboard::EMPTY;
+                advance(line);
+                true
+            }
+            Ok(resolved) => match resolved.resolution.outcome {
+                Err(err) => {
+                    self.push(FindingKind::Move(err), at, token, Some(line));
+                    kill(line);
+                    false
+                }
+                Ok(m) => {
+                    let reading = resolved.parsed.readings[resolved.reading];
+                    let canonical = resolved
+                        .resolution
+                        .canonical
+                        .map(|c| SanPlus { annotation: reading.annotation, ..c })
+                        .unwrap_or(reading);
+                    for lint in &resolved.syntax_lints {
+                        self.push(FindingKind::Spelling { kind: lint.kind, canonical }, at, token, Some(line));
+                    }
+                    for lint in resolved.resolution.lints {
+                        self.push(FindingKind::MoveShape { lint, canonical }, at, token, Some(line));
+                    }
+                    line.before = Some(line.pos.clone());
+                    line.pos.play_unchecked(m);
+                    line.checkers = line.pos.checkers();
+                    advance(line);
+                    true
+                }
+            },
+        }
+    }
+
+    /// Move number checks for the move about to be played.
+    fn check_number(&mut self, line: &mut Line, token: &[u8], at: Location) {
+        let black = line.pos.turn() == Color::Black;
+        let expected = (line.pos.fullmoves(), black);
+        match line.number.take() {
+            Some((number, dots, number_at, range)) => {
+                let well_written = range.is_empty() || self.input.get(range.clone()).is_some_and(|t| t.ends_with(b"."));
+                if (number, dots) != expected || !well_written {
+                    let input = self.input;
+                    let number_token = input.get(range).unwrap_or_default();
+                    self.push(FindingKind::WrongMoveNumber { expected }, number_at, number_token, Some(line));
+                }
+            }
+            None if !black || line.needs_number => {
+                self.push(FindingKind::MissingMoveNumber { expected }, at, token, Some(line));
+            }
+            None => {}
+        }
+    }
+}
+
+/// After a move played on `line`.
+fn advance(line: &mut Line) {
+    line.ply += 1;
+    line.needs_number = false;
+    line.number = None;
+}
+
+/// After a move that cannot be played on `line`.
+fn kill(line: &mut Line) {
+    line.before = Some(line.pos.clone());
+    line.dead = true;
+    line.since_dead = 0;
+    line.number = None;
+}
+
+/// Plays and checks games; give it to a [`crate::pgn::reader::Reader`] over the same input.
+#[derive(Debug)]
+pub struct Validator<'a> {
+    recorder: Recorder<'a>,
+    report: GameReport,
+    tags: Tags,
+    lines: Vec<Line>,
+    /// The movetext is not judged (variant, bad FEN tag).
+    skipping: bool,
+    marker: Option<(ResultToken, Location, bool)>,
+}
+
+impl<'a> Validator<'a> {
+    /// A validator for games read from `input`, whose first byte is at offset
+    /// 0 of the stream.
+    pub fn new(input: &'a [u8], options: Options) -> Validator<'a> {
+        Validator::with_base(input, 0, options)
+    }
+
+    /// A validator for games read from `input`, whose first byte is at offset
+    /// `base` of the stream (a chunk: give the chunk's start offset).
+    pub fn with_base(input: &'a [u8], base: u64, options: Options) -> Validator<'a> {
+        Validator {
+            recorder: Recorder { input, base, options, findings: Vec::new(), errors: 0, lints: 0 },
+            report: GameReport::default(),
+            tags: Tags::default(),
+            lines: Vec::new(),
+            skipping: false,
+            marker: None,
+        }
+    }
+
+    fn end_checks(&mut self, at: Location) {
+        let recorder = &mut self.recorder;
+        let marker = self.marker;
+        let marker_text = marker.map(|(m, _, _)| result_text(m));
+        match marker {
+            None => recorder.push(FindingKind::MissingResult, at, b"", None),
+            Some((result, marker_at, canonical)) => {
+                let text = result_text(result);
+                if !canonical {
+                    let token = marker_token(recorder.input, recorder.base, marker_at);
+                    recorder.push(FindingKind::ResultSpelling { canonical: text }, marker_at, token, None);
+                }
+                if let Some(range) = &self.tags.result {
+                    let tag = &recorder.input[range.clone()];
+                    if tag != text.as_bytes() {
+                        let tag = decode(tag);
+                        recorder.push(
+                            FindingKind::ResultMismatch { tag, marker: text },
+                            marker_at,
+                            text.as_bytes(),
+                            None,
+                        );
+                    }
+                }
+            }
+        }
+        // the mainline's end
+        if let Some(main) = self.lines.first() {
+            if !self.skipping && !main.dead && !main.pos.has_legal_moves() {
+                let (ending, expected) = if main.pos.is_check() {
+                    ("checkmate", if main.pos.turn() == Color::White { "0-1" } else { "1-0" })
+                } else {
+                    ("stalemate", "1/2-1/2")
+                };
+                if let (Some((_, marker_at, _)), Some(written)) = (marker, marker_text) {
+                    if written != expected {
+                        let kind = FindingKind::ResultContradictsPosition { ending, expected };
+                        recorder.push(kind, marker_at, written.as_bytes(), None);
+                    }
+                }
+            }
+        }
+        if self.tags.roster != 0x7f {
+            let kind = FindingKind::MissingTags { missing: !self.tags.roster & 0x7f };
+            recorder.push(kind, self.report.at, b"", None);
+        }
+    }
+}
+
+/// Text as UTF-8 when it is, else as Latin-1 (every byte the character of
+/// the same code): never an error.
+fn decode(bytes: &[u8]) -> String {
+    match core::str::from_utf8(bytes) {
+        Ok(text) => text.to_owned(),
+        Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
+    }
+}
+
+/// The PGN text of a result.
+fn result_text(result: ResultToken) -> &'static str {
+    match result {
+        ResultToken::Outcome(outcome) => outcome.as_str(),
+        ResultToken::Unknown => "*",
+    }
+}
+
+/// The token at a location of the input (up to the next whitespace).
+fn marker_token(input: &[u8], base: u64, at: Location) -> &[u8] {
+    let Some(start) = at.offset.checked_sub(base).and_then(|o| usize::try_from(o).ok()) else {
+        return b"";
+    };
+    let rest = input.get(start..).unwrap_or_default();
+    let end = rest.iter().position(|b| b.is_ascii_whitespace()).unwrap_or(rest.len());
+    &rest[..end]
+}
+
+/// The lint for a check mark `written` where `wanted` is right.
+fn suffix_lint(written: Option<Suffix>, wanted: Option<Suffix>) -> MoveLint {
+    match (written, wanted) {
+        (None, Some(Suffix::Check)) => MoveLint::MissingCheck,
+        (None, Some(Suffix::Checkmate)) => MoveLint::MissingCheckmate,
+        (Some(_), None) => MoveLint::SpuriousCheck,
+        (Some(Suffix::Check), Some(Suffix::Checkmate)) => MoveLint::CheckInsteadOfMate,
+        _ => MoveLint::MateInsteadOfCheck,
+    }
+}
+
+impl Visitor for Validator<'_> {
+    type Output = GameReport;
+
+    fn begin_game(&mut self, at: Location) {
+        self.report = GameReport { at, ..GameReport::default() };
+        self.recorder.findings.clear();
+        self.recorder.errors = 0;
+        self.recorder.lints = 0;
+        self.tags = Tags::default();
+        self.lines.clear();
+        self.skipping = false;
+        self.marker = None;
+    }
+
+    fn tag(&mut self, name: &[u8], value: RawText<'_>, at: Location) {
+        let range = self.recorder.range_of(value.0);
+        if let Some(i) = memchr::memchr(b'"', value.0) {
+            if i == 0 || value.0[i - 1] != b'\\' {
+                self.recorder.push(FindingKind::UnescapedQuote, at, name, None);
+            }
+        }
+        if let Some(i) = SEVEN_TAG_ROSTER.iter().position(|n| n.as_bytes() == name) {
+            self.tags.roster |= 1 << i;
+        }
+        match name {
+            b"White" => self.tags.white = Some(range),
+            b"Black" => self.tags.black = Some(range),
+            b"Event" => self.tags.event = Some(range),
+            b"Round" => self.tags.round = Some(range),
+            b"Result" => self.tags.result = Some(range),
+            b"FEN" => self.tags.fen = Some((range, at)),
+            b"Variant" => self.tags.variant = Some(range),
+            _ => {}
+        }
+    }
+
+    fn end_tags(&mut self) -> Skip {
+        let variant = self.recorder.text(&self.tags.variant);
+        let fen = self.tags.fen.clone().map(|(range, at)| (self.recorder.text(&Some(range)).unwrap_or_default(), at));
+        match start_position(variant.as_deref(), fen.as_ref().map(|(text, _)| text.as_str())) {
+            Ok(Start::Play { position, unreachable, .. }) => {
+                if unreachable {
+                    let at = fen.as_ref().map_or(self.report.at, |(_, at)| *at);
+                    self.recorder.push(FindingKind::UnreachableFen, at, b"", None);
+                }
+                self.lines.push(Line::new(*position, 0));
+            }
+            Ok(Start::Skip { variant }) => {
+                self.report.skipped = Some(variant);
+                self.skipping = true;
+            }
+            Err(err) => {
+                let at = fen.as_ref().map_or(self.report.at, |(_, at)| *at);
+                self.recorder.push(FindingKind::FenTag(err), at, b"", None);
+                self.skipping = true;
+            }
+        }
+        Skip(self.skipping)
+    }
+
+    fn move_number(&mut self, number: u32, black: bool, token: &[u8], at: Location) {
+        let range = self.recorder.range_of(token);
+        if let Some(line) = self.lines.last_mut() {
+            if !line.dead {
+                line.number = Some((number, black, at, range));
+            }
+        }
+    }
+
+    fn san(&mut self, token: &[u8], at: Location) {
+        if let Some(line) = self.lines.last_mut() {
+            if self.recorder.play(line, token, at) {
+                self.report.moves += 1;
+            }
+        }
+    }
+
+    fn comment(&mut self, _text: RawText<'_>, _at: Location) {
+        if let Some(line) = self.lines.last_mut() {
+            line.needs_number = true;
+        }
+    }
+
+    fn begin_variation(&mut self, at: Location) -> Skip {
+        let Some(parent) = self.lines.last() else { return Skip(false) };
+        let child = match &parent.before {
+            // the variation replaces the last move played, or the move that could not be
+            Some(before) if !parent.dead => Line::new(before.clone(), parent.ply - 1),
+            Some(before) if parent.since_dead == 0 => Line::new(before.clone(), parent.ply),
+            None if !parent.dead => {
+                self.recorder.push(FindingKind::VariationWithoutMove, at, b"(", None);
+                Line::dead()
+            }
+            _ => Line::dead(),
+        };
+        self.lines.push(child);
+        Skip(false)
+    }
+
+    fn end_variation(&mut self, _at: Location) {
+        if self.lines.len() > 1 {
+            self.lines.pop();
+        }
+        if let Some(line) = self.lines.last_mut() {
+            line.needs_number = true;
+        }
+    }
+
+    fn result(&mut self, result: ResultToken, token: &[u8], at: Location) {
+        let canonical = token == result_text(result).as_bytes();
+        self.marker = Some((result, at, canonical));
+    }
+
+    fn syntax_error(&mut self, error: SyntaxError) {
+        self.recorder.push(FindingKind::Syntax(error.kind), error.at, error.found.as_bytes(), None);
+    }
+
+    fn end_game(&mut self, at: Location) -> GameReport {
+        self.end_checks(at);
+        let recorder = &mut self.recorder;
+        self.report.errors = recorder.errors;
+        self.report.lints = recorder.lints;
+        if !recorder.findings.is_empty() {
+            self.report.white = recorder.text(&self.tags.white);
+            self.report.black = recorder.text(&self.tags.black);
+            self.report.event = recorder.text(&self.tags.event);
+            self.report.round = recorder.text(&self.tags.round);
+            recorder.findings.sort_by_key(|f| f.at.offset);
+            self.report.findings = core::mem::take(&mut recorder.findings);
+        }
+        self.lines.clear();
+        core::mem::take(&mut self.report)
+    }
+}
