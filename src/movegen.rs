@@ -30,6 +30,16 @@ impl core::fmt::Display for IllegalMoveError {
 
 impl std::error::Error for IllegalMoveError {}
 
+/// What taking back a move needs besides the move: the state it overwrites.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Undo {
+    /// The move, or `None` for a null move.
+    m: Option<Move>,
+    castling_rights: crate::CastlingRights,
+    ep_square: Option<Square>,
+    halfmoves: u32,
+}
+
 /// Where generated moves go: a list, or a counter that never builds them.
 trait Sink {
     /// Moves of a non-pawn piece from `from` to each of `targets`.
@@ -364,6 +374,50 @@ impl Position {
             self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = them;
+    }
+
+    /// What [`Position::unplay`] needs to take back the next move (or null move).
+    pub(crate) fn undo_info(&self, m: Option<Move>) -> Undo {
+        Undo { m, castling_rights: self.castling_rights, ep_square: self.ep_square, halfmoves: self.halfmoves }
+    }
+
+    /// Takes back the move (or null move) `undo` was made for, played last.
+    pub(crate) fn unplay(&mut self, undo: &Undo) {
+        let us = !self.turn;
+        self.turn = us;
+        if us == Color::Black {
+            self.fullmoves = self.fullmoves.saturating_sub(1);
+        }
+        self.castling_rights = undo.castling_rights;
+        self.ep_square = undo.ep_square;
+        self.halfmoves = undo.halfmoves;
+        match undo.m {
+            None => {}
+            Some(Move::Normal { role, from, capture, to, promotion: _ }) => {
+                self.board.remove_piece_at(to);
+                if let Some(captured) = capture {
+                    self.board.set_piece_at(to, Piece { color: !us, role: captured });
+                }
+                self.board.set_piece_at(from, Piece { color: us, role });
+            }
+            Some(Move::EnPassant { from, to }) => {
+                self.board.remove_piece_at(to);
+                self.board.set_piece_at(from, Piece { color: us, role: Role::Pawn });
+                if let Some(captured) = to.step(0, us.fold(-1, 1)) {
+                    self.board.set_piece_at(captured, Piece { color: !us, role: Role::Pawn });
+                }
+            }
+            Some(Move::Castle { king, rook }) => {
+                let back = king.rank();
+                let king_side = rook.file() > king.file();
+                let king_to = Square::from_coords(if king_side { File::G } else { File::C }, back);
+                let rook_to = Square::from_coords(if king_side { File::F } else { File::D }, back);
+                self.board.remove_piece_at(king_to);
+                self.board.remove_piece_at(rook_to);
+                self.board.set_piece_at(king, Piece { color: us, role: Role::King });
+                self.board.set_piece_at(rook, Piece { color: us, role: Role::Rook });
+            }
+        }
     }
 
     /// Passes the turn without moving: a null move, as analysis writes `--`

@@ -100,13 +100,19 @@ fn json_lines_contract() {
     );
 }
 
-/// Several files of real games, more than one chunk each.
+/// Several files of real games, some of more than one chunk (and more than
+/// one block of the one-thread reader).
 fn big_inputs() -> Vec<String> {
-    ["pychess/gamefiles/world_matches.pgn", "pychess/gamefiles/dortmund.pgn", "shakmaty-bench/lichess_db_1000k.pgn"]
-        .iter()
-        .map(|name| data(name))
-        .chain([data("pychess/learn/lichess_study_lichess-practice-the-fork_by_arex_2017.01.29.pgn")])
-        .collect()
+    [
+        "pychess/gamefiles/world_matches.pgn",
+        "pychess/gamefiles/dortmund.pgn",
+        "shakmaty-bench/lichess_db_1000k.pgn",
+        "tcec/TCEC_Season_13_-_Superfinal.pgn",
+    ]
+    .iter()
+    .map(|name| data(name))
+    .chain([data("pychess/learn/lichess_study_lichess-practice-the-fork_by_arex_2017.01.29.pgn")])
+    .collect()
 }
 
 #[test]
@@ -125,10 +131,10 @@ fn threads_change_nothing_but_the_time() {
     let one = run("1");
     assert_eq!(
         one.1,
-        json!({"summary": {"games": 1383, "moves": 131549, "games_with_errors": 3, "errors": 3, "lint": 383,
-                           "skipped": 0, "bytes": 2306231}})
+        json!({"summary": {"games": 1483, "moves": 144844, "games_with_errors": 3, "errors": 3, "lint": 7009,
+                           "skipped": 0, "bytes": 6180783}})
     );
-    assert_eq!(one.0.lines().count(), 226);
+    assert_eq!(one.0.lines().count(), 326);
     for jobs in ["2", "3", "8"] {
         assert!(run(jobs) == one, "-j {jobs}");
     }

@@ -17,7 +17,7 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sanfen::Color;
 use sanfen::pgn::chunk::{Chunk, Chunker};
-use sanfen::pgn::reader::Reader;
+use sanfen::pgn::reader::{Location, Reader};
 use sanfen::pgn::validate::{Finding, GameReport, Options, Severity, Validator};
 use serde_json::{Value, json};
 
@@ -90,26 +90,36 @@ struct Settings {
 }
 
 fn check_chunk(chunk: Chunk, settings: Settings) -> Checked {
-    let mut totals = Totals { bytes: chunk.data.len() as u64, ..Totals::default() };
-    let mut reports = Vec::new();
+    let mut checked = Checked {
+        totals: Totals { bytes: chunk.data.len() as u64, ..Totals::default() },
+        reports: Vec::new(),
+        data: Vec::new(),
+    };
     {
         let mut validator = Validator::with_base(&chunk.data, chunk.start.offset, settings.options);
         let mut reader = Reader::with_start(&chunk.data, chunk.start);
         while let Some(report) = reader.read_game(&mut validator) {
-            totals.moves += report.moves;
-            totals.skipped += u64::from(report.skipped.is_some());
-            let (errors, lints) =
-                if settings.strict { (report.errors + report.lints, 0) } else { (report.errors, report.lints) };
-            totals.errors += u64::from(errors);
-            totals.lint += u64::from(lints);
-            totals.games_with_errors += u64::from(errors > 0);
-            if !settings.options.count_only && (!report.findings.is_empty() || report.skipped.is_some()) {
-                reports.push((totals.games, report));
-            }
-            totals.games += 1;
+            count_game(&mut checked, report, settings);
         }
     }
-    Checked { totals, reports, data: chunk.data }
+    checked.data = chunk.data;
+    checked
+}
+
+/// Adds one game to the counts, and keeps its report when there is something to say.
+fn count_game(checked: &mut Checked, report: GameReport, settings: Settings) {
+    let totals = &mut checked.totals;
+    totals.moves += report.moves;
+    totals.skipped += u64::from(report.skipped.is_some());
+    let (errors, lints) =
+        if settings.strict { (report.errors + report.lints, 0) } else { (report.errors, report.lints) };
+    totals.errors += u64::from(errors);
+    totals.lint += u64::from(lints);
+    totals.games_with_errors += u64::from(errors > 0);
+    if !settings.options.count_only && (!report.findings.is_empty() || report.skipped.is_some()) {
+        checked.reports.push((totals.games, report));
+    }
+    totals.games += 1;
 }
 
 /// `sanfen check`.
@@ -185,21 +195,76 @@ fn progress_bar(args: &Args, size: Option<u64>) -> ProgressBar {
     }
 }
 
+/// One thread: blocks of input read into one buffer, games read from it
+/// directly (no chunker pass); a game that reaches the end of the buffer
+/// before the input ends is read again once more input is in.
 fn check_sequential(
-    input: Box<dyn Read + Send>,
+    mut input: Box<dyn Read + Send>,
     settings: Settings,
     printer: &mut Printer<'_>,
 ) -> Result<Totals, Error> {
-    let mut chunker = Chunker::new(input);
+    const BLOCK: usize = 1 << 20;
     let mut totals = Totals::default();
-    let mut buffer = Vec::new();
-    while let Some(chunk) = chunker.next_chunk(buffer).map_err(Error::Input)? {
-        let checked = check_chunk(chunk, settings);
+    let mut buf: Vec<u8> = Vec::with_capacity(2 * BLOCK);
+    let mut start = Location { line: 1, column: 1, offset: 0 };
+    let mut eof = false;
+    let mut first = true;
+    // how much to read: doubled while no game fits, so a huge game is read again
+    // only a few times
+    let mut block = BLOCK;
+    loop {
+        // read until a block more than what is left over is in, or the input ends
+        let target = buf.len() + block;
+        while !eof && buf.len() < target {
+            let filled = buf.len();
+            buf.resize(target, 0);
+            match input.read(&mut buf[filled..]) {
+                Ok(0) => {
+                    buf.truncate(filled);
+                    eof = true;
+                }
+                Ok(read) => buf.truncate(filled + read),
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => buf.truncate(filled),
+                Err(err) => return Err(Error::Input(err)),
+            }
+        }
+        if first {
+            first = false;
+            if buf.starts_with(b"\xef\xbb\xbf") {
+                buf.drain(..3);
+                start.offset = 3;
+            }
+        }
+        let mut checked = Checked { totals: Totals::default(), reports: Vec::new(), data: Vec::new() };
+        let end = start.offset + buf.len() as u64;
+        let mut consumed = start;
+        {
+            let mut validator = Validator::with_base(&buf, start.offset, settings.options);
+            let mut reader = Reader::with_start(&buf, start);
+            while let Some(report) = reader.read_game(&mut validator) {
+                let after = reader.location();
+                if !eof && after.offset >= end {
+                    // the game may go on in the next block: read it again then
+                    break;
+                }
+                consumed = after;
+                count_game(&mut checked, report, settings);
+            }
+            if eof {
+                consumed = reader.location();
+            }
+        }
+        let used = usize::try_from(consumed.offset - start.offset).unwrap_or(buf.len()).min(buf.len());
+        checked.totals.bytes = used as u64;
         printer.chunk(&checked)?;
         totals.add(&checked.totals);
-        buffer = checked.data;
+        if eof {
+            return Ok(totals);
+        }
+        block = if used == 0 { block * 2 } else { BLOCK };
+        buf.drain(..used);
+        start = consumed;
     }
-    Ok(totals)
 }
 
 fn check_parallel(

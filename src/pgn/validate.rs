@@ -25,6 +25,7 @@
 
 use std::ops::Range;
 
+use crate::movegen::Undo;
 use crate::pgn::reader::{Location, RawText, ResultToken, Skip, SyntaxError, SyntaxErrorKind, Visitor};
 use crate::pgn::start::{Start, StartError, start_position};
 use crate::quick::{self, Quick};
@@ -338,9 +339,10 @@ struct Line {
     pos: Position,
     /// The pieces that check the side to move in `pos`.
     checkers: Bitboard,
-    /// The position before the last move (or before the move that could not
-    /// be played): where a variation starts.
-    before: Option<Position>,
+    /// How to take back the last move played: a variation starts from the
+    /// position before it (or, on a dead line, before the move that could not
+    /// be played, which is `pos`).
+    undo: Option<Undo>,
     /// Half-moves played from the game's start along this line.
     ply: u32,
     /// A move could not be played: the rest of the line is not judged.
@@ -360,7 +362,7 @@ impl Line {
         Line {
             checkers: pos.checkers(),
             pos,
-            before: None,
+            undo: None,
             ply,
             dead: false,
             since_dead: 0,
@@ -468,7 +470,7 @@ impl Recorder<'_> {
         if let Some(san) = crate::parse::san::canonical(token, crate::san::Letters::English.table()) {
             if let Quick::Canonical(m) = quick::find_with_checkers(&line.pos, line.checkers, &san.san) {
                 let context = (line.ply + 1, line.pos.fullmoves(), line.pos.turn());
-                line.before = Some(line.pos.clone());
+                line.undo = Some(line.pos.undo_info(Some(m)));
                 line.pos.play_unchecked(m);
                 line.checkers = line.pos.checkers();
                 let wanted = if line.checkers.any() || san.suffix.is_some() {
@@ -507,7 +509,7 @@ impl Recorder<'_> {
                     self.push(FindingKind::Spelling { kind: lint.kind, canonical }, at, token, Some(line));
                 }
                 self.push(FindingKind::NullMove, at, token, Some(line));
-                line.before = Some(line.pos.clone());
+                line.undo = Some(line.pos.undo_info(None));
                 line.pos.play_null();
                 line.checkers = Bitboard::EMPTY;
                 advance(line);
@@ -532,7 +534,7 @@ impl Recorder<'_> {
                     for lint in resolved.resolution.lints {
                         self.push(FindingKind::MoveShape { lint, canonical }, at, token, Some(line));
                     }
-                    line.before = Some(line.pos.clone());
+                    line.undo = Some(line.pos.undo_info(Some(m)));
                     line.pos.play_unchecked(m);
                     line.checkers = line.pos.checkers();
                     advance(line);
@@ -572,7 +574,6 @@ fn advance(line: &mut Line) {
 
 /// After a move that cannot be played on `line`.
 fn kill(line: &mut Line) {
-    line.before = Some(line.pos.clone());
     line.dead = true;
     line.since_dead = 0;
     line.number = None;
@@ -782,10 +783,15 @@ impl Visitor for Validator<'_> {
 
     fn begin_variation(&mut self, at: Location) -> Skip {
         let Some(parent) = self.lines.last() else { return Skip(false) };
-        let child = match &parent.before {
-            // the variation replaces the last move played, or the move that could not be
-            Some(before) if !parent.dead => Line::new(before.clone(), parent.ply - 1),
-            Some(before) if parent.since_dead == 0 => Line::new(before.clone(), parent.ply),
+        let child = match &parent.undo {
+            // the variation replaces the move that could not be played
+            _ if parent.dead && parent.since_dead == 0 => Line::new(parent.pos.clone(), parent.ply),
+            // or the last move played
+            Some(undo) if !parent.dead => {
+                let mut before = parent.pos.clone();
+                before.unplay(undo);
+                Line::new(before, parent.ply - 1)
+            }
             None if !parent.dead => {
                 self.recorder.push(FindingKind::VariationWithoutMove, at, b"(", None);
                 Line::dead()
