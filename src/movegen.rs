@@ -376,6 +376,35 @@ impl Position {
         self.turn = them;
     }
 
+    /// The pieces that check the side to move, in this position reached by
+    /// playing `m` (as [`Position::checkers`], found from the move: the piece
+    /// that moved, or a line it opened to the king).
+    pub(crate) fn checkers_after(&self, m: Move) -> Bitboard {
+        let Move::Normal { role, from, to, promotion, .. } = m else {
+            return self.checkers();
+        };
+        let board = &self.board;
+        let them = !self.turn;
+        let king = self.our_king();
+        let occupied = board.occupied();
+        let mover = Piece { color: them, role: promotion.unwrap_or(role) };
+        let mut checkers = Bitboard::EMPTY;
+        if mover.role != Role::King && attacks::attacks(to, mover, occupied).contains(king) {
+            checkers.add(to);
+        }
+        // a line through the square left: a slider behind it now sees the king
+        let line = ray(king, from);
+        if line.any() {
+            let sliders = if king.file() == from.file() || king.rank() == from.rank() {
+                attacks::rook_attacks(king, occupied) & board.rooks_and_queens()
+            } else {
+                attacks::bishop_attacks(king, occupied) & board.bishops_and_queens()
+            };
+            checkers |= sliders & board.by_color(them) & line;
+        }
+        checkers
+    }
+
     /// What [`Position::unplay`] needs to take back the next move (or null move).
     pub(crate) fn undo_info(&self, m: Option<Move>) -> Undo {
         Undo { m, castling_rights: self.castling_rights, ep_square: self.ep_square, halfmoves: self.halfmoves }
@@ -535,6 +564,33 @@ mod tests {
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ] {
+            walk(&position(fen, CastlingMode::Standard), 2);
+        }
+    }
+
+    #[test]
+    fn checkers_after_a_move_are_found_from_the_move() {
+        fn walk(pos: &Position, depth: u32) {
+            for &m in &pos.legal_moves() {
+                let mut next = pos.clone();
+                next.play_unchecked(m);
+                assert_eq!(next.checkers_after(m), next.checkers(), "{pos} {m:?}");
+                if depth > 0 {
+                    walk(&next, depth - 1);
+                }
+            }
+        }
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            // discovered checks on ranks, files and diagonals, promotions with check
+            "4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 1",
+            "7k/8/5N2/8/8/8/1B6/6K1 w - - 0 1",
+            "4k3/2P5/8/8/8/8/8/4K3 w - - 0 1",
         ] {
             walk(&position(fen, CastlingMode::Standard), 2);
         }

@@ -472,7 +472,7 @@ impl Recorder<'_> {
                 let context = (line.ply + 1, line.pos.fullmoves(), line.pos.turn());
                 line.undo = Some(line.pos.undo_info(Some(m)));
                 line.pos.play_unchecked(m);
-                line.checkers = line.pos.checkers();
+                line.checkers = line.pos.checkers_after(m);
                 let wanted = if line.checkers.any() || san.suffix.is_some() {
                     quick::suffix_with_checkers(&line.pos, line.checkers)
                 } else {
@@ -735,6 +735,11 @@ impl Visitor for Validator<'_> {
     }
 
     fn end_tags(&mut self) -> Skip {
+        if self.tags.variant.is_none() && self.tags.fen.is_none() {
+            // the common case: standard chess from the initial position
+            self.lines.push(Line::new(Position::default(), 0));
+            return Skip(false);
+        }
         let variant = self.recorder.text(&self.tags.variant);
         let fen = self.tags.fen.clone().map(|(range, at)| (self.recorder.text(&Some(range)).unwrap_or_default(), at));
         match start_position(variant.as_deref(), fen.as_ref().map(|(text, _)| text.as_str())) {
