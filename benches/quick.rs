@@ -8,6 +8,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use sanfen::Position;
+use sanfen::pgn::reader::{Location, Reader, Visitor};
 use sanfen::quick::{Quick, find, suffix_after};
 use sanfen::resolve::resolve;
 use sanfen::san::{San, SanPlus};
@@ -15,37 +16,29 @@ use sanfen::san::{San, SanPlus};
 /// Games read from the file.
 const GAMES: usize = 200;
 
-/// The first [`GAMES`] games of the file, each as its move tokens (no tags,
-/// move numbers or result; the file has no comments or variations).
+/// Collects the move tokens of a game.
+struct Tokens(Vec<Vec<u8>>);
+
+impl Visitor for Tokens {
+    type Output = Vec<Vec<u8>>;
+
+    fn san(&mut self, token: &[u8], _at: Location) {
+        self.0.push(token.to_vec());
+    }
+
+    fn end_game(&mut self, _at: Location) -> Vec<Vec<u8>> {
+        std::mem::take(&mut self.0)
+    }
+}
+
+/// The first [`GAMES`] games of the file, each as its move tokens (read by
+/// the PGN reader; the file has no comments or variations).
 fn games() -> Vec<Vec<Vec<u8>>> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/pgn/shakmaty-bench/twic1599_1000k.pgn");
-    let text = std::fs::read_to_string(path).expect("../shared/data beside the repository");
-    let mut games: Vec<Vec<Vec<u8>>> = Vec::new();
-    let mut in_tags = false;
-    for line in text.lines() {
-        if line.starts_with('[') {
-            if !in_tags {
-                if games.len() == GAMES {
-                    break;
-                }
-                games.push(Vec::new());
-            }
-            in_tags = true;
-            continue;
-        }
-        in_tags = false;
-        let Some(game) = games.last_mut() else { continue };
-        for word in line.split_whitespace() {
-            if matches!(word, "1-0" | "0-1" | "1/2-1/2" | "*") {
-                continue;
-            }
-            let word = word.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-            if !word.is_empty() {
-                game.push(word.as_bytes().to_vec());
-            }
-        }
-    }
-    games
+    let bytes = std::fs::read(path).expect("../shared/data beside the repository");
+    let mut reader = Reader::new(&bytes);
+    let mut tokens = Tokens(Vec::new());
+    std::iter::from_fn(|| reader.read_game(&mut tokens)).take(GAMES).collect()
 }
 
 /// Every ply of the games: the position before it and the SAN as written.
