@@ -501,3 +501,32 @@ fn write_summary(out: &mut impl Write, totals: &Totals, seconds: f64, json: bool
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use sanfen::pgn::reader::Reader;
+    use sanfen::pgn::validate::{Options, Validator};
+
+    use super::*;
+
+    #[test]
+    fn terminal_shows_the_source_line_with_a_caret() {
+        let pgn = "[White \"Ana\"]\n[Black \"Bruno\"]\n\n1. e4 e5 2. Nf3 Nc6 3. d3 Nf6 4. Nd2 d5 *\n";
+        let options = Options { source_lines: true, count_only: false };
+        let mut validator = Validator::new(pgn.as_bytes(), options);
+        let mut report = Reader::new(pgn.as_bytes()).read_game(&mut validator).expect("a game");
+        report.findings.retain(|f| f.kind.code() == "san:ambiguous");
+        let mut out = Vec::new();
+        write_game(&mut out, "g.pgn", 1, &report, false, Style { terminal: true, color: false }).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "g.pgn:4:34: game 1 (Ana - Bruno), 4. Nd2: error[san:ambiguous]: ambiguous: pieces on b1 and f3 can both \
+             make the move; write Nbd2 or Nfd2\n  |\n4 | 1. e4 e5 2. Nf3 Nc6 3. d3 Nf6 4. Nd2 d5 *\n  | \
+             \x20                                ^^^\n"
+        );
+        // in colour: the label only
+        let mut out = Vec::new();
+        write_game(&mut out, "g.pgn", 1, &report, true, Style { terminal: true, color: true }).unwrap();
+        assert!(String::from_utf8(out).unwrap().contains(": \x1b[1;31merror[san:ambiguous]\x1b[0m: ambiguous"));
+    }
+}
