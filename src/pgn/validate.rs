@@ -719,19 +719,41 @@ impl Visitor for Validator<'_> {
                 self.recorder.push(FindingKind::UnescapedQuote, at, name, None);
             }
         }
-        if let Some(i) = SEVEN_TAG_ROSTER.iter().position(|n| n.as_bytes() == name) {
-            self.tags.roster |= 1 << i;
-        }
-        match name {
-            b"White" => self.tags.white = Some(range),
-            b"Black" => self.tags.black = Some(range),
-            b"Event" => self.tags.event = Some(range),
-            b"Round" => self.tags.round = Some(range),
-            b"Result" => self.tags.result = Some(range),
-            b"FEN" => self.tags.fen = Some((range, at)),
-            b"Variant" => self.tags.variant = Some(range),
-            _ => {}
-        }
+        // one comparison per tag: the roster bit (`SEVEN_TAG_ROSTER` order) and what is kept
+        let tags = &mut self.tags;
+        tags.roster |= match name {
+            b"Event" => {
+                tags.event = Some(range);
+                1
+            }
+            b"Site" => 2,
+            b"Date" => 4,
+            b"Round" => {
+                tags.round = Some(range);
+                8
+            }
+            b"White" => {
+                tags.white = Some(range);
+                16
+            }
+            b"Black" => {
+                tags.black = Some(range);
+                32
+            }
+            b"Result" => {
+                tags.result = Some(range);
+                64
+            }
+            b"FEN" => {
+                tags.fen = Some((range, at));
+                0
+            }
+            b"Variant" => {
+                tags.variant = Some(range);
+                0
+            }
+            _ => 0,
+        };
     }
 
     fn end_tags(&mut self) -> Skip {
