@@ -98,9 +98,10 @@ enum Command {
     /// Files ending in `.gz` or `.zst` are decompressed; no file, or `-`, reads
     /// standard input. One diagnostic per finding (`FILE:LINE:COL: game N
     /// (White - Black, Event, Round), 12... Nd7: error[KIND]: MESSAGE`), then a
-    /// summary line on stderr. Exit code 0 when no game has an error (lint
-    /// findings are warnings, errors with `--strict`), 1 when one has, 2 when
-    /// a file cannot be read.
+    /// summary line, all on stdout (`--json`: JSON Lines, `--quiet`: the summary
+    /// alone). Exit code 0 when no game has an error (lint findings are
+    /// warnings, errors with `--strict`), 1 when one has, 2 when a file cannot
+    /// be read.
     Check(check::Args),
     /// Rewrite PGN games: canonical SAN, the Seven Tag Roster first, movetext
     /// wrapped at 80 columns; comments, NAGs and variations kept.
