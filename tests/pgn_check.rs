@@ -2,14 +2,16 @@
 //! error, lint and skip counts per file, the exact location of every error,
 //! and injected errors in clean games, each with its exact diagnostic.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use sanfen::pgn::chunk::Chunker;
 use sanfen::pgn::reader::Reader;
 use sanfen::pgn::validate::{Finding, GameReport, Options, Severity, Validator};
 
+mod common;
+
 fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/pgn").join(name)
+    common::pgn_root().join(name)
 }
 
 /// What a file gives: counts, and every error as (game, line, column, code, token).
@@ -68,25 +70,6 @@ fn lines_of(report: &GameReport) -> Vec<String> {
             format!("{}:{} {} {}: {}{suggestion}", f.at.line, f.at.column, f.kind.code(), f.token, f.kind)
         })
         .collect()
-}
-
-/// Every PGN file under `../shared/data/pgn`, relative to it, sorted.
-fn data_files() -> Vec<String> {
-    fn walk(dir: &Path, root: &Path, out: &mut Vec<String>) {
-        for entry in std::fs::read_dir(dir).expect("../shared/data beside the repository") {
-            let path = entry.expect("a directory entry").path();
-            if path.is_dir() {
-                walk(&path, root, out);
-            } else if path.extension().is_some_and(|e| e == "pgn" || e == "txt") {
-                out.push(path.strip_prefix(root).expect("under the root").to_string_lossy().into_owned());
-            }
-        }
-    }
-    let root = data("");
-    let mut out = Vec::new();
-    walk(&root, &root, &mut out);
-    out.sort();
-    out
 }
 
 /// (file, games, moves played, errors, lint findings, games skipped). Zero
@@ -252,7 +235,7 @@ const FILES: &[(&str, u64, u64, u64, u64, u64)] = &[
 #[test]
 fn every_data_file_gives_its_counts() {
     let names: Vec<&str> = FILES.iter().map(|row| row.0).collect();
-    assert_eq!(data_files(), names, "the table lists every data file");
+    assert_eq!(common::pgn_files(), names, "the table lists every data file");
     for &(name, games, moves, errors, lints, skipped) in FILES {
         let (summary, _) = check_file(name);
         assert_eq!(

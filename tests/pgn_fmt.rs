@@ -282,25 +282,14 @@ fn a_game_of_tags_alone_written_unchanged_keeps_the_next_game_apart() {
 
 // ---- every PGN file of ../shared/data/pgn ---------------------------------------------
 
+mod common;
+
 fn data_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/pgn")
+    common::pgn_root()
 }
 
 fn data_files() -> Vec<PathBuf> {
-    fn walk(dir: &Path, files: &mut Vec<PathBuf>) {
-        for entry in fs::read_dir(dir).expect("shared/data/pgn is there") {
-            let path = entry.expect("readable directory").path();
-            if path.is_dir() {
-                walk(&path, files);
-            } else {
-                files.push(path);
-            }
-        }
-    }
-    let mut files = Vec::new();
-    walk(&data_root(), &mut files);
-    files.sort();
-    files
+    common::pgn_files().iter().map(|name| data_root().join(name)).collect()
 }
 
 /// What a game says, as far as a reader can tell: the tags (a set, with the

@@ -3,7 +3,7 @@
 //! data file.
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use sanfen::pgn::{
     Chunk, Chunker, Location, RawText, Reader, ResultToken, Skip, SyntaxError, SyntaxErrorKind, Visitor,
@@ -134,33 +134,15 @@ fn loc(line: u32, column: u32, offset: u64) -> Location {
 
 // ---- Data files ---------------------------------------------------------------------
 
+mod common;
+
 fn data_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/pgn")
+    common::pgn_root()
 }
 
 fn read(name: &str) -> Vec<u8> {
     let path = data_dir().join(name);
     std::fs::read(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()))
-}
-
-/// Every PGN file under the data directory (`.pgn`, and scalachess's `.txt`),
-/// as paths relative to it, sorted.
-fn data_files() -> Vec<String> {
-    fn walk(dir: &Path, root: &Path, out: &mut Vec<String>) {
-        for entry in std::fs::read_dir(dir).expect("data directory") {
-            let path = entry.expect("directory entry").path();
-            if path.is_dir() {
-                walk(&path, root, out);
-            } else if path.extension().is_some_and(|e| e == "pgn" || e == "txt") {
-                out.push(path.strip_prefix(root).expect("under root").to_string_lossy().into_owned());
-            }
-        }
-    }
-    let root = data_dir();
-    let mut files = Vec::new();
-    walk(&root, &root, &mut files);
-    files.sort();
-    files
 }
 
 /// Counts games and nothing else.
@@ -240,7 +222,7 @@ fn throughput() {
     let mut names: Vec<String> = ["stockfish-books/8moves_v3.pgn", "stockfish-books/bjbraams_chessdb_198350_lines.pgn"]
         .map(str::to_owned)
         .into();
-    names.extend(data_files().into_iter().filter(|name| name.starts_with("tcec/")));
+    names.extend(common::pgn_files().into_iter().filter(|name| name.starts_with("tcec/")));
     names.push("shakmaty-bench/twic1599_1000k.pgn".to_owned());
     names.push("shakmaty-bench/lichess_db_1000k.pgn".to_owned());
     let mut total = (0, std::time::Duration::ZERO, std::time::Duration::ZERO);
@@ -1166,7 +1148,7 @@ const GAME_COUNTS: [(&str, usize); 113] = [
 
 #[test]
 fn game_counts_of_every_data_file() {
-    let files = data_files();
+    let files = common::pgn_files();
     let listed: Vec<&str> = GAME_COUNTS.iter().map(|(name, _)| *name).collect();
     assert_eq!(files, listed, "the table lists every data file");
     for (name, games) in GAME_COUNTS {

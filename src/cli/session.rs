@@ -575,15 +575,8 @@ impl Session {
     pub fn pgn(&self) -> String {
         let result = self.game.end().map_or("*", |end| end.result.as_str());
         let mut out = String::new();
-        for (tag, value) in [
-            ("Event", "?"),
-            ("Site", "?"),
-            ("Date", "????.??.??"),
-            ("Round", "?"),
-            ("White", "?"),
-            ("Black", "?"),
-            ("Result", result),
-        ] {
+        for (tag, unknown) in sanfen::pgn::SEVEN_TAG_ROSTER {
+            let value = if tag == "Result" { result } else { unknown };
             out.push_str(&format!("[{tag} \"{value}\"]\n"));
         }
         let initial = self.game.initial();

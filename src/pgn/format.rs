@@ -81,6 +81,7 @@ use core::ops::Range;
 
 use memchr::{memchr, memrchr};
 
+use crate::pgn::SEVEN_TAG_ROSTER;
 use crate::pgn::reader::{Location, RawText, Reader, ResultToken, Skip, SyntaxError, SyntaxErrorKind, Visitor};
 use crate::pgn::start::{Start, StartError, start_position};
 use crate::quick::{self, Quick};
@@ -91,18 +92,6 @@ use crate::{Color, Position, notation, parse};
 /// The longest line of movetext the formatter writes, in bytes, unless a
 /// single comment is longer.
 pub const MAX_WIDTH: usize = 80;
-
-/// The Seven Tag Roster, in order, with the value written when a tag is
-/// missing (`None`: Result, which takes the termination marker).
-const ROSTER: [(&[u8], Option<&[u8]>); 7] = [
-    (b"Event", Some(b"?")),
-    (b"Site", Some(b"?")),
-    (b"Date", Some(b"????.??.??")),
-    (b"Round", Some(b"?")),
-    (b"White", Some(b"?")),
-    (b"Black", Some(b"?")),
-    (b"Result", None),
-];
 
 /// One game, formatted or left as it was.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -453,13 +442,15 @@ impl<'a> Formatter<'a> {
         let tag_bytes = &self.tag_bytes;
         let mut text = Vec::with_capacity(tag_bytes.len() + 16 * self.tags.len() + self.layout.out.len() + 128);
         let mut roster_tags = [usize::MAX; 7];
-        for (slot, (name, missing)) in roster_tags.iter_mut().zip(ROSTER) {
+        // a missing tag gets its unknown value; a missing Result, the termination marker
+        for (slot, (name, unknown)) in roster_tags.iter_mut().zip(SEVEN_TAG_ROSTER) {
+            let (name, missing) = (name.as_bytes(), if name == "Result" { marker } else { unknown.as_bytes() });
             match self.tags.iter().position(|tag| &tag_bytes[tag.name.clone()] == name) {
                 Some(index) => {
                     *slot = index;
                     write_tag(&mut text, name, &tag_bytes[self.tags[index].value.clone()]);
                 }
-                None => write_tag(&mut text, name, missing.unwrap_or(marker)),
+                None => write_tag(&mut text, name, missing),
             }
         }
         for (index, tag) in self.tags.iter().enumerate() {

@@ -8,6 +8,18 @@ pub mod reader;
 pub mod start;
 pub mod validate;
 
+/// The Seven Tag Roster, in export order, each with the value PGN writes when
+/// it is unknown (`*` for Result: an unknown or unfinished game).
+pub const SEVEN_TAG_ROSTER: [(&str, &str); 7] = [
+    ("Event", "?"),
+    ("Site", "?"),
+    ("Date", "????.??.??"),
+    ("Round", "?"),
+    ("White", "?"),
+    ("Black", "?"),
+    ("Result", "*"),
+];
+
 pub use chunk::{Chunk, Chunker};
 pub use reader::Reader;
 pub use reader::{Location, RawText, ResultToken, Skip, SyntaxError, SyntaxErrorKind, Visitor};

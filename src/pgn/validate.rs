@@ -26,6 +26,7 @@
 use std::ops::Range;
 
 use crate::movegen::Undo;
+use crate::pgn::SEVEN_TAG_ROSTER;
 use crate::pgn::reader::{Location, RawText, ResultToken, Skip, SyntaxError, SyntaxErrorKind, Visitor};
 use crate::pgn::start::{Start, StartError, start_position};
 use crate::quick::{self, Quick};
@@ -52,9 +53,6 @@ pub struct Options {
     /// for a summary alone, at less cost.
     pub count_only: bool,
 }
-
-/// The Seven Tag Roster, in its order.
-pub const SEVEN_TAG_ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
 
 /// What a finding is about.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -255,7 +253,7 @@ impl core::fmt::Display for FindingKind {
                     .iter()
                     .enumerate()
                     .filter(|(i, _)| missing & (1 << i) != 0)
-                    .map(|(_, n)| *n)
+                    .map(|(_, (name, _))| *name)
                     .collect();
                 write!(
                     f,
