@@ -865,10 +865,21 @@ pub fn parse_san(text: &[u8], options: SanOptions) -> Result<ParsedSan, ParseSan
 #[doc(hidden)]
 pub use crate::parse::san::syntax_ok as __syntax_ok;
 
-/// The fast path alone: `Some` exactly for canonical SAN; for the tests.
-#[doc(hidden)]
-pub fn __fast_path(text: &[u8]) -> Option<SanPlus> {
-    parse::san::canonical(text, Letters::English.table())
+/// Parses one token of canonical PGN SAN, with the piece letters of `letters`:
+/// the fast path of [`parse_san`], without its reports. `Some` exactly when
+/// the token is canonical SAN; then [`parse_san`] gives this reading and no
+/// lint finding. `None` says nothing more: ask [`parse_san`] why.
+///
+/// ```
+/// use sanfen::san::{Letters, parse_canonical};
+///
+/// assert_eq!(parse_canonical(b"Nxe5+", Letters::English).unwrap().to_string(), "Nxe5+");
+/// assert_eq!(parse_canonical(b"Cxe5+", Letters::Portuguese).unwrap().to_string(), "Nxe5+");
+/// assert_eq!(parse_canonical(b"0-0", Letters::English), None); // O-O, leniently
+/// ```
+#[inline]
+pub fn parse_canonical(text: &[u8], letters: Letters) -> Option<SanPlus> {
+    parse::san::canonical(text, letters.table())
 }
 
 /// The nom parser alone (no fast path), leniently; for the tests.

@@ -40,7 +40,12 @@ fn assert_agree(input: &[u8]) -> bool {
     let nom = sanfen::san::__lenient_nom(input, Letters::English);
     assert_eq!(full, nom, "fast path and grammar disagree on {}", show(input));
     assert_eq!(full.is_ok(), lenient, "{}", show(input));
-    assert_eq!(sanfen::san::__fast_path(input).is_some(), strict.is_ok(), "{}", show(input));
+    assert_eq!(
+        sanfen::san::parse_canonical(input, sanfen::san::Letters::English).is_some(),
+        strict.is_ok(),
+        "{}",
+        show(input)
+    );
     if let Ok(strict) = strict {
         // strict SAN is lenient SAN read without a lint, and is its own canonical text
         let nom = nom.unwrap_or_else(|e| panic!("strict but not lenient: {}: {e}", show(input)));

@@ -48,14 +48,18 @@ fn stdin_lines(each: &mut impl FnMut(&[u8]) -> Result<(), Error>) -> Result<(), 
 /// Calls `each` with every line of `reader`, without its `\n`. Reads in large
 /// blocks and hands out slices of them: no copy per line.
 fn lines(mut reader: impl Read, each: &mut impl FnMut(&[u8]) -> Result<(), Error>) -> Result<(), Error> {
-    let mut buf = vec![0u8; 1 << 16];
+    // `WORD` bytes of room after the data, so a word can always be read at a
+    // position before its end
+    let mut capacity = 1 << 16;
+    let mut buf = vec![0u8; capacity + WORD];
     let mut filled = 0;
     loop {
-        if filled == buf.len() {
+        if filled == capacity {
             // a line longer than the buffer
-            buf.resize(buf.len() * 2, 0);
+            capacity *= 2;
+            buf.resize(capacity + WORD, 0);
         }
-        let read = match reader.read(&mut buf[filled..]) {
+        let read = match reader.read(&mut buf[filled..capacity]) {
             Ok(read) => read,
             Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
             Err(err) => return Err(Error::Input(err)),
@@ -66,17 +70,7 @@ fn lines(mut reader: impl Read, each: &mut impl FnMut(&[u8]) -> Result<(), Error
         let end = filled + read;
         let mut start = 0;
         let mut at = filled;
-        while at < end {
-            // short lines (SAN tokens) are found fastest byte by byte, long ones
-            // (FEN, PGN) by memchr
-            let window = (at + 16).min(end);
-            let newline = match buf[at..window].iter().position(|&b| b == b'\n') {
-                Some(offset) => at + offset,
-                None => match memchr::memchr(b'\n', &buf[window..end]) {
-                    Some(offset) => window + offset,
-                    None => break,
-                },
-            };
+        while let Some(newline) = next_newline(&buf, at, end) {
             each(&buf[start..newline])?;
             start = newline + 1;
             at = start;
@@ -84,6 +78,33 @@ fn lines(mut reader: impl Read, each: &mut impl FnMut(&[u8]) -> Result<(), Error
         buf.copy_within(start..end, 0);
         filled = end - start;
     }
+}
+
+const WORD: usize = 8;
+
+/// The first `\n` in `buf[at..end]`, where `buf` has [`WORD`] bytes after
+/// `end`. Short lines (SAN tokens) are found in one word read without a loop;
+/// long ones (FEN, PGN) by memchr.
+#[inline(always)]
+fn next_newline(buf: &[u8], at: usize, end: usize) -> Option<usize> {
+    const ONES: u64 = u64::from_ne_bytes([0x01; WORD]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; WORD]);
+    const NEWLINES: u64 = u64::from_ne_bytes([b'\n'; WORD]);
+    let word: [u8; WORD] = buf.get(at..at + WORD)?.try_into().ok()?;
+    // a byte of `x` is 0 where the word has `\n`; the lowest marked byte is
+    // the first zero (a borrow can only mark bytes after a zero)
+    let x = u64::from_le_bytes(word) ^ NEWLINES;
+    let marks = x.wrapping_sub(ONES) & !x & HIGHS;
+    if marks != 0 {
+        let newline = at + (marks.trailing_zeros() / 8) as usize;
+        // a `\n` after `end` is stale data
+        return (newline < end).then_some(newline);
+    }
+    let after = at + WORD;
+    if after >= end {
+        return None;
+    }
+    memchr::memchr(b'\n', &buf[after..end]).map(|offset| after + offset)
 }
 
 #[cfg(test)]
@@ -127,6 +148,22 @@ mod tests {
         })
         .unwrap();
         assert_eq!(count, 2);
+    }
+
+    #[test]
+    fn newlines_in_words() {
+        // data `a\nbc`, then stale bytes with newlines after its end
+        let buf = b"a\nbc\n\n\n\n\n\n\n\n";
+        assert_eq!(next_newline(buf, 0, 4), Some(1));
+        assert_eq!(next_newline(buf, 2, 4), None);
+        // a newline past the first word, by memchr
+        let mut long = vec![b'x'; 40];
+        long[20] = b'\n';
+        long.extend([b'\n'; WORD]);
+        assert_eq!(next_newline(&long, 3, 40), Some(20));
+        assert_eq!(next_newline(&long, 21, 40), None);
+        assert_eq!(next_newline(&long, 12, 20), None);
+        assert_eq!(next_newline(&long, 13, 21), Some(20));
     }
 
     #[test]

@@ -10,7 +10,8 @@ use std::ffi::OsString;
 use std::io::{self, IsTerminal, Write};
 
 use sanfen::san::{
-    CastlingSide, Letters, ParseSanError, ParsedSan, San, SanLint, SanOptions, SanPlus, Suffix, parse_san,
+    CastlingSide, Letters, ParseSanError, ParsedSan, San, SanLint, SanOptions, SanPlus, Suffix, parse_canonical,
+    parse_san,
 };
 use serde_json::{Value, json};
 
@@ -61,26 +62,25 @@ pub fn run(args: &SanArgs) -> Result<ExitCode, Error> {
     let mut out = Output::new(stdout.lock());
     let mut scratch = Vec::new();
     let mut code = ExitCode::Valid;
+    // canonical SAN out of a terminal: one line of one reading, written in place
+    let plain = !args.json && !style.terminal;
+    let letters = if args.strict { Letters::English } else { args.letters };
     input::for_each(&args.sans, |token| {
+        if plain && let Some(san_plus) = parse_canonical(token, letters) {
+            out.simple_line(&san_plus);
+            return out.flush_if_full().map_err(Error::Output);
+        }
         let parsed = parse_san(token, options);
         code = code.and_valid(parsed.is_ok());
-        match &parsed {
-            // the common case, written in place
-            Ok(parsed) if !args.json && !style.terminal && parsed.readings.len() == 1 && parsed.lints.is_empty() => {
-                out.simple_line(&parsed.readings[0]);
-            }
-            _ => {
-                scratch.clear();
-                if args.json {
-                    write_json(&mut scratch, token, &parsed);
-                } else if style.terminal {
-                    write_terminal(&mut scratch, token, &parsed, style);
-                } else {
-                    write_line(&mut scratch, &parsed);
-                }
-                out.extend(&scratch).map_err(Error::Output)?;
-            }
+        scratch.clear();
+        if args.json {
+            write_json(&mut scratch, token, &parsed);
+        } else if style.terminal {
+            write_terminal(&mut scratch, token, &parsed, style);
+        } else {
+            write_line(&mut scratch, &parsed);
         }
+        out.extend(&scratch).map_err(Error::Output)?;
         if style.terminal { out.flush() } else { out.flush_if_full() }.map_err(Error::Output)
     })?;
     out.flush().map_err(Error::Output)?;
