@@ -865,17 +865,19 @@ pub fn parse_san(text: &[u8], options: SanOptions) -> Result<ParsedSan, ParseSan
 #[doc(hidden)]
 pub use crate::parse::san::syntax_ok as __syntax_ok;
 
-/// Parses one token of canonical PGN SAN, with the piece letters of `letters`:
-/// the fast path of [`parse_san`], without its reports. `Some` exactly when
-/// the token is canonical SAN; then [`parse_san`] gives this reading and no
-/// lint finding. `None` says nothing more: ask [`parse_san`] why.
+/// Parses one token of canonical PGN SAN: the fast path of [`parse_san`],
+/// without its reports. `Some` exactly when the token is canonical SAN whose
+/// piece letters `letters` reads as English does (a letter of another
+/// language is a lint finding); then [`parse_san`] gives this reading and no
+/// finding. `None` says nothing more: ask [`parse_san`] why.
 ///
 /// ```
 /// use sanfen::san::{Letters, parse_canonical};
 ///
 /// assert_eq!(parse_canonical(b"Nxe5+", Letters::English).unwrap().to_string(), "Nxe5+");
-/// assert_eq!(parse_canonical(b"Cxe5+", Letters::Portuguese).unwrap().to_string(), "Nxe5+");
-/// assert_eq!(parse_canonical(b"0-0", Letters::English), None); // O-O, leniently
+/// assert_eq!(parse_canonical(b"Bxe5", Letters::Portuguese).unwrap().to_string(), "Bxe5");
+/// assert_eq!(parse_canonical(b"Cxe5", Letters::Portuguese), None); // Nxe5, with a lint
+/// assert_eq!(parse_canonical(b"0-0", Letters::English), None); // O-O, with a lint
 /// ```
 #[inline]
 pub fn parse_canonical(text: &[u8], letters: Letters) -> Option<SanPlus> {
