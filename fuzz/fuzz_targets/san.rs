@@ -6,12 +6,14 @@
 //! - every lenient reading's canonical text reads strictly and is its own
 //!   canonical text (coordinate moves, which have no SAN without a position,
 //!   read back leniently to the same value instead);
-//! - spans of lints and errors lie within the input.
+//! - spans of lints and errors lie within the input;
+//! - what the fast path `parse_canonical` reads, `parse_san` reads the same,
+//!   as one reading with no lint.
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sanfen::san::{Letters, San, SanOptions, parse_san};
+use sanfen::san::{Letters, San, SanOptions, parse_canonical, parse_san};
 
 fuzz_target!(|data: &[u8]| {
     let strict = parse_san(data, SanOptions::STRICT);
@@ -31,6 +33,11 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     for letters in Letters::ALL {
+        if let Some(fast) = parse_canonical(data, letters) {
+            let parsed = parse_san(data, SanOptions { strict: false, letters }).expect("the fast path's token reads");
+            assert_eq!(parsed.readings.as_slice(), [fast]);
+            assert!(parsed.lints.is_empty());
+        }
         let Ok(parsed) = parse_san(data, SanOptions { strict: false, letters }) else { continue };
         for index in 0..parsed.readings.len() {
             for lint in parsed.lints_for(index) {
