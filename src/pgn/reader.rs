@@ -268,14 +268,16 @@ pub(crate) fn is_inline_ws(b: u8) -> bool {
 fn run_end(input: &[u8], mut i: usize) -> usize {
     // Most tokens are shorter than 8 bytes: find the first delimiter among 8
     // without a branch per byte (token lengths vary, and mispredicted loop
-    // exits were the reader's main cost).
+    // exits were the reader's main cost). The word arithmetic marks a few
+    // token bytes too; the table says which marks are delimiters.
     if let Some(bytes) = input.get(i..i + 8) {
-        let mut delimiters = 0u32;
-        for (k, &b) in bytes.iter().enumerate() {
-            delimiters |= u32::from(CLASS[b as usize] != TOKEN) << k;
-        }
-        if delimiters != 0 {
-            return i + delimiters.trailing_zeros() as usize;
+        let mut marks = delimiter_marks(u64::from_le_bytes(bytes.try_into().unwrap_or_default()));
+        while marks != 0 {
+            let k = (marks.trailing_zeros() / 8) as usize;
+            if CLASS[bytes[k] as usize] != TOKEN {
+                return i + k;
+            }
+            marks &= marks - 1;
         }
         i += 8;
     }
@@ -283,6 +285,32 @@ fn run_end(input: &[u8], mut i: usize) -> usize {
         i += 1;
     }
     i
+}
+
+const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+
+/// The high bit of each byte of `word` that may be a delimiter (a byte whose
+/// class is not [`TOKEN`]): every delimiter is marked, and a few token
+/// bytes (`&`, `Y`, `_`, `y`, and bytes after a delimiter) may be.
+#[inline(always)]
+fn delimiter_marks(word: u64) -> u64 {
+    // bytes equal to `value` are marked (and perhaps bytes after them)
+    let equal = |x: u64, value: u8| {
+        let z = x ^ (ONES * u64::from(value));
+        z.wrapping_sub(ONES) & !z
+    };
+    let repeat = |byte: u8| ONES * u64::from(byte);
+    // control bytes and space (below 0x21)
+    let low = word.wrapping_sub(repeat(0x21)) & !word;
+    // `(` `)`
+    let parens = equal(word & repeat(0xfe), b'(');
+    // `[` `]` `{` `}` and DEL (and `Y` `_` `y`)
+    let brackets = equal(word & repeat(0xd9), 0x59);
+    // `"` `$` (and `&`)
+    let quote_dollar = equal(word & repeat(0xf9), 0x20);
+    let semicolon = equal(word, b';');
+    (low | parens | brackets | quote_dollar | semicolon) & HIGHS
 }
 
 /// Whether a line starting at `i` (inside a `{` comment) starts with a tag
@@ -1061,4 +1089,35 @@ fn parse_u32(digits: &[u8]) -> Option<u32> {
     }
     let value = digits.iter().fold(0u64, |value, &b| value * 10 + u64::from(b - b'0'));
     u32::try_from(value).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every byte that is not a token byte, at every place in a word of token
+    /// bytes, after any other byte: the run ends there.
+    #[test]
+    fn runs_end_at_every_delimiter() {
+        for b in 0..=255u8 {
+            for before in 0..=255u8 {
+                for k in 0..8 {
+                    let mut word = *b"Nf3xe5+!";
+                    if k > 0 {
+                        word[k - 1] = if CLASS[before as usize] == TOKEN { before } else { b'a' };
+                    }
+                    word[k] = b;
+                    let mut input = word.to_vec();
+                    input.extend_from_slice(b"abc");
+                    let expected = if CLASS[b as usize] == TOKEN { input.len() } else { k };
+                    assert_eq!(run_end(&input, 0), expected, "byte {b:#04x} after {before:#04x} at {k}");
+                }
+            }
+        }
+        // shorter than a word, and longer
+        assert_eq!(run_end(b"e4", 0), 2);
+        assert_eq!(run_end(b"Nf3", 1), 3);
+        assert_eq!(run_end(b"abcdefghijk)", 0), 11);
+        assert_eq!(run_end(b"abcdefghijk", 2), 11);
+    }
 }
