@@ -183,26 +183,40 @@ impl Read for Trickle<'_> {
     }
 }
 
+/// How a [`Chunker`] finds its cut points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cuts {
+    /// The quick search first (as the chunker does by default).
+    Quick,
+    /// Every line followed ([`Chunker::line_by_line`]).
+    EveryLine,
+}
+
+fn chunker<R: Read>(input: R, target: usize, cuts: Cuts) -> Chunker<R> {
+    let chunker = Chunker::with_target(input, target);
+    if cuts == Cuts::EveryLine { chunker.line_by_line() } else { chunker }
+}
+
 /// Reads `data` whole and in chunks (from `input`, cut with `target`), game by
 /// game, and asserts the same events; the number of chunks and of games.
-fn assert_chunks_read_alike(name: &str, data: &[u8], input: impl Read, target: usize) -> (usize, usize) {
+fn assert_chunks_read_alike(name: &str, data: &[u8], input: impl Read, target: usize, cuts: Cuts) -> (usize, usize) {
     let mut whole = Reader::new(data);
     let mut whole_record = Record::default();
     let mut chunk_record = Record::default();
-    let mut chunker = Chunker::with_target(input, target);
+    let mut chunker = chunker(input, target, cuts);
     let mut buffer = Vec::new();
     let (mut chunks, mut games) = (0, 0);
     let mut next_start = loc(1, 1, if data.starts_with(b"\xef\xbb\xbf") { 3 } else { 0 });
     while let Some(chunk) = chunker.next_chunk(buffer).expect("reading from memory") {
         let Chunk { data: bytes, start } = chunk;
         chunks += 1;
-        assert_eq!(start, next_start, "{name}: chunk {chunks} (target {target})");
+        assert_eq!(start, next_start, "{name}: chunk {chunks} (target {target}, {cuts:?})");
         assert!(!bytes.is_empty());
         let mut reader = Reader::with_start(&bytes, start);
         while let Some(game) = reader.read_game(&mut chunk_record) {
             games += 1;
             let expected = whole.read_game(&mut whole_record);
-            assert_eq!(Some(game), expected, "{name}: game {games}, in chunk {chunks} (target {target})");
+            assert_eq!(Some(game), expected, "{name}: game {games}, in chunk {chunks} (target {target}, {cuts:?})");
         }
         next_start = reader.location();
         assert_eq!(next_start.offset, start.offset + bytes.len() as u64);
@@ -1160,8 +1174,8 @@ fn game_counts_of_every_data_file() {
 fn chunks_read_like_the_whole_file() {
     for (name, games) in GAME_COUNTS {
         let data = read(name);
-        // A target of 1 cuts at every cut point.
-        let (chunks, read_games) = assert_chunks_read_alike(name, &data, &data[..], 1);
+        // A target of 1, line by line, cuts at every cut point.
+        let (chunks, read_games) = assert_chunks_read_alike(name, &data, &data[..], 1, Cuts::EveryLine);
         assert_eq!(read_games, games, "{name}");
         if name == "chess.js/0.pgn" {
             // One line: no cut point.
@@ -1170,11 +1184,15 @@ fn chunks_read_like_the_whole_file() {
             // The chunker finds a cut point before every game.
             assert!(chunks >= games, "{name}: {chunks} chunks, {games} games");
         }
-        let (chunks, _) = assert_chunks_read_alike(name, &data, &data[..], 64 * 1024);
-        assert_eq!(chunks, data.len().div_ceil(64 * 1024).max(1).min(chunks), "{name}");
-        if data.len() < 1_000_000 {
-            assert_chunks_read_alike(name, &data, Trickle { data: &data, calls: 0 }, 1);
-            assert_chunks_read_alike(name, &data, Trickle { data: &data, calls: 0 }, 1000);
+        for cuts in [Cuts::Quick, Cuts::EveryLine] {
+            let (_, read_games) = assert_chunks_read_alike(name, &data, &data[..], 1, cuts);
+            assert_eq!(read_games, games, "{name}");
+            let (chunks, _) = assert_chunks_read_alike(name, &data, &data[..], 64 * 1024, cuts);
+            assert_eq!(chunks, data.len().div_ceil(64 * 1024).max(1).min(chunks), "{name}");
+            if data.len() < 1_000_000 {
+                assert_chunks_read_alike(name, &data, Trickle { data: &data, calls: 0 }, 1, cuts);
+                assert_chunks_read_alike(name, &data, Trickle { data: &data, calls: 0 }, 1000, cuts);
+            }
         }
     }
 }
@@ -1201,7 +1219,10 @@ fn chunk_sizes_follow_the_target() {
 #[test]
 fn chunker_edge_cases() {
     fn chunks(data: &[u8], target: usize) -> Vec<(String, Location)> {
-        let mut chunker = Chunker::with_target(data, target);
+        chunks_with(data, target, Cuts::EveryLine)
+    }
+    fn chunks_with(data: &[u8], target: usize, cuts: Cuts) -> Vec<(String, Location)> {
+        let mut chunker = chunker(data, target, cuts);
         let mut out = Vec::new();
         while let Some(chunk) = chunker.next_chunk(Vec::new()).expect("reading from memory") {
             out.push((text(&chunk.data), chunk.start));
@@ -1228,6 +1249,24 @@ fn chunker_edge_cases() {
             ("[B \"3\"]\n".to_owned(), loc(7, 1, 31)),
         ]
     );
+    // Quick cut points: a line that starts with a tag pair, after a line
+    // (blank lines aside) that is no escape line and holds no `[`.
+    assert_eq!(
+        chunks_with(b"e4 1-0\n e5\n[A \"1\"]\n\n[A \"2\"]\n{x\n[B \"3\"]\n", 1, Cuts::Quick),
+        [
+            ("e4 1-0\n e5\n".to_owned(), loc(1, 1, 0)),
+            ("[A \"1\"]\n\n[A \"2\"]\n{x\n".to_owned(), loc(3, 1, 11)),
+            ("[B \"3\"]\n".to_owned(), loc(7, 1, 31)),
+        ]
+    );
+    assert_eq!(
+        chunks_with(b"e4 *\n\n\n[A \"1\"]\n%x\n[B \"2\"]\ne4 [C \"3\"]\n[D \"4\"]\n{\n\n[E \"5\"]\n", 1, Cuts::Quick),
+        [
+            ("e4 *\n\n\n".to_owned(), loc(1, 1, 0)),
+            ("[A \"1\"]\n%x\n[B \"2\"]\ne4 [C \"3\"]\n[D \"4\"]\n{\n\n".to_owned(), loc(4, 1, 7)),
+            ("[E \"5\"]\n".to_owned(), loc(11, 1, 48))
+        ]
+    );
     // Not cut points: a result followed by more on its line, a result in a
     // comment or a tag, a tag in a comment, a tag after tags.
     for pgn in [
@@ -1244,8 +1283,10 @@ fn chunker_edge_cases() {
         b"e4 $1-0\nx\n",
         b"%e4 1-0\nx\n",
     ] {
-        assert_eq!(chunks(pgn, 1).len(), 1, "{}", text(pgn));
-        assert_chunks_read_alike(&text(pgn), pgn, pgn, 1);
+        for cuts in [Cuts::Quick, Cuts::EveryLine] {
+            assert_eq!(chunks_with(pgn, 1, cuts).len(), 1, "{}", text(pgn));
+            assert_chunks_read_alike(&text(pgn), pgn, pgn, 1, cuts);
+        }
     }
 }
 
@@ -1310,10 +1351,12 @@ fn chunks_read_like_the_whole_of_generated_inputs() {
     runner
         .run(&input, |pgn| {
             let data = pgn.as_bytes();
-            for target in [1, 5, 30] {
-                assert_chunks_read_alike(&pgn, data, data, target);
+            for cuts in [Cuts::Quick, Cuts::EveryLine] {
+                for target in [1, 5, 30] {
+                    assert_chunks_read_alike(&pgn, data, data, target, cuts);
+                }
+                assert_chunks_read_alike(&pgn, data, Trickle { data, calls: 0 }, 1, cuts);
             }
-            assert_chunks_read_alike(&pgn, data, Trickle { data, calls: 0 }, 1);
             Ok(())
         })
         .expect("chunks read like the whole input");

@@ -11,7 +11,8 @@
 //! - variations balance (`end_variation` never without its `begin_variation`)
 //!   and never nest deeper than `Reader::MAX_DEPTH`;
 //! - cutting the input into chunks (small targets) and reading each chunk
-//!   gives exactly the events, locations included, of reading it whole.
+//!   gives exactly the events, locations included, of reading it whole,
+//!   with the quick search for cut points and line by line.
 
 #![no_main]
 
@@ -35,8 +36,9 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(end, checker.location(data.len()));
         games
     };
-    for target in [1, 2 + data.len() % 61, 1000] {
-        let mut chunker = Chunker::with_target(data, target);
+    for (target, line_by_line) in [1, 2 + data.len() % 61, 1000].into_iter().flat_map(|t| [(t, false), (t, true)]) {
+        let chunker = Chunker::with_target(data, target);
+        let mut chunker = if line_by_line { chunker.line_by_line() } else { chunker };
         let mut games = Vec::new();
         let mut buffer = Vec::new();
         let mut next = None;

@@ -33,10 +33,17 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 //!
-//! Cut points, found line by line (a `\n` ends a line) while following the
-//! reader's rules for what hides a `[` (`{ }` comments, with their recovery at
-//! a line that starts with a tag pair; `;` comments; `%` escape lines; tag
-//! pairs with their quoted values):
+//! Cut points are found in two ways. First a quick search from the target
+//! on, which looks at a few lines only: a line that starts with a
+//! well-formed tag pair is a cut point when the last line before it that
+//! holds more than whitespace is not a `%` escape line and holds no `[` (the
+//! reader is then in movetext, in a comment the tag line ends, or between
+//! games, never in a tag section). When no such line comes within the target
+//! (at least 4 KiB) after the target, the chunk is scanned line by line from
+//! its start (a `\n` ends a line), following the reader's rules for what
+//! hides a `[` (`{ }` comments, with their recovery at a line that starts with
+//! a tag pair; `;` comments; `%` escape lines; tag pairs with their quoted
+//! values), and these are its cut points:
 //!
 //! - a line whose first non-blank byte is `[`, outside comments, when the
 //!   reader is between games or in a game's movetext (a token or comment came
@@ -48,9 +55,11 @@
 //! - in a tag section, a line that starts with a well-formed tag whose name
 //!   the section already has, after a blank line (header-only games).
 //!
-//! A chunk ends at the first cut point at least the target size from its
-//! start, so it may be bigger when no cut point comes; memory is bounded by
-//! the largest game (a stream with no `\n` at all is one chunk).
+//! A chunk ends at the first cut point found at least the target size from
+//! its start, so it may be bigger when no cut point comes; memory is bounded
+//! by the largest game (a stream with no `\n` at all is one chunk). The
+//! reading thread of `sanfen check -j N` cuts the chunks: with the quick
+//! search it reads a few lines per chunk, not every line.
 
 use std::io::{self, Read};
 
@@ -81,10 +90,16 @@ pub struct Chunker<R: Read> {
     /// `start`. The rest of `buf` is room for the next read.
     buf: Vec<u8>,
     filled: usize,
-    /// The lines before it are scanned.
+    /// The lines before it are scanned (by [`ScanState`], from the chunk's
+    /// start).
     scan: usize,
-    /// The line of `buf[scan]`.
-    line: u32,
+    /// Whether the quick search comes first (see [`Chunker::line_by_line`]).
+    quick: bool,
+    /// Whether the chunk is being scanned line by line, after the quick
+    /// search found no cut point.
+    scanning: bool,
+    /// The quick search for a cut point has looked at the bytes before it.
+    searched: usize,
     start: Location,
     target: usize,
     eof: bool,
@@ -109,7 +124,9 @@ impl<R: Read> Chunker<R> {
             buf: Vec::new(),
             filled: 0,
             scan: 0,
-            line: 1,
+            quick: true,
+            scanning: false,
+            searched: 0,
             start: Location { line: 1, column: 1, offset: 0 },
             target: target.max(1),
             eof: false,
@@ -117,6 +134,16 @@ impl<R: Read> Chunker<R> {
             bytes_read: 0,
             state: ScanState::default(),
         }
+    }
+
+    /// Without the quick search: every chunk is scanned line by line, and
+    /// ends at the first cut point after the target (for tests of the
+    /// line-by-line rules; the chunks read alike either way).
+    #[doc(hidden)]
+    pub fn line_by_line(mut self) -> Chunker<R> {
+        self.quick = false;
+        self.scanning = true;
+        self
     }
 
     /// The bytes read from the stream so far.
@@ -135,7 +162,17 @@ impl<R: Read> Chunker<R> {
     /// kept.
     pub fn next_chunk(&mut self, buffer: Vec<u8>) -> io::Result<Option<Chunk>> {
         loop {
-            if self.started && self.scan_lines() {
+            if self.started && !self.scanning {
+                match self.quick_cut() {
+                    Search::Found(at) => {
+                        self.scan = at;
+                        return Ok(Some(self.cut(buffer)));
+                    }
+                    Search::GiveUp => self.scanning = true,
+                    Search::NeedMore => {}
+                }
+            }
+            if self.scanning && self.scan_lines() {
                 return Ok(Some(self.cut(buffer)));
             }
             if self.eof {
@@ -163,7 +200,6 @@ impl<R: Read> Chunker<R> {
                 break;
             }
             self.state.process_line(line);
-            self.line = self.line.saturating_add(1);
             scan += line.len();
         }
         if !cut && self.eof && scan < buf.len() {
@@ -179,17 +215,53 @@ impl<R: Read> Chunker<R> {
         cut
     }
 
+    /// Looks for a quick cut point from the target on, without following
+    /// the reader through the lines before it.
+    fn quick_cut(&mut self) -> Search {
+        let buf = &self.buf[..self.filled];
+        // Past this, the chunk is scanned line by line instead (files with no
+        // quick cut point: header-only games, movetext without tags).
+        let limit = self.target.saturating_add(self.target.max(QUICK_WINDOW));
+        let mut i = self.searched.max(self.target);
+        loop {
+            let Some(at) = buf.get(i..).and_then(|rest| memchr::memchr(b'[', rest)).map(|k| i + k) else {
+                self.searched = buf.len().max(i);
+                return if self.eof || buf.len() >= limit { Search::GiveUp } else { Search::NeedMore };
+            };
+            if at >= limit {
+                return Search::GiveUp;
+            }
+            if buf[at - 1] == b'\n' {
+                // the whole line is needed to judge
+                if !self.eof && memchr::memchr(b'\n', &buf[at..]).is_none() {
+                    self.searched = at;
+                    return Search::NeedMore;
+                }
+                if is_quick_cut(buf, at) {
+                    return Search::Found(at);
+                }
+            }
+            i = at + 1;
+        }
+    }
+
     /// Hands out `buf[..scan]`.
     fn cut(&mut self, mut buffer: Vec<u8>) -> Chunk {
         let at = self.scan;
+        let lines = memchr::memchr_iter(b'\n', &self.buf[..at]).count();
         buffer.clear();
         buffer.extend_from_slice(&self.buf[at..self.filled]);
         std::mem::swap(&mut self.buf, &mut buffer);
         buffer.truncate(at);
         self.filled = self.buf.len();
         let start = self.start;
-        self.start = Location { line: self.line, column: 1, offset: start.offset + at as u64 };
+        let line = start.line.saturating_add(u32::try_from(lines).unwrap_or(u32::MAX));
+        self.start = Location { line, column: 1, offset: start.offset + at as u64 };
         self.scan = 0;
+        self.scanning = !self.quick;
+        self.searched = 0;
+        // the reader starts a game at a cut point, as at the start of the stream
+        self.state = ScanState::default();
         Chunk { data: buffer, start }
     }
 
@@ -219,6 +291,40 @@ impl<R: Read> Chunker<R> {
         }
         Ok(())
     }
+}
+
+/// How far past the target the quick search for a cut point goes, at least
+/// (at most the target itself past it, for larger targets).
+const QUICK_WINDOW: usize = 4096;
+
+/// What the quick search found.
+enum Search {
+    Found(usize),
+    /// Not in the bytes read so far.
+    NeedMore,
+    /// Not within the window: scan the lines.
+    GiveUp,
+}
+
+/// Whether the line at `at` (`buf[at - 1]` is a `\n`) is a quick cut point:
+/// it starts with a well-formed tag pair, and the last line before it that
+/// holds more than whitespace neither is a `%` escape line nor holds a `[`.
+/// The reader cannot be in a tag section there (that line was not a tag),
+/// so it starts a game at the tag: the `[` ends the movetext, or the comment
+/// that the tag line recovers from, or it comes between games.
+fn is_quick_cut(buf: &[u8], at: usize) -> bool {
+    if !is_recovery_line(buf, at) {
+        return false;
+    }
+    let mut end = at;
+    while end > 0 && matches!(CLASS[buf[end - 1] as usize], WS | NL) {
+        end -= 1;
+    }
+    if end == 0 {
+        return false;
+    }
+    let start = memchr::memrchr(b'\n', &buf[..end]).map_or(0, |k| k + 1);
+    buf[start] != b'%' && memchr::memchr(b'[', &buf[start..end]).is_none()
 }
 
 /// What the chunker knows of the reader's state at the start of a line.
