@@ -326,6 +326,7 @@ impl Position {
     /// Plays a legal move. The move must come from [`Position::legal_moves`] (or
     /// be equal to one of them); anything else leaves the position in an
     /// unspecified (but memory-safe) state.
+    #[inline(always)]
     pub fn play_unchecked(&mut self, m: Move) {
         let us = self.turn;
         let them = !us;
