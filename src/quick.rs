@@ -201,7 +201,7 @@ impl<'a> Side<'a> {
 
     /// Whether the piece on `from` is pinned to our king and `to` leaves the
     /// pin line.
-    #[inline]
+    #[inline(always)]
     fn pinned_off_line(&self, from: Square, to: Square) -> bool {
         let line = ray(self.king, from);
         if line.is_empty() || line.contains(to) {
