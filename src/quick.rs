@@ -266,6 +266,7 @@ impl<'a> Side<'a> {
 
     /// A pawn move: the origin follows from `to` (one or two steps back, or
     /// diagonally back from the named file).
+    #[inline(always)]
     fn pawn(
         &self,
         file: Option<File>,
@@ -345,6 +346,7 @@ impl<'a> Side<'a> {
 
     /// A knight, bishop, rook or queen move: the candidates are our pieces of
     /// that kind that attack `to`.
+    #[inline(always)]
     fn piece(&self, role: Role, file: Option<File>, rank: Option<Rank>, capture: bool, to: Square) -> Quick {
         if !self.answers_check(to) {
             return Quick::NotFound;
