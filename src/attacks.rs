@@ -71,7 +71,7 @@ pub fn queen_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
 }
 
 /// The squares `piece` on `sq` attacks, given the occupied squares.
-#[inline]
+#[inline(always)]
 pub fn attacks(sq: Square, piece: Piece, occupied: Bitboard) -> Bitboard {
     match piece.role {
         Role::Pawn => pawn_attacks(piece.color, sq),
