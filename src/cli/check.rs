@@ -216,7 +216,10 @@ fn check_sequential(
 ) -> Result<Totals, Error> {
     const BLOCK: usize = 1 << 20;
     let mut totals = Totals::default();
-    let mut buf: Vec<u8> = Vec::with_capacity(2 * BLOCK);
+    // `space[..len]` holds the input not yet checked; the rest is room to
+    // read into (zeroed once, when it grows)
+    let mut space: Vec<u8> = Vec::new();
+    let mut len = 0;
     let mut start = Location { line: 1, column: 1, offset: 0 };
     let mut eof = false;
     let mut first = true;
@@ -225,33 +228,33 @@ fn check_sequential(
     let mut block = BLOCK;
     loop {
         // read until a block more than what is left over is in, or the input ends
-        let target = buf.len() + block;
-        while !eof && buf.len() < target {
-            let filled = buf.len();
-            buf.resize(target, 0);
-            match input.read(&mut buf[filled..]) {
-                Ok(0) => {
-                    buf.truncate(filled);
-                    eof = true;
-                }
-                Ok(read) => buf.truncate(filled + read),
-                Err(err) if err.kind() == io::ErrorKind::Interrupted => buf.truncate(filled),
+        let target = len + block;
+        if space.len() < target {
+            space.resize(target, 0);
+        }
+        while !eof && len < target {
+            match input.read(&mut space[len..target]) {
+                Ok(0) => eof = true,
+                Ok(read) => len += read,
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
                 Err(err) => return Err(Error::Input(err)),
             }
         }
         if first {
             first = false;
-            if buf.starts_with(b"\xef\xbb\xbf") {
-                buf.drain(..3);
+            if space[..len].starts_with(b"\xef\xbb\xbf") {
+                space.copy_within(3..len, 0);
+                len -= 3;
                 start.offset = 3;
             }
         }
+        let buf = &space[..len];
         let mut checked = Checked { totals: Totals::default(), reports: Vec::new(), data: Vec::new() };
         let end = start.offset + buf.len() as u64;
         let mut consumed = start;
         {
-            let mut validator = Validator::with_base(&buf, start.offset, settings.options);
-            let mut reader = Reader::with_start(&buf, start);
+            let mut validator = Validator::with_base(buf, start.offset, settings.options);
+            let mut reader = Reader::with_start(buf, start);
             while let Some(report) = reader.read_game(&mut validator) {
                 let after = reader.location();
                 if !eof && after.offset >= end {
@@ -273,7 +276,8 @@ fn check_sequential(
             return Ok(totals);
         }
         block = if used == 0 { block * 2 } else { BLOCK };
-        buf.drain(..used);
+        space.copy_within(used..len, 0);
+        len -= used;
         start = consumed;
     }
 }
