@@ -291,26 +291,19 @@ const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
 const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
 
 /// The high bit of each byte of `word` that may be a delimiter (a byte whose
-/// class is not [`TOKEN`]): every delimiter is marked, and a few token
-/// bytes (`&`, `Y`, `_`, `y`, and bytes after a delimiter) may be.
+/// class is not [`TOKEN`]): every delimiter is marked, and some token bytes
+/// may be (`!`, `#`, `9`, `=`, `?` and a few more, and any byte after a
+/// marked one).
 #[inline(always)]
 fn delimiter_marks(word: u64) -> u64 {
-    // bytes equal to `value` are marked (and perhaps bytes after them)
-    let equal = |x: u64, value: u8| {
-        let z = x ^ (ONES * u64::from(value));
-        z.wrapping_sub(ONES) & !z
-    };
     let repeat = |byte: u8| ONES * u64::from(byte);
-    // control bytes and space (below 0x21)
-    let low = word.wrapping_sub(repeat(0x21)) & !word;
-    // `(` `)`
-    let parens = equal(word & repeat(0xfe), b'(');
-    // `[` `]` `{` `}` and DEL (and `Y` `_` `y`)
-    let brackets = equal(word & repeat(0xd9), 0x59);
-    // `"` `$` (and `&`)
-    let quote_dollar = equal(word & repeat(0xf9), 0x20);
-    let semicolon = equal(word, b';');
-    (low | parens | brackets | quote_dollar | semicolon) & HIGHS
+    // below 0x2a: control bytes, space, `"`, `$`, `(`, `)`
+    let low = word.wrapping_sub(repeat(0x2a)) & !word;
+    // bits 0, 3 and 4 set, 7 clear (1, 2, 5 and 6 free): `;` `[` `]` `{`
+    // `}` and DEL
+    let z = (word & repeat(0x99)) ^ repeat(0x19);
+    let high = z.wrapping_sub(ONES) & !z;
+    (low | high) & HIGHS
 }
 
 /// Whether a line starting at `i` (inside a `{` comment) starts with a tag
