@@ -138,6 +138,44 @@ impl Board {
         self.squares[sq.index()] = Some(piece);
     }
 
+    /// Moves a `color` `role` from `from` to `to`, taking the `captured`
+    /// piece there, if any, and becoming `promotion`, if any: from what the
+    /// move says, without reading the squares (a move that does not fit the
+    /// board leaves it inconsistent). Each set is read and written once, so
+    /// no update waits for the one before it.
+    #[inline(always)]
+    pub(crate) fn play_normal(
+        &mut self,
+        color: Color,
+        role: Role,
+        from: Square,
+        to: Square,
+        captured: Option<Role>,
+        promotion: Option<Role>,
+    ) {
+        let from_bit = Bitboard::from_square(from);
+        let to_bit = Bitboard::from_square(to);
+        if let Some(captured) = captured {
+            self.by_role[captured.index()] -= to_bit;
+            self.by_color[(!color) as usize] -= to_bit;
+        }
+        let arriving = match promotion {
+            None => {
+                self.by_role[role.index()] ^= from_bit | to_bit;
+                role
+            }
+            Some(promoted) => {
+                self.by_role[role.index()] -= from_bit;
+                self.by_role[promoted.index()] |= to_bit;
+                promoted
+            }
+        };
+        self.by_color[color as usize] = (self.by_color[color as usize] - from_bit) | to_bit;
+        self.occupied = (self.occupied - from_bit) | to_bit;
+        self.squares[from.index()] = None;
+        self.squares[to.index()] = Some(Piece { color, role: arriving });
+    }
+
     /// Empties `sq`; returns what stood there.
     pub fn remove_piece_at(&mut self, sq: Square) -> Option<Piece> {
         let old = self.squares[sq.index()].take();

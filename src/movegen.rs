@@ -334,11 +334,10 @@ impl Position {
         self.halfmoves = if m.is_zeroing() { 0 } else { self.halfmoves.saturating_add(1) };
         match m {
             Move::Normal { role, from, capture, to, promotion } => {
-                self.board.remove_piece_at(from);
+                self.board.play_normal(us, role, from, to, capture, promotion);
                 if capture.is_some() && to.rank() == Rank::First.relative_to(them) {
                     self.castling_rights.discard(them, to.file());
                 }
-                self.board.set_piece_at(to, Piece { color: us, role: promotion.unwrap_or(role) });
                 match role {
                     Role::King => self.castling_rights.discard_color(us),
                     Role::Rook if from.rank() == Rank::First.relative_to(us) => {
