@@ -172,7 +172,7 @@ impl<R: Read> Chunker<R> {
                     Search::NeedMore => {}
                 }
             }
-            if self.scanning && self.scan_lines() {
+            if self.started && self.scanning && self.scan_lines() {
                 return Ok(Some(self.cut(buffer)));
             }
             if self.eof {
