@@ -1107,6 +1107,17 @@ mod tests {
                 }
             }
         }
+        // token bytes that the word arithmetic marks too, before the delimiter
+        let marked = *b"9=?!#&'_";
+        assert!(marked.iter().all(|&b| CLASS[b as usize] == TOKEN));
+        for b in (0..=255u8).filter(|&b| CLASS[b as usize] != TOKEN) {
+            for k in 0..8 {
+                let mut input = marked.to_vec();
+                input[k] = b;
+                assert_eq!(run_end(&input, 0), k, "byte {b:#04x} at {k}");
+            }
+        }
+        assert_eq!(run_end(&marked, 0), 8);
         // shorter than a word, and longer
         assert_eq!(run_end(b"e4", 0), 2);
         assert_eq!(run_end(b"Nf3", 1), 3);
