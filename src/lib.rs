@@ -20,6 +20,7 @@ mod color;
 pub mod engine;
 pub mod fen;
 pub mod game;
+pub mod lint;
 mod movegen;
 mod moves;
 pub mod notation;
