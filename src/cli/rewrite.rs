@@ -64,8 +64,9 @@
 
 use std::ffi::OsStr;
 use std::fs::{self, File, Metadata, Permissions};
+use std::hash::{BuildHasher, RandomState};
 use std::io::{self, Seek, SeekFrom};
-use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
+use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
@@ -383,20 +384,26 @@ struct Temporary {
 }
 
 impl Temporary {
-    /// `DIRECTORY/.sanfen-fmt-XXXXXXXX.tmp`, new (never an existing file or
-    /// link), mode 0600.
+    /// `DIRECTORY/.sanfen-fmt-XXXXXXXX.tmp` (8 random hexadecimal digits),
+    /// new (never an existing file or link: another name is tried then),
+    /// mode 0600.
     fn create(directory: &Path) -> io::Result<Temporary> {
         let mut pending = pending();
-        let (file, path) = tempfile::Builder::new()
-            .prefix(".sanfen-fmt-")
-            .suffix(".tmp")
-            .rand_bytes(8)
-            .permissions(Permissions::from_mode(0o600))
-            .tempfile_in(directory)?
-            .into_parts();
-        let path = path.keep()?;
-        *pending = Some(path.clone());
-        Ok(Temporary { path, file })
+        let random = RandomState::new();
+        let mut attempt = 0u32;
+        loop {
+            let suffix = random.hash_one((std::process::id(), attempt)) as u32;
+            let path = directory.join(format!(".sanfen-fmt-{suffix:08x}.tmp"));
+            let created = File::options().read(true).write(true).create_new(true).mode(0o600).open(&path);
+            match created {
+                Ok(file) => {
+                    *pending = Some(path.clone());
+                    return Ok(Temporary { path, file });
+                }
+                Err(err) if err.kind() == io::ErrorKind::AlreadyExists && attempt < 100 => attempt += 1,
+                Err(err) => return Err(err),
+            }
+        }
     }
 }
 
