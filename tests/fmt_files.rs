@@ -421,6 +421,25 @@ fn in_place_follows_symbolic_links_and_keeps_them() {
     assert_eq!(fs::read_dir(dir.path("real")).unwrap().count(), 2);
 }
 
+/// A file whose text would not change is not replaced: same inode, same
+/// modification time (a game with an error counts as unchanged text).
+#[test]
+fn in_place_leaves_a_file_that_would_not_change_untouched() {
+    let dir = Dir::new("unchanged");
+    for contents in [SMALL_FORMATTED, BAD, ""] {
+        let path = dir.write("games.pgn", contents);
+        let old = std::time::SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
+        fs::File::options().write(true).open(&path).unwrap().set_modified(old).unwrap();
+        let before = fs::metadata(&path).unwrap();
+        let code = if contents == BAD { 1 } else { 0 };
+        sanfen(&["fmt", "--in-place", path_str(&path)]).assert().code(code).stdout("");
+        let after = fs::metadata(&path).unwrap();
+        assert_eq!((after.ino(), after.modified().unwrap()), (before.ino(), old), "{contents:?}");
+        assert_eq!(text(&path), contents);
+        assert_eq!(dir.names(), ["games.pgn"]);
+    }
+}
+
 /// Regression: the temporary name held the whole file name, so a name near
 /// 255 bytes (NAME_MAX) failed.
 #[test]

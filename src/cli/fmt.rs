@@ -42,8 +42,9 @@ pub struct Args {
     /// `.sanfen-fmt-XXXXXXXX.tmp` in the file's directory, given the file's
     /// owner, group and mode, then renamed over it; a file with hard links
     /// is written through instead (the formatted text copied into it at the
-    /// end, not atomically), so every name keeps the same file. Extended
-    /// attributes and ACLs of a renamed-over file are not kept. On any error,
+    /// end, not atomically), so every name keeps the same file. A file whose
+    /// text would not change is left as it is. Extended attributes and ACLs
+    /// of a renamed-over file are not kept. On any error,
     /// and on SIGINT, SIGTERM or SIGHUP (exit code 130, 143, 129), the
     /// temporary file is removed.
     #[arg(long)]
@@ -185,21 +186,27 @@ fn format_source(
 
 /// Formats a file into a temporary file and puts that in its place, as
 /// [`InPlace`] says (owner, group, mode, kind and links kept; refusals; the
-/// temporary file removed on errors and signals). Whether every game was
-/// rewritten.
+/// temporary file removed on errors and signals); a file whose text would
+/// not change is left as it is. Whether every game was rewritten.
 fn rewrite_in_place(name: &OsStr) -> Result<bool, Error> {
     let file = InPlace::open(name)?;
     let display = name.to_string_lossy().into_owned();
     if pgn_input::is_compressed(file.target().as_os_str()) {
         return Err(Error::Usage(format!("fmt --in-place cannot rewrite a compressed file: {display}")));
     }
-    let source = Source { name: display, reader: Box::new(file.reader()?), size: Some(file.size()) };
+    let comparison = Arc::new(Mutex::new(Comparison::default()));
+    let reader = Tee { inner: Box::new(file.reader()?), comparison: Arc::clone(&comparison) };
+    let source = Source { name: display, reader: Box::new(reader), size: Some(file.size()) };
     let write_error = file.write_error();
-    let mut out = BufWriter::with_capacity(1 << 16, file.output());
+    let mut out = Both(BufWriter::with_capacity(1 << 16, file.output()), Compare(Arc::clone(&comparison)));
     let valid = format_source(source, &mut out, &mut true, &write_error)?;
     out.flush().map_err(&write_error)?;
     drop(out);
-    file.commit()?;
+    if comparison.lock().unwrap_or_else(PoisonError::into_inner).differs() {
+        file.commit()?;
+    }
+    // else the text is the same: the file is left as it is (dropping `file`
+    // removes the temporary file)
     Ok(valid)
 }
 
@@ -284,6 +291,22 @@ impl Write for Compare {
 
     fn flush(&mut self) -> io::Result<()> {
         Ok(())
+    }
+}
+
+/// Writes to both.
+struct Both<A, B>(A, B);
+
+impl<A: Write, B: Write> Write for Both<A, B> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.write_all(buf)?;
+        self.1.write_all(buf)?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush()?;
+        self.1.flush()
     }
 }
 

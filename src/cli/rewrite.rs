@@ -153,14 +153,15 @@ impl InPlace {
         let root = rustix::process::geteuid().is_root();
         match rustix::fs::accessat(rustix::fs::CWD, &target, Access::WRITE_OK, AtFlags::EACCESS) {
             Ok(()) => {}
-            Err(Errno::ACCESS | Errno::PERM) => {
+            Err(Errno::ACCESS) => {
                 return Err(refuse(format!(
                     "not writable by this user (mode {mode:04o}, owner {}:{})",
                     checked.uid(),
                     checked.gid()
                 )));
             }
-            Err(err) => return Err(file_error(err.into())),
+            // immutable (EPERM), on a read-only file system (EROFS), ...
+            Err(err) => return Err(refuse(format!("not writable ({})", io::Error::from(err)))),
         }
         let through = checked.nlink() > 1;
         if through && mode & 0o6000 != 0 && !root && rustix::process::geteuid().as_raw() != checked.uid() {
@@ -266,7 +267,9 @@ impl InPlace {
             Ok(current) if current.dev() == self.before.dev() && current.ino() == self.before.ino() => {}
             _ => return Err(refusal(&self.name, "replaced while it was being formatted")),
         }
-        fs::rename(&temporary.path, &self.target).map_err(|err| self.file_error(err))?;
+        fs::rename(&temporary.path, &self.target).map_err(|err| {
+            self.file_error(io::Error::new(err.kind(), format!("cannot replace it with the rewritten file: {err}")))
+        })?;
         *pending = None;
         // the rename itself lasts once the directory is written out
         if let Some(directory) = self.target.parent() {
