@@ -289,11 +289,10 @@ impl InPlace {
         // room for the new text before the first byte changes; a file system
         // without fallocate is written without it
         if length > 0 {
-            match rustix::fs::fallocate(original, FallocateFlags::KEEP_SIZE, 0, length) {
-                Err(err @ (Errno::NOSPC | Errno::DQUOT | Errno::FBIG | Errno::IO)) => {
-                    return Err(self.file_error(err.into()));
-                }
-                Ok(()) | Err(_) => {}
+            if let Err(err @ (Errno::NOSPC | Errno::DQUOT | Errno::FBIG | Errno::IO)) =
+                rustix::fs::fallocate(original, FallocateFlags::KEEP_SIZE, 0, length)
+            {
+                return Err(self.file_error(err.into()));
             }
         }
         let partly = |err: io::Error| {
