@@ -150,7 +150,7 @@ impl InPlace {
         if mode & 0o222 == 0 {
             return Err(refuse(format!("read-only (mode {mode:04o})")));
         }
-        let root = rustix::process::geteuid().is_root();
+        let user = rustix::process::geteuid();
         match rustix::fs::accessat(rustix::fs::CWD, &target, Access::WRITE_OK, AtFlags::EACCESS) {
             Ok(()) => {}
             Err(Errno::ACCESS) => {
@@ -164,7 +164,7 @@ impl InPlace {
             Err(err) => return Err(refuse(format!("not writable ({})", io::Error::from(err)))),
         }
         let through = checked.nlink() > 1;
-        if through && mode & 0o6000 != 0 && !root && rustix::process::geteuid().as_raw() != checked.uid() {
+        if through && mode & 0o6000 != 0 && !user.is_root() && user.as_raw() != checked.uid() {
             return Err(refuse(format!(
                 "set-user-ID or set-group-ID (mode {mode:04o}) with hard links: writing it as a user other than its \
                  owner would clear those bits"
