@@ -1,6 +1,9 @@
 //! `sanfen fmt`: rewrite PGN with canonical SAN and layout
 //! ([`sanfen::pgn::format`] says how), to standard output or, with
-//! `--in-place`, back into each file.
+//! `--in-place`, back into each file ([`InPlace`] says how a file keeps its
+//! owner, group, mode, kind and links), or, with `--check`, only say which
+//! inputs would change (the formatted text compared with the input as both
+//! stream by, nothing written).
 //!
 //! Input is streamed: each file is cut into chunks of whole games
 //! ([`Chunker`]) and each chunk formatted and written before the next is read,
@@ -8,26 +11,52 @@
 //! is written unchanged and reported on standard error as
 //! `FILE:LINE:COL: game N: MESSAGE (game written unchanged)`.
 
+use std::collections::VecDeque;
 use std::ffi::{OsStr, OsString};
-use std::fs::{self, File};
-use std::io::{self, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::io::{self, BufWriter, Read, Write};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use sanfen::pgn::chunk::Chunker;
 use sanfen::pgn::format::{Formatter, append_game};
 use sanfen::pgn::reader::Reader;
 
 use super::pgn_input::{self, Source};
+use super::rewrite::{self, InPlace};
 use super::{Error, ExitCode};
 
 /// `sanfen fmt`'s arguments.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Write each file's formatted text back into it (through a temporary
-    /// file in the same directory, renamed over it), instead of to standard
-    /// output. Not with standard input or a compressed (`.gz`, `.zst`) file.
+    /// Write each file's formatted text back into it instead of to standard
+    /// output, keeping its owner, group, mode and links; refuse anything else.
+    ///
+    /// Not with standard input or a compressed (`.gz`, `.zst`) file. A
+    /// symbolic link is followed and its target rewritten. Refused, each
+    /// with an error naming the file and the file left as it was (exit code
+    /// 2): anything but a regular file (a directory, a FIFO, a device, a
+    /// socket: never opened); a read-only file (no write bit in its mode,
+    /// even for root) or one the user may not write; a file whose owner and
+    /// group the rewritten file cannot be given (a user other than root
+    /// rewriting another user's file); a file that changes while it is
+    /// formatted. The text is formatted into a temporary file
+    /// `.sanfen-fmt-XXXXXXXX.tmp` in the file's directory, given the file's
+    /// owner, group and mode, then renamed over it; a file with hard links
+    /// is written through instead (the formatted text copied into it at the
+    /// end, not atomically), so every name keeps the same file. A file whose
+    /// text would not change is left as it is. Extended attributes and ACLs
+    /// of a renamed-over file are not kept. On any error,
+    /// and on SIGINT, SIGTERM or SIGHUP (exit code 130, 143, 129), the
+    /// temporary file is removed.
     #[arg(long)]
     in_place: bool,
+    /// Write nothing: print `would reformat FILE` on standard output for each
+    /// input `fmt` would change (`<stdin>` for standard input), and exit with
+    /// 1 if there is one.
+    ///
+    /// Games written unchanged are reported on standard error as without
+    /// `--check` (and make the exit code 1 too). Not with `--in-place`.
+    #[arg(long, conflicts_with = "in_place")]
+    check: bool,
     /// PGN files (`.gz`, `.zst` decompressed); none, or `-`, reads standard
     /// input.
     ///
@@ -41,21 +70,25 @@ pub struct Args {
     /// syntax error, a move that is illegal or ambiguous, a bad FEN tag, a
     /// variant sanfen does not play) is written unchanged and reported on
     /// standard error (`FILE:LINE:COL: game N: MESSAGE (game written
-    /// unchanged)`). Exit code 0 when every game was rewritten, 1 when one
-    /// was written unchanged, 2 on a usage or I/O error.
+    /// unchanged)`). Exit code 0 when every game was rewritten (with
+    /// `--check`: and no input would change), 1 when one was written
+    /// unchanged (with `--check`: or an input would change), 2 on a usage or
+    /// I/O error or a refused file.
     #[arg(value_name = "FILE")]
     files: Vec<OsString>,
 }
 
 /// `sanfen fmt`.
 ///
-/// A file that cannot be opened, read or (with `--in-place`) written is
-/// reported on standard error and the run goes on with the next file; the
-/// exit code is then 2 (with `--in-place` the file is left as it was).
+/// A file that cannot be opened, read or (with `--in-place`) written, or
+/// that `--in-place` refuses ([`InPlace::open`]), is reported on standard
+/// error and the run goes on with the next file; the exit code is then 2
+/// (with `--in-place` the file is left as it was).
 ///
 /// # Errors
 ///
 /// `--in-place` with standard input or a compressed file ([`Error::Usage`]);
+/// the signal handlers of `--in-place` cannot be set up ([`Error::Usage`]);
 /// standard output failing ([`Error::Output`]).
 pub fn run(args: &Args) -> Result<ExitCode, Error> {
     let names = pgn_input::names(&args.files);
@@ -71,6 +104,8 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
                 )));
             }
         }
+        rewrite::remove_temporary_on_signals()
+            .map_err(|err| Error::Usage(format!("fmt --in-place cannot watch for signals: {err}")))?;
     }
     let mut code = ExitCode::Valid;
     let mut failed = false;
@@ -80,6 +115,8 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
     for name in &names {
         let result = if args.in_place {
             rewrite_in_place(name)
+        } else if args.check {
+            check_source(name, &mut out)
         } else {
             pgn_input::open(name).and_then(|source| format_source(source, &mut out, &mut first, Error::Output))
         };
@@ -147,43 +184,162 @@ fn format_source(
     Ok(valid)
 }
 
-/// Formats a file into a temporary file next to it, then renames that over
-/// it (a symbolic link stays a link: its target is rewritten). Whether every
-/// game was rewritten.
+/// Formats a file into a temporary file and puts that in its place, as
+/// [`InPlace`] says (owner, group, mode, kind and links kept; refusals; the
+/// temporary file removed on errors and signals); a file whose text would
+/// not change is left as it is. Whether every game was rewritten.
 fn rewrite_in_place(name: &OsStr) -> Result<bool, Error> {
+    let file = InPlace::open(name)?;
     let display = name.to_string_lossy().into_owned();
-    let file_error = |source| Error::File { path: display.clone(), source };
-    let target = fs::canonicalize(name).map_err(file_error)?;
-    if pgn_input::is_compressed(target.as_os_str()) {
+    if pgn_input::is_compressed(file.target().as_os_str()) {
         return Err(Error::Usage(format!("fmt --in-place cannot rewrite a compressed file: {display}")));
     }
-    let source = pgn_input::open(target.as_os_str())?;
-    let source = Source { name: display.clone(), ..source };
-    let temporary = temporary_path(&target);
-    let temporary_error = |source| Error::File { path: temporary.to_string_lossy().into_owned(), source };
-    let file = File::options().write(true).create_new(true).open(&temporary).map_err(temporary_error)?;
-    let result: Result<bool, Error> = (|| {
-        let mut out = BufWriter::with_capacity(1 << 16, file);
-        let valid = format_source(source, &mut out, &mut true, temporary_error)?;
-        let file = out.into_inner().map_err(|err| temporary_error(err.into_error()))?;
-        if let Ok(metadata) = fs::metadata(&target) {
-            file.set_permissions(metadata.permissions()).map_err(temporary_error)?;
-        }
-        file.sync_all().map_err(temporary_error)?;
-        drop(file);
-        fs::rename(&temporary, &target).map_err(file_error)?;
-        Ok(valid)
-    })();
-    if result.is_err() {
-        // the original is untouched; the partial output goes
-        let _ = fs::remove_file(&temporary);
+    let comparison = Arc::new(Mutex::new(Comparison::default()));
+    let reader = Tee { inner: Box::new(file.reader()?), comparison: Arc::clone(&comparison) };
+    let source = Source { name: display, reader: Box::new(reader), size: Some(file.size()) };
+    let write_error = file.write_error();
+    let mut out = Both(BufWriter::with_capacity(1 << 16, file.output()), Compare(Arc::clone(&comparison)));
+    let valid = format_source(source, &mut out, &mut true, &write_error)?;
+    out.flush().map_err(&write_error)?;
+    drop(out);
+    if comparison.lock().unwrap_or_else(PoisonError::into_inner).differs() {
+        file.commit()?;
     }
-    result
+    // else the text is the same: the file is left as it is (dropping `file`
+    // removes the temporary file)
+    Ok(valid)
 }
 
-/// `DIR/.NAME.sanfen-fmt-PID.tmp` for `DIR/NAME`.
-fn temporary_path(target: &Path) -> PathBuf {
-    let file_name = target.file_name().map(OsStr::to_string_lossy).unwrap_or_default();
-    let temporary = format!(".{file_name}.sanfen-fmt-{}.tmp", std::process::id());
-    target.with_file_name(temporary)
+/// `fmt --check` of one source: formats it, comparing the text with the
+/// input instead of writing it, and prints `would reformat NAME` on `out`
+/// when they differ. Whether every game was rewritten and nothing would
+/// change.
+fn check_source(name: &OsStr, out: &mut dyn Write) -> Result<bool, Error> {
+    let source = pgn_input::open(name)?;
+    let display = source.name.clone();
+    let comparison = Arc::new(Mutex::new(Comparison::default()));
+    let reader = Tee { inner: source.reader, comparison: Arc::clone(&comparison) };
+    let source = Source { reader: Box::new(reader), ..source };
+    let valid = format_source(source, &mut Compare(Arc::clone(&comparison)), &mut true, Error::Output)?;
+    let differs = comparison.lock().unwrap_or_else(PoisonError::into_inner).differs();
+    if differs {
+        writeln!(out, "would reformat {display}").map_err(Error::Output)?;
+    }
+    Ok(valid && !differs)
+}
+
+/// The input read and the text formatted that are not compared yet (at most
+/// one of them is not empty), and whether a difference was found.
+#[derive(Default)]
+struct Comparison {
+    input: VecDeque<u8>,
+    output: VecDeque<u8>,
+    different: bool,
+}
+
+impl Comparison {
+    /// Compares what both sides have; once they differ, keeps nothing.
+    fn settle(&mut self) {
+        let common = self.input.len().min(self.output.len());
+        if !self.different && common > 0 {
+            self.different = self.input.make_contiguous()[..common] != self.output.make_contiguous()[..common];
+            self.input.drain(..common);
+            self.output.drain(..common);
+        }
+        if self.different {
+            self.input = VecDeque::new();
+            self.output = VecDeque::new();
+        }
+    }
+
+    /// Whether the formatted text differs from the input, once both ended.
+    fn differs(&self) -> bool {
+        self.different || !self.input.is_empty() || !self.output.is_empty()
+    }
+}
+
+/// The input, also handed to the comparison.
+struct Tee {
+    inner: Box<dyn Read + Send>,
+    comparison: Arc<Mutex<Comparison>>,
+}
+
+impl Read for Tee {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        let mut comparison = self.comparison.lock().unwrap_or_else(PoisonError::into_inner);
+        if !comparison.different {
+            comparison.input.extend(&buf[..n]);
+            comparison.settle();
+        }
+        Ok(n)
+    }
+}
+
+/// The formatted text, compared with the input and dropped.
+struct Compare(Arc<Mutex<Comparison>>);
+
+impl Write for Compare {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let mut comparison = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if !comparison.different {
+            comparison.output.extend(buf);
+            comparison.settle();
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Writes to both.
+struct Both<A, B>(A, B);
+
+impl<A: Write, B: Write> Write for Both<A, B> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.write_all(buf)?;
+        self.1.write_all(buf)?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush()?;
+        self.1.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Comparison;
+
+    /// Feeds `input` and `output` in the pieces given, alternating, and
+    /// says whether they differ.
+    fn differs(input: &[&str], output: &[&str]) -> bool {
+        let mut comparison = Comparison::default();
+        for i in 0..input.len().max(output.len()) {
+            if let Some(piece) = input.get(i) {
+                comparison.input.extend(piece.as_bytes());
+                comparison.settle();
+            }
+            if let Some(piece) = output.get(i) {
+                comparison.output.extend(piece.as_bytes());
+                comparison.settle();
+            }
+        }
+        comparison.differs()
+    }
+
+    #[test]
+    fn comparison_in_any_pieces() {
+        assert!(!differs(&[], &[]));
+        assert!(!differs(&["abc", "def"], &["a", "bcde", "f"]));
+        assert!(!differs(&["abcdef"], &["", "", "abc", "def"]));
+        assert!(differs(&["abc", "def"], &["abc", "dex"]));
+        assert!(differs(&["abc"], &["abcd"]));
+        assert!(differs(&["abcd"], &["abc"]));
+        assert!(differs(&["", "x"], &[]));
+        assert!(differs(&["xbc", "def"], &["abc", "def"]));
+    }
 }

@@ -15,6 +15,7 @@ mod pgn_input;
 mod repl;
 mod report;
 mod resolve;
+mod rewrite;
 mod san;
 mod session;
 

@@ -1,0 +1,420 @@
+//! Rewriting a file in place without changing what it is: its owner, group,
+//! mode, kind and links stay as they were, and a run that fails or is
+//! interrupted leaves the file exactly as it was and no temporary file
+//! behind.
+//!
+//! ```text
+//! let mut file = InPlace::open(name)?;   // every check, before a byte is read
+//! let reader = file.reader()?;           // the original's bytes
+//! io::copy(&mut transform(reader), file.output())?;
+//! file.commit()?;                        // the new text takes the file's place
+//! ```
+//!
+//! The rules, checked in this order before the file is opened for reading
+//! (so a FIFO is never opened and nothing blocks):
+//!
+//! - The name is resolved first: a symbolic link is followed (to the end of
+//!   a chain) and its target is rewritten; the link itself stays.
+//! - Only a regular file is rewritten: a directory, a FIFO, a character or
+//!   block device, a socket is refused.
+//! - A read-only file (no write bit in its mode) is refused, whoever runs
+//!   sanfen: root, whom the kernel lets write anything, included. For a user
+//!   other than root the kernel's own check decides as well (its effective
+//!   ids and groups, ACLs included), so a file that user may not write is
+//!   refused too.
+//! - The file is then opened (never following a link, never blocking) and
+//!   must be the very file that was checked.
+//!
+//! The new text goes to a temporary file `.sanfen-fmt-XXXXXXXX.tmp` in the
+//! file's directory (a short name, so the longest file names work), created
+//! with mode 0600. Then:
+//!
+//! - A file with one name is replaced atomically: the temporary file is
+//!   given the original's owner and group (right after it is created, so a
+//!   refusal costs nothing), then its mode (set-user-ID, set-group-ID and
+//!   sticky bits included: after the owner, since a change of owner clears
+//!   them, and after the text, since writing clears them for a user without
+//!   the capability to keep them), and is renamed over the original. When the
+//!   owner and group cannot be given (a user other than root rewriting a file
+//!   another user owns), the file is refused: it never changes owner, so a
+//!   set-user-ID file can never become one owned by whoever ran sanfen.
+//! - A file with several names (hard links) is written through, so every
+//!   name keeps seeing the same file, with its owner, group and mode: the new
+//!   text is first formatted completely into the temporary file, the room for
+//!   it is reserved in the original where the file system can (so a full
+//!   disk fails before the original changes), and only then copied over the
+//!   original's bytes, the original cut to the new length, and the temporary
+//!   file removed. This is not atomic: a crash or `SIGKILL` during that copy
+//!   (the last, short step) leaves a partly rewritten file. A set-user-ID or
+//!   set-group-ID file that writing would strip (a user other than root and
+//!   the owner) is refused.
+//! - Either way, a file that changed while it was formatted (its size,
+//!   modification or change time: written, truncated, chmod-ed, linked) is
+//!   left as it is and reported, and so is a name that no longer leads to the
+//!   file that was read.
+//!
+//! Extended attributes and ACLs are not copied to the temporary file: a
+//! replaced file loses them (a file written through keeps them).
+//!
+//! On `SIGINT`, `SIGTERM` or `SIGHUP` ([`remove_temporary_on_signals`]) the
+//! temporary file is removed and the process exits with 128 + the signal's
+//! number (130, 143, 129); a signal that arrives while the new text is taking
+//! the original's place waits for that to finish. On every error the temporary
+//! file is removed too.
+
+use std::ffi::OsStr;
+use std::fs::{self, File, Metadata, Permissions};
+use std::hash::{BuildHasher, RandomState};
+use std::io::{self, Seek, SeekFrom};
+use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use rustix::fs::{Access, AtFlags, FallocateFlags, Mode, OFlags};
+use rustix::io::Errno;
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::iterator::Signals;
+
+use super::Error;
+
+/// The temporary file that exists right now, if any: what a signal removes.
+/// Whoever holds the lock may create, rename or remove it; the signal thread
+/// takes the lock before it removes the file and exits.
+static PENDING: Mutex<Option<PathBuf>> = Mutex::new(None);
+
+fn pending() -> MutexGuard<'static, Option<PathBuf>> {
+    PENDING.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Starts a thread that, on `SIGINT`, `SIGTERM` or `SIGHUP`, removes the
+/// temporary file being written (if any) and ends the process with exit code
+/// 128 + the signal's number. Call it once, before the first
+/// [`InPlace::open`].
+///
+/// # Errors
+///
+/// The signal handlers or the thread could not be set up.
+pub fn remove_temporary_on_signals() -> io::Result<()> {
+    let mut signals = Signals::new([SIGINT, SIGTERM, SIGHUP])?;
+    std::thread::Builder::new().name("signals".into()).spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            let mut pending = pending();
+            if let Some(path) = pending.take() {
+                let _ = fs::remove_file(path);
+            }
+            // the lock stays held: nothing creates a new temporary file now
+            std::process::exit(128 + signal);
+        }
+    })?;
+    Ok(())
+}
+
+/// A regular file being rewritten: opened for reading, with the temporary
+/// file its new text goes to. Dropping it without [`InPlace::commit`]
+/// removes the temporary file and leaves the original as it was.
+pub struct InPlace {
+    /// The file as named on the command line, for messages.
+    name: String,
+    /// Where it really is (symbolic links resolved).
+    target: PathBuf,
+    /// The original, open for reading (and writing, when written through).
+    original: File,
+    /// The original as it was when opened.
+    before: Metadata,
+    /// Whether the new text is copied into the original (it has hard links)
+    /// rather than renamed over it.
+    through: bool,
+    temporary: Temporary,
+}
+
+impl InPlace {
+    /// Checks that the file named `name` may be rewritten (the rules in the
+    /// module's documentation), opens it and creates the temporary file.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::File`], naming the file as given, when it cannot be found or
+    /// opened, is refused (not a regular file, read-only, an owner the
+    /// rewritten file cannot be given, ...: the message ends in `not
+    /// rewritten`), or the temporary file cannot be created.
+    pub fn open(name: &OsStr) -> Result<InPlace, Error> {
+        let display = name.to_string_lossy().into_owned();
+        let file_error = |source| Error::File { path: display.clone(), source };
+        let refuse = |why: String| refusal(&display, &why);
+        let target = fs::canonicalize(name).map_err(file_error)?;
+        let checked = fs::symlink_metadata(&target).map_err(file_error)?;
+        if let Some(kind) = not_regular(&checked) {
+            return Err(refuse(format!("{kind}, not a regular file")));
+        }
+        let mode = checked.mode() & 0o7777;
+        if mode & 0o222 == 0 {
+            return Err(refuse(format!("read-only (mode {mode:04o})")));
+        }
+        let user = rustix::process::geteuid();
+        match rustix::fs::accessat(rustix::fs::CWD, &target, Access::WRITE_OK, AtFlags::EACCESS) {
+            Ok(()) => {}
+            Err(Errno::ACCESS) => {
+                return Err(refuse(format!(
+                    "not writable by this user (mode {mode:04o}, owner {}:{})",
+                    checked.uid(),
+                    checked.gid()
+                )));
+            }
+            // immutable (EPERM), on a read-only file system (EROFS), ...
+            Err(err) => return Err(refuse(format!("not writable ({})", io::Error::from(err)))),
+        }
+        let through = checked.nlink() > 1;
+        if through && mode & 0o6000 != 0 && !user.is_root() && user.as_raw() != checked.uid() {
+            return Err(refuse(format!(
+                "set-user-ID or set-group-ID (mode {mode:04o}) with hard links: writing it as a user other than its \
+                 owner would clear those bits"
+            )));
+        }
+        let access = if through { OFlags::RDWR } else { OFlags::RDONLY };
+        let flags = access | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC;
+        let original =
+            File::from(rustix::fs::open(&target, flags, Mode::empty()).map_err(|err| file_error(err.into()))?);
+        let before = original.metadata().map_err(file_error)?;
+        if !before.is_file() || before.dev() != checked.dev() || before.ino() != checked.ino() {
+            return Err(refuse("replaced while it was being opened".to_owned()));
+        }
+        let Some(directory) = target.parent() else {
+            return Err(refuse("no directory for the temporary file".to_owned()));
+        };
+        let temporary = Temporary::create(directory).map_err(|err| temporary_error(&display, None, err))?;
+        let file = InPlace { name: display, target, original, before, through, temporary };
+        if !file.through {
+            file.give_owner()?;
+        }
+        Ok(file)
+    }
+
+    /// Where the file really is (symbolic links resolved).
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
+    /// The original's size when it was opened.
+    pub fn size(&self) -> u64 {
+        self.before.len()
+    }
+
+    /// The original's bytes, from the start.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::File`] when the open file cannot be shared.
+    pub fn reader(&self) -> Result<File, Error> {
+        let mut reader = self.original.try_clone().map_err(|err| self.file_error(err))?;
+        reader.seek(SeekFrom::Start(0)).map_err(|err| self.file_error(err))?;
+        Ok(reader)
+    }
+
+    /// The temporary file the new text is written to.
+    pub fn output(&self) -> &File {
+        &self.temporary.file
+    }
+
+    /// How an error writing [`InPlace::output`] is reported: on the file as
+    /// named, saying it was the temporary file.
+    pub fn write_error(&self) -> impl Fn(io::Error) -> Error + use<> {
+        let name = self.name.clone();
+        let path = self.temporary.path.clone();
+        move |err| temporary_error(&name, Some(&path), err)
+    }
+
+    /// Puts the new text in the original's place (renamed over it, or
+    /// written through when it has hard links) and removes the temporary
+    /// file.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::File`] when the original changed while it was formatted, or
+    /// writing, renaming or copying failed. The original is then as it was,
+    /// except when copying into a file with hard links fails midway (the
+    /// message then says the file may be partly rewritten).
+    pub fn commit(self) -> Result<(), Error> {
+        let mut pending = pending();
+        let result = self.commit_locked(&mut pending);
+        drop(pending);
+        // on an error, dropping `self` removes the temporary file
+        result
+    }
+
+    fn commit_locked(&self, pending: &mut Option<PathBuf>) -> Result<(), Error> {
+        let now = self.original.metadata().map_err(|err| self.file_error(err))?;
+        if changed(&self.before, &now) {
+            return Err(refusal(&self.name, "changed while it was being formatted"));
+        }
+        let temporary = &self.temporary;
+        let write_error = self.write_error();
+        if self.through {
+            self.write_through()?;
+            // the temporary file is no longer needed
+            let _ = fs::remove_file(&temporary.path);
+            *pending = None;
+            return Ok(());
+        }
+        let mode = self.before.mode() & 0o7777;
+        temporary.file.set_permissions(Permissions::from_mode(mode)).map_err(&write_error)?;
+        let given = temporary.file.metadata().map_err(&write_error)?;
+        if given.mode() & 0o7777 != mode {
+            return Err(refusal(&self.name, &format!("mode {mode:04o} cannot be given to the rewritten file")));
+        }
+        temporary.file.sync_all().map_err(&write_error)?;
+        // the name must still lead to the file that was read
+        match fs::symlink_metadata(&self.target) {
+            Ok(current) if current.dev() == self.before.dev() && current.ino() == self.before.ino() => {}
+            _ => return Err(refusal(&self.name, "replaced while it was being formatted")),
+        }
+        fs::rename(&temporary.path, &self.target).map_err(|err| {
+            self.file_error(io::Error::new(err.kind(), format!("cannot replace it with the rewritten file: {err}")))
+        })?;
+        *pending = None;
+        // the rename itself lasts once the directory is written out
+        if let Some(directory) = self.target.parent() {
+            if let Ok(directory) = File::open(directory) {
+                let _ = directory.sync_all();
+            }
+        }
+        Ok(())
+    }
+
+    /// Copies the temporary file over the original's bytes.
+    fn write_through(&self) -> Result<(), Error> {
+        let write_error = self.write_error();
+        let mut temporary = &self.temporary.file;
+        let mut original = &self.original;
+        let length = temporary.metadata().map_err(&write_error)?.len();
+        // room for the new text before the first byte changes; a file system
+        // without fallocate is written without it
+        if length > 0 {
+            if let Err(err @ (Errno::NOSPC | Errno::DQUOT | Errno::FBIG | Errno::IO)) =
+                rustix::fs::fallocate(original, FallocateFlags::KEEP_SIZE, 0, length)
+            {
+                return Err(self.file_error(err.into()));
+            }
+        }
+        let partly = |err: io::Error| {
+            self.file_error(io::Error::new(err.kind(), format!("{err} (the file may be partly rewritten)")))
+        };
+        temporary.seek(SeekFrom::Start(0)).map_err(&write_error)?;
+        original.seek(SeekFrom::Start(0)).map_err(|err| self.file_error(err))?;
+        let copied = io::copy(&mut temporary, &mut original).map_err(partly)?;
+        if copied != length {
+            return Err(partly(io::Error::other(format!("{copied} of {length} bytes copied"))));
+        }
+        original.set_len(length).map_err(partly)?;
+        // writing clears set-user-ID and set-group-ID for a user without the
+        // capability to keep them: the owner gives them back
+        let mode = self.before.mode() & 0o7777;
+        let after = original.metadata().map_err(partly)?;
+        if after.mode() & 0o7777 != mode {
+            original.set_permissions(Permissions::from_mode(mode)).map_err(partly)?;
+        }
+        original.sync_all().map_err(partly)
+    }
+
+    /// Gives the temporary file the original's owner and group.
+    fn give_owner(&self) -> Result<(), Error> {
+        let (uid, gid) = (self.before.uid(), self.before.gid());
+        let current = self.temporary.file.metadata().map_err(self.write_error())?;
+        let new_uid = (current.uid() != uid).then_some(uid);
+        let new_gid = (current.gid() != gid).then_some(gid);
+        if new_uid.is_none() && new_gid.is_none() {
+            return Ok(());
+        }
+        std::os::unix::fs::fchown(&self.temporary.file, new_uid, new_gid).map_err(|err| {
+            refusal(&self.name, &format!("its owner {uid}:{gid} cannot be given to the rewritten file ({err})"))
+        })
+    }
+
+    fn file_error(&self, source: io::Error) -> Error {
+        Error::File { path: self.name.clone(), source }
+    }
+}
+
+/// A refusal: the file named `name` is left as it was, for the reason `why`.
+fn refusal(name: &str, why: &str) -> Error {
+    Error::File { path: name.to_owned(), source: io::Error::other(format!("{why}: not rewritten")) }
+}
+
+/// An error on the temporary file, reported on the file being rewritten.
+fn temporary_error(name: &str, path: Option<&Path>, err: io::Error) -> Error {
+    let message = match path {
+        Some(path) => format!("temporary file {}: {err}", path.display()),
+        None => format!("cannot create a temporary file beside it: {err}"),
+    };
+    Error::File { path: name.to_owned(), source: io::Error::new(err.kind(), message) }
+}
+
+/// What a file that is not a regular file is, in words.
+fn not_regular(metadata: &Metadata) -> Option<&'static str> {
+    let kind = metadata.file_type();
+    if kind.is_file() {
+        None
+    } else if kind.is_dir() {
+        Some("a directory")
+    } else if kind.is_fifo() {
+        Some("a FIFO")
+    } else if kind.is_char_device() {
+        Some("a character device")
+    } else if kind.is_block_device() {
+        Some("a block device")
+    } else if kind.is_socket() {
+        Some("a socket")
+    } else if kind.is_symlink() {
+        // a link put in place after the name was resolved
+        Some("a symbolic link")
+    } else {
+        Some("an unknown kind of file")
+    }
+}
+
+/// Whether the file was written, truncated or had its inode changed (mode,
+/// owner, links) between the two looks.
+fn changed(before: &Metadata, now: &Metadata) -> bool {
+    (before.len(), before.mtime(), before.mtime_nsec(), before.ctime(), before.ctime_nsec())
+        != (now.len(), now.mtime(), now.mtime_nsec(), now.ctime(), now.ctime_nsec())
+}
+
+/// The temporary file: created, and registered in [`PENDING`], under the
+/// lock; removed when dropped unless it was renamed or removed already.
+struct Temporary {
+    path: PathBuf,
+    file: File,
+}
+
+impl Temporary {
+    /// `DIRECTORY/.sanfen-fmt-XXXXXXXX.tmp` (8 random hexadecimal digits),
+    /// new (never an existing file or link: another name is tried then),
+    /// mode 0600.
+    fn create(directory: &Path) -> io::Result<Temporary> {
+        let mut pending = pending();
+        let random = RandomState::new();
+        let mut attempt = 0u32;
+        loop {
+            let suffix = random.hash_one((std::process::id(), attempt)) as u32;
+            let path = directory.join(format!(".sanfen-fmt-{suffix:08x}.tmp"));
+            let created = File::options().read(true).write(true).create_new(true).mode(0o600).open(&path);
+            match created {
+                Ok(file) => {
+                    *pending = Some(path.clone());
+                    return Ok(Temporary { path, file });
+                }
+                Err(err) if err.kind() == io::ErrorKind::AlreadyExists && attempt < 100 => attempt += 1,
+                Err(err) => return Err(err),
+            }
+        }
+    }
+}
+
+impl Drop for Temporary {
+    fn drop(&mut self) {
+        let mut pending = pending();
+        if pending.as_ref() == Some(&self.path) {
+            let _ = fs::remove_file(&self.path);
+            *pending = None;
+        }
+    }
+}
