@@ -162,6 +162,9 @@ pub struct Chunker<R: Read> {
     failed: Option<io::Error>,
     /// The size of game over which it is passed on in pieces.
     limit: usize,
+    /// The last cut point the line-by-line scan found in the chunk (0: its
+    /// start).
+    last_cut: usize,
 }
 
 impl<R: Read> Chunker<R> {
@@ -198,6 +201,7 @@ impl<R: Read> Chunker<R> {
             discard: None,
             failed: None,
             limit: Self::MAX_GAME,
+            last_cut: 0,
         }
     }
 
@@ -249,7 +253,23 @@ impl<R: Read> Chunker<R> {
                     Search::NeedMore => {}
                 }
             }
-            if self.started && self.scanning && self.scan_lines() {
+            let cut = self.started && self.scanning && self.scan_lines();
+            // a game too large: the one from the last cut point to the one
+            // found, or an unended one
+            let too_large = self.scanning
+                && (self.scan - self.last_cut > self.limit || (!cut && self.filled - self.scan > self.limit));
+            if too_large {
+                // the games before the large one, if any, then its pieces
+                let at = self.after_blank_lines(self.last_cut);
+                let game = self.location_of(at);
+                self.discard = Some(Discard { game, line_start: true, ..Discard::default() });
+                self.scan = at;
+                if at > 0 {
+                    return Ok(Some(self.cut(buffer)));
+                }
+                continue;
+            }
+            if cut {
                 return Ok(Some(self.cut(buffer)));
             }
             if self.eof {
@@ -262,47 +282,23 @@ impl<R: Read> Chunker<R> {
                 self.scan = self.filled;
                 return Ok(Some(self.cut(buffer)));
             }
-            if self.scanning && self.too_large() {
-                // the games before the large one, if any, then its pieces
-                let at = self.last_cut();
-                let game = self.location_of(at);
-                self.discard = Some(Discard { game, line_start: true, ..Discard::default() });
-                if at > 0 {
-                    self.scan = at;
-                    let chunk = self.cut(buffer);
-                    self.scanning = true;
-                    return Ok(Some(chunk));
-                }
-                self.scan = 0;
-                continue;
-            }
             self.fill();
         }
     }
 
-    /// Whether the chunk holds a game too large to be held: no cut point
-    /// within the limit after the target, or an unended line longer than
-    /// the limit (the lines before `scan` are no cut points).
-    fn too_large(&self) -> bool {
-        self.scan >= self.target.saturating_add(self.limit) || self.filled - self.scan > self.limit
-    }
-
-    /// The last cut point in the chunk after its start, or 0.
-    fn last_cut(&self) -> usize {
-        let buf = &self.buf[..self.scan];
-        let mut state = ScanState::default();
-        let mut last = 0;
-        let mut start = 0;
-        for newline in memchr::memchr_iter(b'\n', buf) {
-            let line = &buf[start..newline + 1];
-            if start > 0 && state.is_cut(line) {
-                last = start;
-                state = ScanState::default();
+    /// The start of the first line from `at` (a line start) that holds more
+    /// than whitespace: a cut point when `at` is one.
+    fn after_blank_lines(&self, at: usize) -> usize {
+        let buf = &self.buf[..self.filled];
+        let mut start = at;
+        for (i, &b) in buf.iter().enumerate().skip(at) {
+            match CLASS[b as usize] {
+                NL => start = i + 1,
+                WS => {}
+                _ => break,
             }
-            state.process_line(line);
-            start = newline + 1;
         }
-        last
+        start
     }
 
     /// The location of `buf[at]`, at the start of a line.
@@ -346,9 +342,12 @@ impl<R: Read> Chunker<R> {
         let mut cut = false;
         for newline in memchr::memchr_iter(b'\n', &buf[from..]) {
             let line = &buf[scan..from + newline + 1];
-            if scan >= self.target && self.state.is_cut(line) {
-                cut = true;
-                break;
+            if scan > 0 && self.state.is_cut(line) {
+                if scan >= self.target {
+                    cut = true;
+                    break;
+                }
+                self.last_cut = scan;
             }
             self.state.process_line(line);
             scan += line.len();
@@ -413,6 +412,7 @@ impl<R: Read> Chunker<R> {
         let line = start.line.saturating_add(u32::try_from(lines).unwrap_or(u32::MAX));
         self.start = Location { line, column: 1, offset: start.offset + at as u64 };
         self.scan = 0;
+        self.last_cut = 0;
         self.scanning = !self.quick;
         self.searched = 0;
         // the reader starts a game at a cut point, as at the start of the stream
