@@ -5,9 +5,17 @@
 //! read and validated on its own ([`Validator`]), on the calling thread with
 //! `-j 1`, else on a pool of worker threads while this thread reads the next
 //! chunks. Reports are written in input order whatever order the workers
-//! finish in. At most a few chunks per worker are in flight, so memory does
-//! not grow with the input.
+//! finish in, so the output is the same whatever `-j`. At most a few chunks
+//! per worker are in flight, so memory does not grow with the input: a game
+//! larger than [`Chunker::MAX_GAME`] is not held but reported as an error
+//! (`pgn:too-large`), and the findings kept per game are capped.
+//!
+//! Text from the input (tags, tokens, source lines) is written with its
+//! control characters escaped (`\x1b`), so a file cannot send escape
+//! sequences to a terminal; a long source line is shown as a window around
+//! the finding.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::io::{self, IsTerminal, Read, Write};
@@ -18,7 +26,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sanfen::Color;
 use sanfen::pgn::chunk::{Chunk, Chunker};
 use sanfen::pgn::reader::{Location, Reader};
-use sanfen::pgn::validate::{Finding, GameReport, Options, Severity, Validator};
+use sanfen::pgn::validate::{Finding, GameReport, MAX_FINDINGS, Options, Severity, Validator};
 use serde_json::{Value, json};
 
 use super::report::Style;
@@ -45,7 +53,8 @@ pub struct Args {
     /// No progress bar, even on a terminal.
     #[arg(long)]
     no_progress: bool,
-    /// PGN files (`.gz`, `.zst` decompressed); none, or `-`, reads standard input.
+    /// PGN files (gzip, zstd and bzip2 recognised by their first bytes and
+    /// decompressed); none, or `-`, reads standard input.
     #[arg(value_name = "FILE")]
     files: Vec<OsString>,
 }
@@ -74,11 +83,24 @@ impl Totals {
     }
 }
 
+/// What is reported of one game.
+enum Report {
+    /// A game read and validated.
+    Game(GameReport),
+    /// A game larger than [`Chunker::MAX_GAME`], not read.
+    TooLarge {
+        /// Where it starts.
+        at: Location,
+        /// Its size in bytes.
+        size: u64,
+    },
+}
+
 /// One chunk validated: its counts, and the games worth reporting.
 struct Checked {
     totals: Totals,
     /// (game number within the chunk, from 0; the report)
-    reports: Vec<(u64, GameReport)>,
+    reports: Vec<(u64, Report)>,
     /// The chunk's buffer, to be reused for a later chunk.
     data: Vec<u8>,
 }
@@ -96,7 +118,19 @@ fn check_chunk(chunk: Chunk, settings: Settings) -> Checked {
         reports: Vec::new(),
         data: Vec::new(),
     };
-    {
+    if let Some(oversized) = chunk.oversized {
+        // a piece of a game too large to read: the game is one error, at its last piece
+        if oversized.last {
+            let size = chunk.start.offset + chunk.data.len() as u64 - oversized.game.offset;
+            let totals = &mut checked.totals;
+            totals.errors += 1;
+            totals.games_with_errors += 1;
+            if !settings.options.count_only {
+                checked.reports.push((0, Report::TooLarge { at: oversized.game, size }));
+            }
+            totals.games += 1;
+        }
+    } else {
         let mut validator = Validator::with_base(&chunk.data, chunk.start.offset, settings.options);
         let mut reader = Reader::with_start(&chunk.data, chunk.start);
         while let Some(report) = reader.read_game(&mut validator) {
@@ -118,17 +152,46 @@ fn count_game(checked: &mut Checked, report: GameReport, settings: Settings) {
     totals.lint += u64::from(lints);
     totals.games_with_errors += u64::from(errors > 0);
     if !settings.options.count_only && (!report.findings.is_empty() || report.skipped.is_some()) {
-        checked.reports.push((totals.games, report));
+        checked.reports.push((totals.games, Report::Game(report)));
     }
     totals.games += 1;
 }
 
+/// A read that failed part way: where, and why.
+struct ReadFailure {
+    /// The bytes read (decompressed) before the failure.
+    offset: u64,
+    error: io::Error,
+}
+
 /// `sanfen check`.
+///
+/// A source that cannot be opened or read to its end is reported on
+/// standard error (a read that fails part way with its offset in the
+/// decompressed stream, after the findings and counts of what was read);
+/// the exit code is then 2. Input that is clearly not text is reported the
+/// same way, once, and makes the exit code 1.
+///
+/// Standard output closed by its reader ends the run quietly, with exit
+/// code 1 when an error was found before, and 2 when the run stopped before
+/// every game was checked with none found (0 only when every game was
+/// checked: the code never claims more than was checked).
 ///
 /// # Errors
 ///
 /// Writing the output failed.
 pub fn run(args: &Args) -> Result<ExitCode, Error> {
+    // a game with an error was counted before the output closed
+    let mut seen_errors = false;
+    match run_sources(args, &mut seen_errors) {
+        Err(err) if err.is_broken_pipe() => Ok(if seen_errors { ExitCode::Invalid } else { ExitCode::Failure }),
+        outcome => outcome,
+    }
+}
+
+/// [`run`], telling through `seen_errors` whether a game with an error was
+/// counted.
+fn run_sources(args: &Args, seen_errors: &mut bool) -> Result<ExitCode, Error> {
     let started = Instant::now();
     let stdout = io::stdout();
     let style = Style::for_stdout(stdout.is_terminal());
@@ -138,44 +201,65 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
     let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut totals = Totals::default();
     let mut failed = false;
+    let mut invalid = false;
     for name in pgn_input::names(&args.files) {
         let source = match pgn_input::open(&name) {
             Ok(source) => source,
             Err(err) => {
                 out.flush().map_err(Error::Output)?;
-                eprintln!("sanfen: {err}");
+                eprintln!("sanfen: {}", escape(&err.to_string()));
                 failed = true;
                 continue;
             }
         };
+        if let Some(reason) = &source.not_text {
+            out.flush().map_err(Error::Output)?;
+            eprintln!("sanfen: {}: not PGN text: {reason}", escape(&source.name));
+            invalid = true;
+            continue;
+        }
         let progress = progress_bar(args, source.size);
-        let mut printer = Printer { out: &mut out, file: &source.name, args, style, progress: &progress, games: 0 };
+        let mut printer = Printer {
+            out: &mut out,
+            file: &source.name,
+            args,
+            style,
+            progress: &progress,
+            games: 0,
+            seen_errors: &mut *seen_errors,
+        };
         let result = if jobs <= 1 {
             check_sequential(source.reader, settings, &mut printer)
         } else {
             check_parallel(source.reader, settings, jobs, &mut printer)
         };
         progress.finish_and_clear();
-        match result {
-            Ok(file_totals) => totals.add(&file_totals),
-            Err(Error::Input(err)) => {
-                out.flush().map_err(Error::Output)?;
-                eprintln!("sanfen: {}: {err}", source.name);
-                failed = true;
-            }
-            Err(err) => return Err(err),
+        let (file_totals, failure) = result?;
+        totals.add(&file_totals);
+        if let Some(ReadFailure { offset, error }) = failure {
+            out.flush().map_err(Error::Output)?;
+            let stream = match source.compression {
+                Some(compression) => format!(" of the {} stream, decompressed", compression.name()),
+                None => String::new(),
+            };
+            eprintln!("sanfen: {}: read failed at byte {offset}{stream}: {error}", escape(&source.name));
+            failed = true;
         }
     }
     let seconds = started.elapsed().as_secs_f64();
-    write_summary(&mut out, &totals, seconds, args.json).map_err(Error::Output)?;
-    out.flush().map_err(Error::Output)?;
-    Ok(if failed {
+    let verdict = if failed {
         ExitCode::Failure
-    } else if totals.games_with_errors > 0 {
+    } else if invalid || totals.games_with_errors > 0 {
         ExitCode::Invalid
     } else {
         ExitCode::Valid
-    })
+    };
+    // every game was checked: a closed output leaves the verdict as it is
+    match write_summary(&mut out, &totals, seconds, args.json).and_then(|()| out.flush()) {
+        Err(err) if err.kind() == io::ErrorKind::BrokenPipe => Ok(verdict),
+        Err(err) => Err(Error::Output(err)),
+        Ok(()) => Ok(verdict),
+    }
 }
 
 /// Checking threads when `-j` is not given: one per core. This thread, which
@@ -203,79 +287,27 @@ fn progress_bar(args: &Args, size: Option<u64>) -> ProgressBar {
     }
 }
 
-/// One thread: blocks of input read into one buffer, games read from it
-/// directly (no chunker pass); a game that reaches the end of the buffer
-/// before the input ends is read again once more input is in.
+/// One thread: chunks cut and checked in turn (the same chunks as with
+/// more threads, so the same output).
 fn check_sequential(
-    mut input: Box<dyn Read + Send>,
+    input: Box<dyn Read + Send>,
     settings: Settings,
     printer: &mut Printer<'_>,
-) -> Result<Totals, Error> {
-    const BLOCK: usize = 1 << 20;
+) -> Result<(Totals, Option<ReadFailure>), Error> {
+    let mut chunker = Chunker::new(input);
     let mut totals = Totals::default();
-    // `space[..len]` holds the input not yet checked; the rest is room to
-    // read into (zeroed once, when it grows)
-    let mut space: Vec<u8> = Vec::new();
-    let mut len = 0;
-    let mut start = Location { line: 1, column: 1, offset: 0 };
-    let mut eof = false;
-    let mut first = true;
-    // how much to read: doubled while no game fits, so a huge game is read again
-    // only a few times
-    let mut block = BLOCK;
+    let mut buffer = Vec::new();
     loop {
-        // read until a block more than what is left over is in, or the input ends
-        let target = len + block;
-        if space.len() < target {
-            space.resize(target, 0);
-        }
-        while !eof && len < target {
-            match input.read(&mut space[len..target]) {
-                Ok(0) => eof = true,
-                Ok(read) => len += read,
-                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-                Err(err) => return Err(Error::Input(err)),
+        match chunker.next_chunk(buffer) {
+            Ok(Some(chunk)) => {
+                let checked = check_chunk(chunk, settings);
+                printer.chunk(&checked)?;
+                totals.add(&checked.totals);
+                buffer = checked.data;
             }
+            Ok(None) => return Ok((totals, None)),
+            Err(error) => return Ok((totals, Some(ReadFailure { offset: chunker.bytes_read(), error }))),
         }
-        if first {
-            first = false;
-            if space[..len].starts_with(b"\xef\xbb\xbf") {
-                space.copy_within(3..len, 0);
-                len -= 3;
-                start.offset = 3;
-            }
-        }
-        let buf = &space[..len];
-        let mut checked = Checked { totals: Totals::default(), reports: Vec::new(), data: Vec::new() };
-        let end = start.offset + buf.len() as u64;
-        let mut consumed = start;
-        {
-            let mut validator = Validator::with_base(buf, start.offset, settings.options);
-            let mut reader = Reader::with_start(buf, start);
-            while let Some(report) = reader.read_game(&mut validator) {
-                let after = reader.location();
-                if !eof && after.offset >= end {
-                    // the game may go on in the next block: read it again then
-                    break;
-                }
-                consumed = after;
-                count_game(&mut checked, report, settings);
-            }
-            if eof {
-                consumed = reader.location();
-            }
-        }
-        let used = usize::try_from(consumed.offset - start.offset).unwrap_or(buf.len()).min(buf.len());
-        checked.totals.bytes = used as u64;
-        printer.chunk(&checked)?;
-        totals.add(&checked.totals);
-        if eof {
-            return Ok(totals);
-        }
-        block = if used == 0 { block * 2 } else { BLOCK };
-        space.copy_within(used..len, 0);
-        len -= used;
-        start = consumed;
     }
 }
 
@@ -284,7 +316,7 @@ fn check_parallel(
     settings: Settings,
     jobs: usize,
     printer: &mut Printer<'_>,
-) -> Result<Totals, Error> {
+) -> Result<(Totals, Option<ReadFailure>), Error> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()
@@ -297,11 +329,12 @@ fn check_parallel(
     let (mut sent, mut next) = (0u64, 0u64);
     let max_in_flight = 2 * jobs as u64 + 1;
     let mut finished = false;
+    let mut failure = None;
     loop {
         // keep the workers fed
         while !finished && sent - next < max_in_flight {
-            match chunker.next_chunk(spare.pop().unwrap_or_default()).map_err(Error::Input)? {
-                Some(chunk) => {
+            match chunker.next_chunk(spare.pop().unwrap_or_default()) {
+                Ok(Some(chunk)) => {
                     let sender = sender.clone();
                     let index = sent;
                     pool.spawn(move || {
@@ -310,24 +343,22 @@ fn check_parallel(
                     });
                     sent += 1;
                 }
-                None => finished = true,
+                Ok(None) => finished = true,
+                Err(error) => {
+                    // what was read before is checked and reported first
+                    failure = Some(ReadFailure { offset: chunker.bytes_read(), error });
+                    finished = true;
+                }
             }
         }
         if next == sent {
             break;
         }
-        // write what is ready, in order; wait for the next one otherwise
-        while let Some(checked) = done.remove(&next) {
-            printer.chunk(&checked)?;
-            totals.add(&checked.totals);
-            spare.push(checked.data);
-            next += 1;
+        if !done.contains_key(&next) {
+            let (index, checked) = receiver.recv().map_err(|_| Error::Usage("a worker thread stopped".to_owned()))?;
+            done.insert(index, checked);
         }
-        if next == sent {
-            continue;
-        }
-        let (index, checked) = receiver.recv().map_err(|_| Error::Usage("a worker thread stopped".to_owned()))?;
-        done.insert(index, checked);
+        // write what is ready, in order
         while let Some(checked) = done.remove(&next) {
             printer.chunk(&checked)?;
             totals.add(&checked.totals);
@@ -335,7 +366,7 @@ fn check_parallel(
             next += 1;
         }
     }
-    Ok(totals)
+    Ok((totals, failure))
 }
 
 /// Writes reports as chunks come in, numbering games across the file.
@@ -347,24 +378,40 @@ struct Printer<'a> {
     progress: &'a ProgressBar,
     /// Games of the file before the current chunk.
     games: u64,
+    /// Set once a game with an error is counted.
+    seen_errors: &'a mut bool,
 }
 
 impl Printer<'_> {
     fn chunk(&mut self, checked: &Checked) -> Result<(), Error> {
         self.progress.inc(checked.totals.bytes);
+        *self.seen_errors |= checked.totals.games_with_errors > 0;
         if !self.args.quiet && !checked.reports.is_empty() {
             let mut text = Vec::new();
             for (index, report) in &checked.reports {
                 let number = self.games + index + 1;
-                if self.args.json {
-                    if !report.findings.is_empty() {
-                        let value = game_json(self.file, number, report, self.args.strict);
-                        serde_json::to_writer(&mut text, &value).map_err(io::Error::from).map_err(Error::Output)?;
-                        text.push(b'\n');
+                match report {
+                    Report::Game(report) if self.args.json => {
+                        if !report.findings.is_empty() {
+                            let value = game_json(self.file, number, report, self.args.strict);
+                            serde_json::to_writer(&mut text, &value).map_err(io::Error::from).map_err(Error::Output)?;
+                            text.push(b'\n');
+                        }
                     }
-                } else {
-                    write_game(&mut text, self.file, number, report, self.args.strict, self.style)
-                        .map_err(Error::Output)?;
+                    Report::Game(report) => {
+                        write_game(&mut text, self.file, number, report, self.args.strict, self.style)
+                            .map_err(Error::Output)?;
+                    }
+                    &Report::TooLarge { at, size } => {
+                        if self.args.json {
+                            let value = too_large_json(self.file, number, at, size);
+                            serde_json::to_writer(&mut text, &value).map_err(io::Error::from).map_err(Error::Output)?;
+                            text.push(b'\n');
+                        } else {
+                            write_too_large(&mut text, self.file, number, at, size, self.style)
+                                .map_err(Error::Output)?;
+                        }
+                    }
                 }
             }
             let out = &mut self.out;
@@ -375,12 +422,90 @@ impl Printer<'_> {
     }
 }
 
+/// The code of a game too large to read.
+const TOO_LARGE: &str = "pgn:too-large";
+
+/// What is said of a game too large to read.
+fn too_large_message(size: u64) -> String {
+    format!(
+        "game of {size} bytes, larger than the limit of {} bytes: not checked (the next game starts at the next \
+         tag pair at the start of a line)",
+        Chunker::<io::Empty>::MAX_GAME
+    )
+}
+
+fn write_too_large(
+    out: &mut Vec<u8>,
+    file: &str,
+    number: u64,
+    at: Location,
+    size: u64,
+    style: Style,
+) -> io::Result<()> {
+    let label = if style.color { "\x1b[1;31merror\x1b[0m" } else { "error" };
+    writeln!(
+        out,
+        "{}:{}:{}: game {number}: {label}[{TOO_LARGE}]: {}",
+        escape(file),
+        at.line,
+        at.column,
+        too_large_message(size)
+    )
+}
+
+fn too_large_json(file: &str, number: u64, at: Location, size: u64) -> Value {
+    json!({
+        "game": number,
+        "file": file,
+        "line": at.line,
+        "white": null,
+        "black": null,
+        "event": null,
+        "round": null,
+        "skipped": null,
+        "errors": [{
+            "game": number,
+            "line": at.line,
+            "column": at.column,
+            "ply": null,
+            "move_number": null,
+            "side": null,
+            "token": "",
+            "kind": TOO_LARGE,
+            "message": too_large_message(size),
+            "suggestion": null,
+        }],
+        "lint": [],
+    })
+}
+
 /// `12.` or `12...` before a move of `side`.
 fn move_prefix(number: u32, side: Color) -> String {
     format!("{number}{}", if side == Color::White { "." } else { "..." })
 }
 
-/// `game 7 (White - Black, Event, Round)`.
+/// Text from the input as it may be shown: control characters escaped
+/// (`\t`, `\r`, `\n`, `\x1b`, `\u{9b}`), so that no byte of a file reaches a
+/// terminal as a control.
+fn escape(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return Cow::Borrowed(text);
+    }
+    let mut escaped = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\t' => escaped.push_str("\\t"),
+            '\r' => escaped.push_str("\\r"),
+            '\n' => escaped.push_str("\\n"),
+            c if c.is_control() && u32::from(c) < 0x80 => escaped.push_str(&format!("\\x{:02x}", u32::from(c))),
+            c if c.is_control() => escaped.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            c => escaped.push(c),
+        }
+    }
+    Cow::Owned(escaped)
+}
+
+/// `game 7 (White - Black, Event, Round)`, control characters escaped.
 fn identity(number: u64, report: &GameReport) -> String {
     let mut parts = Vec::new();
     match (&report.white, &report.black) {
@@ -391,11 +516,24 @@ fn identity(number: u64, report: &GameReport) -> String {
     }
     parts.extend(report.event.iter().cloned());
     parts.extend(report.round.iter().map(|round| format!("round {round}")));
-    if parts.is_empty() { format!("game {number}") } else { format!("game {number} ({})", parts.join(", ")) }
+    if parts.is_empty() {
+        format!("game {number}")
+    } else {
+        escape(&format!("game {number} ({})", parts.join(", "))).into_owned()
+    }
 }
 
 fn is_error(finding: &Finding, strict: bool) -> bool {
     strict || finding.severity() == Severity::Error
+}
+
+/// ` (1048576 in a row, to 1:1048576)` for a finding that stands for a run.
+fn repeats_note(finding: &Finding) -> String {
+    if finding.repeats > 1 {
+        format!(" ({} in a row, to {}:{})", finding.repeats, finding.until.line, finding.until.column)
+    } else {
+        String::new()
+    }
 }
 
 fn write_game(
@@ -407,11 +545,14 @@ fn write_game(
     style: Style,
 ) -> io::Result<()> {
     let who = identity(number, report);
+    let file = escape(file);
     if let Some(variant) = &report.skipped {
         writeln!(
             out,
-            "{file}:{}:{}: {who}: skipped: variant {variant} (sanfen plays standard chess and Chess960)",
-            report.at.line, report.at.column
+            "{file}:{}:{}: {who}: skipped: variant {} (sanfen plays standard chess and Chess960)",
+            report.at.line,
+            report.at.column,
+            escape(variant)
         )?;
     }
     for finding in &report.findings {
@@ -419,32 +560,58 @@ fn write_game(
             if is_error(finding, strict) { ("error", "\x1b[1;31m") } else { ("warning", "\x1b[1;33m") };
         write!(out, "{file}:{}:{}: {who}", finding.at.line, finding.at.column)?;
         if let (Some(number), Some(side)) = (finding.move_number, finding.side) {
-            write!(out, ", {} {}", move_prefix(number, side), finding.token)?;
+            write!(out, ", {} {}", move_prefix(number, side), escape(&finding.token))?;
         } else if !finding.token.is_empty() {
-            write!(out, ", {}", finding.token)?;
+            write!(out, ", {}", escape(&finding.token))?;
         }
+        let message = escape(&finding.kind.to_string()).into_owned();
         if style.color {
-            write!(out, ": {colour}{label}[{}]\x1b[0m: {}", finding.kind.code(), finding.kind)?;
+            write!(out, ": {colour}{label}[{}]\x1b[0m: {message}", finding.kind.code())?;
         } else {
-            write!(out, ": {label}[{}]: {}", finding.kind.code(), finding.kind)?;
+            write!(out, ": {label}[{}]: {message}", finding.kind.code())?;
         }
-        writeln!(out)?;
+        writeln!(out, "{}", repeats_note(finding))?;
         if let Some(line) = &finding.source_line {
             let gutter = finding.at.line.to_string();
             let pad = " ".repeat(gutter.len());
-            // the caret goes under the token: count characters, not bytes, before it
-            let before = line.char_indices().take_while(|(i, _)| *i + 1 < finding.at.column as usize).count();
-            let width = finding.token.chars().count().max(1);
+            // the caret goes under the token: count what is shown, not bytes, before it
+            let mut shown = String::new();
+            if line.cut_before {
+                shown.push('…');
+            }
+            let mut before = shown.chars().count();
+            let mut width = 0;
+            let token_chars = finding.token.chars().count();
+            for (i, c) in line.text.chars().enumerate() {
+                let piece = escape(c.encode_utf8(&mut [0; 4])).into_owned();
+                let count = piece.chars().count();
+                if i < line.caret {
+                    before += count;
+                } else if i < line.caret + token_chars {
+                    width += count;
+                }
+                shown.push_str(&piece);
+            }
+            if line.cut_after {
+                shown.push('…');
+            }
             writeln!(out, "{pad} |")?;
-            writeln!(out, "{gutter} | {line}")?;
-            writeln!(out, "{pad} | {}{}", " ".repeat(before), "^".repeat(width))?;
+            writeln!(out, "{gutter} | {shown}")?;
+            writeln!(out, "{pad} | {}{}", " ".repeat(before), "^".repeat(width.max(1)))?;
         }
+    }
+    if report.unlisted > 0 {
+        writeln!(
+            out,
+            "{file}:{}:{}: {who}: and {} more findings, not listed (at most {MAX_FINDINGS} are listed per game)",
+            report.at.line, report.at.column, report.unlisted
+        )?;
     }
     Ok(())
 }
 
 fn finding_json(number: u64, finding: &Finding) -> Value {
-    json!({
+    let mut value = json!({
         "game": number,
         "line": finding.at.line,
         "column": finding.at.column,
@@ -455,12 +622,17 @@ fn finding_json(number: u64, finding: &Finding) -> Value {
         "kind": finding.kind.code(),
         "message": finding.kind.to_string(),
         "suggestion": finding.kind.suggestion(),
-    })
+    });
+    if finding.repeats > 1 {
+        value["repeats"] = json!(finding.repeats);
+        value["until"] = json!({"line": finding.until.line, "column": finding.until.column});
+    }
+    value
 }
 
 fn game_json(file: &str, number: u64, report: &GameReport, strict: bool) -> Value {
     let (errors, lint): (Vec<&Finding>, Vec<&Finding>) = report.findings.iter().partition(|f| is_error(f, strict));
-    json!({
+    let mut value = json!({
         "game": number,
         "file": file,
         "line": report.at.line,
@@ -471,7 +643,11 @@ fn game_json(file: &str, number: u64, report: &GameReport, strict: bool) -> Valu
         "skipped": report.skipped,
         "errors": errors.iter().map(|f| finding_json(number, f)).collect::<Vec<_>>(),
         "lint": lint.iter().map(|f| finding_json(number, f)).collect::<Vec<_>>(),
-    })
+    });
+    if report.unlisted > 0 {
+        value["unlisted"] = json!(report.unlisted);
+    }
+    value
 }
 
 fn write_summary(out: &mut impl Write, totals: &Totals, seconds: f64, json: bool) -> io::Result<()> {

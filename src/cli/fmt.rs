@@ -143,15 +143,44 @@ fn format_source(
     first: &mut bool,
     write_error: impl Fn(io::Error) -> Error,
 ) -> Result<bool, Error> {
-    let Source { name, reader, .. } = source;
+    let Source { name, reader, not_text, .. } = source;
     let read_error =
         |err| if name == "<stdin>" { Error::Input(err) } else { Error::File { path: name.clone(), source: err } };
+    if let Some(reason) = not_text {
+        return Err(read_error(io::Error::new(io::ErrorKind::InvalidData, format!("not PGN text: {reason}"))));
+    }
     let mut chunker = Chunker::new(reader);
     let mut buffer = Vec::new();
     let mut text = Vec::new();
     let mut games = 0u64;
     let mut valid = true;
     while let Some(chunk) = chunker.next_chunk(buffer).map_err(read_error)? {
+        if let Some(oversized) = chunk.oversized {
+            // a game too large to hold: passed through unchanged, piece by piece
+            if oversized.game == chunk.start {
+                games += 1;
+                if !*first {
+                    out.write_all(b"\n").map_err(&write_error)?;
+                }
+                *first = false;
+            }
+            out.write_all(&chunk.data).map_err(&write_error)?;
+            if oversized.last {
+                valid = false;
+                let size = chunk.start.offset + chunk.data.len() as u64 - oversized.game.offset;
+                out.flush().map_err(&write_error)?;
+                let _ = writeln!(
+                    io::stderr().lock(),
+                    "{name}:{}:{}: game {games}: game of {size} bytes, larger than the limit of {} bytes (game written \
+                     unchanged)",
+                    oversized.game.line,
+                    oversized.game.column,
+                    Chunker::<io::Empty>::MAX_GAME
+                );
+            }
+            buffer = chunk.data;
+            continue;
+        }
         text.clear();
         let mut reports = Vec::new();
         {
@@ -196,7 +225,13 @@ fn rewrite_in_place(name: &OsStr) -> Result<bool, Error> {
     }
     let comparison = Arc::new(Mutex::new(Comparison::default()));
     let reader = Tee { inner: Box::new(file.reader()?), comparison: Arc::clone(&comparison) };
-    let source = Source { name: display, reader: Box::new(reader), size: Some(file.size()) };
+    let source = pgn_input::from_reader(display.clone(), Box::new(reader), Some(file.size()))?;
+    if let Some(compression) = source.compression {
+        return Err(Error::Usage(format!(
+            "fmt --in-place cannot rewrite a compressed file: {display} ({} data)",
+            compression.name()
+        )));
+    }
     let write_error = file.write_error();
     let mut out = Both(BufWriter::with_capacity(1 << 16, file.output()), Compare(Arc::clone(&comparison)));
     let valid = format_source(source, &mut out, &mut true, &write_error)?;

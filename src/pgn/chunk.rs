@@ -56,10 +56,22 @@
 //!   the section already has, after a blank line (header-only games).
 //!
 //! A chunk ends at the first cut point found at least the target size from
-//! its start, so it may be bigger when no cut point comes; memory is bounded
-//! by the largest game (a stream with no `\n` at all is one chunk). The
-//! reading thread of `sanfen check -j N` cuts the chunks: with the quick
-//! search it reads a few lines per chunk, not every line.
+//! its start, so it may be bigger when no cut point comes. The reading
+//! thread of `sanfen check -j N` cuts the chunks: with the quick search it
+//! reads a few lines per chunk, not every line.
+//!
+//! Memory is bounded whatever the stream holds. When no cut point comes
+//! within [`Chunker::MAX_GAME`] bytes after the target (or a line that is not
+//! yet ended grows longer than that), the game that starts at the last cut
+//! point is too large: the games before it are handed out as usual, then the
+//! large game in pieces of about a block each ([`Chunk::oversized`] says so),
+//! never held whole, up to the next line that starts with a well-formed tag
+//! pair after a line that does not start with `[` or `%` (the next game's
+//! first tag), where chunks of whole games go on. So every line, token,
+//! comment and tag value the reader gets is smaller than the limit too.
+//!
+//! A read error ends the stream: the chunks of what was read before it come
+//! first (the last game as the stream left it), then the error, once.
 
 use std::io::{self, Read};
 
@@ -72,14 +84,50 @@ use crate::pgn::reader::{
 /// How much is read from the stream at a time.
 const BLOCK: usize = 256 * 1024;
 
-/// Whole games, and where they are in the stream.
+/// Whole games, and where they are in the stream; or a piece of a game too
+/// large to be held.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Chunk {
-    /// The bytes: whole games, starting at the start of a line.
+    /// The bytes: whole games, starting at the start of a line; or, when
+    /// `oversized` is set, a piece of one game (the pieces, in order, are
+    /// the game's bytes exactly).
     pub data: Vec<u8>,
-    /// The location of `data[0]` in the stream (always column 1). Offsets
-    /// count every byte of the stream, a byte order mark included.
+    /// The location of `data[0]` in the stream (column 1, except for a
+    /// piece of a large game after its first). Offsets count every byte of
+    /// the stream, a byte order mark included.
     pub start: Location,
+    /// `Some` when `data` is a piece of a game larger than
+    /// [`Chunker::MAX_GAME`]: such a game is not to be read, only passed on
+    /// or reported.
+    pub oversized: Option<Oversized>,
+}
+
+/// A piece of a game too large to read (see [`Chunk::oversized`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Oversized {
+    /// Where the game starts: the start of its first piece.
+    pub game: Location,
+    /// Whether this is the game's last piece: the game's size is then the
+    /// end of this piece's data less `game.offset`.
+    pub last: bool,
+}
+
+/// What the chunker knows of the lines of a large game it passes on in
+/// pieces, to find where the next game starts.
+#[derive(Copy, Clone, Debug, Default)]
+struct Discard {
+    /// Where the game starts.
+    game: Location,
+    /// The last line that held more than whitespace started neither with
+    /// `[` nor with `%`: a line starting with a tag pair starts a game.
+    eligible: bool,
+    /// The position examined is at the start of a line.
+    line_start: bool,
+    /// Of the current line so far: it holds more than whitespace.
+    content: bool,
+    /// Of the current line: it starts with `[` or `%` (after inline
+    /// whitespace, for `[`).
+    tagged: bool,
 }
 
 /// Cuts a stream into [`Chunk`]s of whole games (see the [module](self)).
@@ -107,9 +155,26 @@ pub struct Chunker<R: Read> {
     started: bool,
     bytes_read: u64,
     state: ScanState,
+    /// Set while a game larger than the limit is passed on in pieces.
+    discard: Option<Discard>,
+    /// The read error that ended the stream, handed out after the chunks
+    /// before it.
+    failed: Option<io::Error>,
+    /// The size of game over which it is passed on in pieces.
+    limit: usize,
+    /// The last cut point the line-by-line scan found in the chunk (0: its
+    /// start).
+    last_cut: usize,
 }
 
 impl<R: Read> Chunker<R> {
+    /// The size of the largest game that is held whole: 8 MiB (a game of
+    /// real chess, with every comment and variation an annotator writes, is
+    /// a few hundred KiB at most). A game is passed on in pieces when no cut
+    /// point comes within this many bytes after the chunk's target, or when
+    /// one of its lines grows longer than this.
+    pub const MAX_GAME: usize = 8 << 20;
+
     /// A chunker with chunks of about 1 MiB.
     pub fn new(input: R) -> Chunker<R> {
         Chunker::with_target(input, 1 << 20)
@@ -133,7 +198,19 @@ impl<R: Read> Chunker<R> {
             started: false,
             bytes_read: 0,
             state: ScanState::default(),
+            discard: None,
+            failed: None,
+            limit: Self::MAX_GAME,
+            last_cut: 0,
         }
+    }
+
+    /// With another limit than [`Chunker::MAX_GAME`] on the size of a game
+    /// held whole (at least 1), for tests.
+    #[doc(hidden)]
+    pub fn with_limit(mut self, limit: usize) -> Chunker<R> {
+        self.limit = limit.max(1);
+        self
     }
 
     /// Without the quick search: every chunk is scanned line by line, and
@@ -146,7 +223,8 @@ impl<R: Read> Chunker<R> {
         self
     }
 
-    /// The bytes read from the stream so far.
+    /// The bytes read from the stream so far (after a read error: where the
+    /// stream failed).
     pub fn bytes_read(&self) -> u64 {
         self.bytes_read
     }
@@ -157,11 +235,14 @@ impl<R: Read> Chunker<R> {
     ///
     /// # Errors
     ///
-    /// The stream's read errors ([`io::ErrorKind::Interrupted`] is retried).
-    /// After an error the chunker may be called again: what it had read is
-    /// kept.
+    /// The stream's read error ([`io::ErrorKind::Interrupted`] is retried),
+    /// once, after the chunks of everything read before it; the stream ends
+    /// there (the next call gives `None`).
     pub fn next_chunk(&mut self, buffer: Vec<u8>) -> io::Result<Option<Chunk>> {
         loop {
+            if let Some(discard) = self.discard {
+                return Ok(Some(self.next_piece(discard, buffer)));
+            }
             if self.started && !self.scanning {
                 match self.quick_cut() {
                     Search::Found(at) => {
@@ -172,17 +253,83 @@ impl<R: Read> Chunker<R> {
                     Search::NeedMore => {}
                 }
             }
-            if self.started && self.scanning && self.scan_lines() {
+            let cut = self.started && self.scanning && self.scan_lines();
+            // a game too large: the one from the last cut point to the one
+            // found, or an unended one
+            let too_large = self.scanning
+                && (self.scan - self.last_cut > self.limit || (!cut && self.filled - self.scan > self.limit));
+            if too_large {
+                // the games before the large one, if any, then its pieces
+                let at = self.after_blank_lines(self.last_cut);
+                let game = self.location_of(at);
+                self.discard = Some(Discard { game, line_start: true, ..Discard::default() });
+                self.scan = at;
+                if at > 0 {
+                    return Ok(Some(self.cut(buffer)));
+                }
+                continue;
+            }
+            if cut {
                 return Ok(Some(self.cut(buffer)));
             }
             if self.eof {
                 if self.filled == 0 {
-                    return Ok(None);
+                    return match self.failed.take() {
+                        Some(err) => Err(err),
+                        None => Ok(None),
+                    };
                 }
                 self.scan = self.filled;
                 return Ok(Some(self.cut(buffer)));
             }
-            self.fill()?;
+            self.fill();
+        }
+    }
+
+    /// The start of the first line from `at` (a line start) that holds more
+    /// than whitespace: a cut point when `at` is one.
+    fn after_blank_lines(&self, at: usize) -> usize {
+        let buf = &self.buf[..self.filled];
+        let mut start = at;
+        for (i, &b) in buf.iter().enumerate().skip(at) {
+            match CLASS[b as usize] {
+                NL => start = i + 1,
+                WS => {}
+                _ => break,
+            }
+        }
+        start
+    }
+
+    /// The location of `buf[at]`, at the start of a line.
+    fn location_of(&self, at: usize) -> Location {
+        if at == 0 {
+            return self.start;
+        }
+        let lines = memchr::memchr_iter(b'\n', &self.buf[..at]).count();
+        let line = self.start.line.saturating_add(u32::try_from(lines).unwrap_or(u32::MAX));
+        Location { line, column: 1, offset: self.start.offset + at as u64 }
+    }
+
+    /// The next piece of a large game.
+    fn next_piece(&mut self, mut discard: Discard, buffer: Vec<u8>) -> Chunk {
+        loop {
+            let (at, next_game) = discard.scan(&self.buf[..self.filled], self.scan, self.eof);
+            self.scan = at;
+            if next_game || (self.eof && at == self.filled) {
+                // the last piece (possibly empty, so that the game is reported)
+                self.discard = None;
+                let mut chunk = self.cut(buffer);
+                chunk.oversized = Some(Oversized { game: discard.game, last: true });
+                return chunk;
+            }
+            self.discard = Some(discard);
+            if at > 0 {
+                let mut chunk = self.cut(buffer);
+                chunk.oversized = Some(Oversized { game: discard.game, last: false });
+                return chunk;
+            }
+            self.fill();
         }
     }
 
@@ -195,9 +342,12 @@ impl<R: Read> Chunker<R> {
         let mut cut = false;
         for newline in memchr::memchr_iter(b'\n', &buf[from..]) {
             let line = &buf[scan..from + newline + 1];
-            if scan >= self.target && self.state.is_cut(line) {
-                cut = true;
-                break;
+            if scan > 0 && self.state.is_cut(line) {
+                if scan >= self.target {
+                    cut = true;
+                    break;
+                }
+                self.last_cut = scan;
             }
             self.state.process_line(line);
             scan += line.len();
@@ -234,6 +384,10 @@ impl<R: Read> Chunker<R> {
             if buf[at - 1] == b'\n' {
                 // the whole line is needed to judge
                 if !self.eof && memchr::memchr(b'\n', &buf[at..]).is_none() {
+                    if buf.len() >= limit {
+                        // a line too long to wait for: scan the lines
+                        return Search::GiveUp;
+                    }
                     self.searched = at;
                     return Search::NeedMore;
                 }
@@ -258,15 +412,17 @@ impl<R: Read> Chunker<R> {
         let line = start.line.saturating_add(u32::try_from(lines).unwrap_or(u32::MAX));
         self.start = Location { line, column: 1, offset: start.offset + at as u64 };
         self.scan = 0;
+        self.last_cut = 0;
         self.scanning = !self.quick;
         self.searched = 0;
         // the reader starts a game at a cut point, as at the start of the stream
         self.state = ScanState::default();
-        Chunk { data: buffer, start }
+        Chunk { data: buffer, start, oversized: None }
     }
 
-    /// Reads a block (or notes the end of the stream).
-    fn fill(&mut self) -> io::Result<()> {
+    /// Reads a block, or notes the end of the stream (a read error ends it
+    /// too, and is kept to be handed out).
+    fn fill(&mut self) {
         if self.buf.len() - self.filled < BLOCK / 2 {
             // Zeroed once, then read into as often as it takes.
             self.buf.resize(self.filled + BLOCK, 0);
@@ -275,7 +431,10 @@ impl<R: Read> Chunker<R> {
             match self.input.read(&mut self.buf[self.filled..]) {
                 Ok(n) => break n,
                 Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-                Err(err) => return Err(err),
+                Err(err) => {
+                    self.failed = Some(err);
+                    break 0;
+                }
             }
         };
         self.filled += read;
@@ -289,7 +448,52 @@ impl<R: Read> Chunker<R> {
                 self.start.offset = 3;
             }
         }
-        Ok(())
+    }
+}
+
+impl Discard {
+    /// Follows the lines of `buf` from `from` (where the previous call
+    /// stopped): where to stop, and whether a game starts there. It stops
+    /// before an unended line that starts with `[` (shorter than a tag line
+    /// can be: 64 KiB), to judge it whole, unless the stream has ended.
+    fn scan(&mut self, buf: &[u8], from: usize, eof: bool) -> (usize, bool) {
+        const TAG_LINE: usize = 64 << 10;
+        let mut i = from;
+        loop {
+            if self.line_start {
+                let Some(&first) = buf.get(i) else { return (i, false) };
+                let newline = memchr::memchr(b'\n', &buf[i..]).map(|k| i + k);
+                if first == b'[' && self.eligible {
+                    if newline.is_none() && !eof && buf.len() - i < TAG_LINE {
+                        return (i, false);
+                    }
+                    if is_recovery_line(&buf[..newline.unwrap_or(buf.len())], i) {
+                        return (i, true);
+                    }
+                }
+                self.line_start = false;
+                self.content = false;
+                self.tagged = first == b'%';
+            }
+            let newline = memchr::memchr(b'\n', &buf[i..]).map(|k| i + k);
+            let segment = &buf[i..newline.unwrap_or(buf.len())];
+            if !self.content {
+                if let Some(k) = segment.iter().position(|&b| !matches!(CLASS[b as usize], WS | NL)) {
+                    self.content = true;
+                    self.tagged |= segment[k] == b'[' && segment[..k].iter().all(|&b| is_inline_ws(b));
+                }
+            }
+            match newline {
+                Some(k) => {
+                    if self.content {
+                        self.eligible = !self.tagged;
+                    }
+                    self.line_start = true;
+                    i = k + 1;
+                }
+                None => return (buf.len(), false),
+            }
+        }
     }
 }
 

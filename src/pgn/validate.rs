@@ -280,11 +280,46 @@ pub struct Finding {
     pub move_number: Option<u32>,
     /// The side that makes the move concerned.
     pub side: Option<Color>,
-    /// The token as written (empty for findings about the whole game).
+    /// The token as written (empty for findings about the whole game); a
+    /// token longer than [`MAX_TOKEN_TEXT`] bytes is kept up to there,
+    /// followed by `…`.
     pub token: String,
-    /// The source line of `at`, without its line end, when
+    /// The source line of `at`, or a window of it around `at`, when
     /// [`Options::source_lines`] asked for it.
-    pub source_line: Option<String>,
+    pub source_line: Option<SourceLine>,
+    /// How many findings this one stands for: identical one-byte syntax
+    /// errors in a row (a run of stray `)` or control bytes, with only
+    /// whitespace between them) are one finding, located at the first; 1
+    /// for any other finding.
+    pub repeats: u32,
+    /// Where the last finding of the run is (`at` when `repeats` is 1).
+    pub until: Location,
+}
+
+/// The longest token text a [`Finding`] keeps, in bytes.
+pub const MAX_TOKEN_TEXT: usize = 80;
+
+/// The most findings a [`GameReport`] keeps; the findings after them are
+/// counted ([`GameReport::unlisted`]), so a game of garbage costs bounded
+/// memory.
+pub const MAX_FINDINGS: usize = 100;
+
+/// The bytes of a source line kept around a finding, at most.
+const SOURCE_WINDOW: usize = 80;
+
+/// The part of a source line shown under a finding: the whole line, or a
+/// window of about 80 bytes of a longer one around the finding's token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceLine {
+    /// The text (decoded as UTF-8, or Latin-1 when it is not), without the
+    /// line end; control characters are as in the input.
+    pub text: String,
+    /// The characters of `text` before the finding's token.
+    pub caret: usize,
+    /// The line goes on before `text`.
+    pub cut_before: bool,
+    /// The line goes on after `text`.
+    pub cut_after: bool,
 }
 
 impl Finding {
@@ -321,6 +356,9 @@ pub struct GameReport {
     pub errors: u32,
     /// How many findings are lint.
     pub lints: u32,
+    /// How many findings were counted but not kept: those after the first
+    /// [`MAX_FINDINGS`].
+    pub unlisted: u32,
 }
 
 impl GameReport {
@@ -398,6 +436,11 @@ struct Recorder<'a> {
     findings: Vec<Finding>,
     errors: u32,
     lints: u32,
+    unlisted: u32,
+    /// The last syntax error, while more like it may follow: its kind, its
+    /// text (one character, one byte of the input), its offset, and which
+    /// finding holds it (none when not kept).
+    run: Option<(SyntaxErrorKind, char, u64, Option<usize>)>,
 }
 
 impl Recorder<'_> {
@@ -408,11 +451,30 @@ impl Recorder<'_> {
 
     /// `context`: the ply, move number and side of the move concerned.
     fn push_with(&mut self, kind: FindingKind, at: Location, token: &[u8], context: Option<(u32, u32, Color)>) {
+        let run = self.run.take();
+        if let (FindingKind::Syntax(syntax), Some(byte)) = (&kind, single_char(token)) {
+            if let Some((last_kind, last_byte, last_offset, index)) = run {
+                if last_kind == *syntax && last_byte == byte && self.only_whitespace(last_offset + 1, at.offset) {
+                    if let Some(finding) = index.and_then(|i| self.findings.get_mut(i)) {
+                        finding.repeats = finding.repeats.saturating_add(1);
+                        finding.until = at;
+                    }
+                    self.run = Some((last_kind, last_byte, at.offset, index));
+                    return;
+                }
+            }
+            let kept = !self.options.count_only && self.findings.len() < MAX_FINDINGS;
+            self.run = Some((syntax.clone(), byte, at.offset, kept.then_some(self.findings.len())));
+        }
         match kind.severity() {
-            Severity::Error => self.errors += 1,
-            Severity::Lint => self.lints += 1,
+            Severity::Error => self.errors = self.errors.saturating_add(1),
+            Severity::Lint => self.lints = self.lints.saturating_add(1),
         }
         if self.options.count_only {
+            return;
+        }
+        if self.findings.len() >= MAX_FINDINGS {
+            self.unlisted = self.unlisted.saturating_add(1);
             return;
         }
         let (ply, move_number, side) = match context {
@@ -420,26 +482,59 @@ impl Recorder<'_> {
             None => (None, None, None),
         };
         let source_line = self.source_line(at);
-        self.findings.push(Finding {
-            kind,
-            at,
-            ply,
-            move_number,
-            side,
-            token: String::from_utf8_lossy(token).into_owned(),
-            source_line,
-        });
+        let token = if token.len() > MAX_TOKEN_TEXT {
+            // cut at a character boundary
+            let mut end = MAX_TOKEN_TEXT;
+            while end > 0 && token[end] & 0xc0 == 0x80 {
+                end -= 1;
+            }
+            let mut text = String::from_utf8_lossy(&token[..end]).into_owned();
+            text.push('…');
+            text
+        } else {
+            String::from_utf8_lossy(token).into_owned()
+        };
+        self.findings.push(Finding { kind, at, ply, move_number, side, token, source_line, repeats: 1, until: at });
     }
 
-    fn source_line(&self, at: Location) -> Option<String> {
+    /// Whether the input between two stream offsets holds only whitespace.
+    fn only_whitespace(&self, from: u64, to: u64) -> bool {
+        let (Some(from), Some(to)) = (from.checked_sub(self.base), to.checked_sub(self.base)) else { return false };
+        let (Ok(from), Ok(to)) = (usize::try_from(from), usize::try_from(to)) else { return false };
+        self.input.get(from..to).is_some_and(|gap| gap.iter().all(u8::is_ascii_whitespace))
+    }
+
+    /// The source line of `at`, or a window of it.
+    fn source_line(&self, at: Location) -> Option<SourceLine> {
         if !self.options.source_lines {
             return None;
         }
-        let offset = usize::try_from(at.offset.checked_sub(self.base)?).ok()?.min(self.input.len());
-        let start = offset + 1 - (at.column as usize).min(offset + 1);
-        let end = memchr::memchr(b'\n', &self.input[start..]).map_or(self.input.len(), |i| start + i);
-        let line = &self.input[start..end];
-        Some(decode(line.strip_suffix(b"\r").unwrap_or(line)))
+        let input = self.input;
+        let offset = usize::try_from(at.offset.checked_sub(self.base)?).ok()?.min(input.len());
+        let line_start = offset + 1 - (at.column as usize).min(offset + 1);
+        let mut start = offset - (offset - line_start).min(SOURCE_WINDOW / 2);
+        // the line's end, looked for no further than the window goes
+        let limit = (start + SOURCE_WINDOW).min(input.len()).max(offset);
+        let (mut end, cut_after) = match memchr::memchr(b'\n', &input[offset..limit]) {
+            Some(i) => (offset + i, false),
+            None => (limit, limit < input.len() && input[limit] != b'\n'),
+        };
+        if !cut_after && end > offset && input[end - 1] == b'\r' {
+            end -= 1;
+        }
+        // whole characters (of UTF-8 text)
+        while start < offset && input[start] & 0xc0 == 0x80 {
+            start += 1;
+        }
+        while end > offset && end < input.len() && input[end] & 0xc0 == 0x80 {
+            end -= 1;
+        }
+        let window = &input[start..end];
+        let (text, caret) = match core::str::from_utf8(window) {
+            Ok(text) => (text.to_owned(), text[..offset - start].chars().count()),
+            Err(_) => (window.iter().map(|&b| char::from(b)).collect(), offset - start),
+        };
+        Some(SourceLine { text, caret, cut_before: start > line_start, cut_after })
     }
 
     /// The byte range of a slice of the input.
@@ -563,6 +658,13 @@ impl Recorder<'_> {
     }
 }
 
+/// The character a text is made of, when it is one.
+fn single_char(text: &[u8]) -> Option<char> {
+    let mut chars = core::str::from_utf8(text).ok()?.chars();
+    let c = chars.next()?;
+    chars.next().is_none().then_some(c)
+}
+
 /// After a move played on `line`.
 fn advance(line: &mut Line) {
     line.ply += 1;
@@ -600,7 +702,16 @@ impl<'a> Validator<'a> {
     /// `base` of the stream (a chunk: give the chunk's start offset).
     pub fn with_base(input: &'a [u8], base: u64, options: Options) -> Validator<'a> {
         Validator {
-            recorder: Recorder { input, base, options, findings: Vec::new(), errors: 0, lints: 0 },
+            recorder: Recorder {
+                input,
+                base,
+                options,
+                findings: Vec::new(),
+                errors: 0,
+                lints: 0,
+                unlisted: 0,
+                run: None,
+            },
             report: GameReport::default(),
             tags: Tags::default(),
             lines: Vec::new(),
@@ -704,6 +815,8 @@ impl Visitor for Validator<'_> {
         self.recorder.findings.clear();
         self.recorder.errors = 0;
         self.recorder.lints = 0;
+        self.recorder.unlisted = 0;
+        self.recorder.run = None;
         self.tags = Tags::default();
         self.lines.clear();
         self.skipping = false;
@@ -850,6 +963,7 @@ impl Visitor for Validator<'_> {
         let recorder = &mut self.recorder;
         self.report.errors = recorder.errors;
         self.report.lints = recorder.lints;
+        self.report.unlisted = recorder.unlisted;
         if !recorder.findings.is_empty() {
             self.report.white = recorder.text(&self.tags.white);
             self.report.black = recorder.text(&self.tags.black);

@@ -1,0 +1,406 @@
+//! `sanfen check` and `sanfen fmt` on hostile input: garbage, huge games and
+//! lines, binary and compressed data under any name, streams that fail part
+//! way, output closed early. Exact output, and the same whatever `-j`.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use sanfen::pgn::chunk::Chunker;
+use sanfen::pgn::reader::Reader;
+use sanfen::pgn::validate::{MAX_FINDINGS, Options, Validator};
+
+fn sanfen(args: &[&str]) -> assert_cmd::Command {
+    let mut cmd = cargo_bin_cmd!("sanfen");
+    cmd.args(args);
+    cmd
+}
+
+/// A file of the test's own in the temporary folder.
+fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("sanfen-check-hostile-{}-{name}", std::process::id()));
+    std::fs::write(&path, bytes).expect("a temporary file");
+    path
+}
+
+/// Stdout without the summary's time (`, 0.012 s`), which varies.
+fn untimed(stdout: &[u8]) -> String {
+    let text = String::from_utf8(stdout.to_vec()).expect("UTF-8 output");
+    let mut lines: Vec<&str> = text.lines().collect();
+    let last = lines.pop().expect("a summary line");
+    let (summary, seconds) = last.rsplit_once(", ").expect("a time");
+    assert!(seconds.ends_with(" s"), "{last}");
+    lines.push(summary);
+    lines.join("\n") + "\n"
+}
+
+/// A clean game with the Seven Tag Roster: no finding.
+const CLEAN: &str = "[Event \"?\"]\n[Site \"?\"]\n[Date \"?\"]\n[Round \"?\"]\n[White \"A\"]\n[Black \"B\"]\n\
+[Result \"*\"]\n\n1. e4 e5 *\n\n";
+
+/// 100 clean games (9,500 bytes: more than the block looked at for binary data).
+fn clean_games() -> String {
+    CLEAN.repeat(100)
+}
+
+/// The 101st game's tags (its first line is line 1001).
+const TAGS: &str = "[Event \"?\"]\n[Site \"?\"]\n[Date \"?\"]\n[Round \"?\"]\n[White \"C\"]\n[Black \"D\"]\n\
+[Result \"*\"]\n\n";
+
+/// 100 clean games, then one whose movetext holds 1 MiB of NUL bytes.
+fn nul_game() -> Vec<u8> {
+    let mut input = clean_games().into_bytes();
+    input.extend_from_slice(TAGS.as_bytes());
+    input.extend_from_slice(b"1. e4 ");
+    input.extend(std::iter::repeat_n(0u8, 1 << 20));
+    input.extend_from_slice(b" e5 *\n");
+    input
+}
+
+#[test]
+fn a_run_of_nul_bytes_is_one_finding() {
+    let input = nul_game();
+    for jobs in ["1", "2"] {
+        let output =
+            sanfen(&["check", "-j", jobs, "-"]).write_stdin(input.clone()).assert().code(1).get_output().clone();
+        assert_eq!(
+            untimed(&output.stdout),
+            format!(
+                "<stdin>:1009:7: game 101 (C - D, ?, round ?), \\x00: error[pgn:unexpected-char]: unexpected \
+             character in movetext (1048576 in a row, to 1009:1048582)\n\
+             101 games, 202 moves, 1 games with errors, 1 errors, 0 lint findings, 0 skipped, {} bytes\n",
+                input.len()
+            ),
+            "-j {jobs}"
+        );
+        assert!(output.stderr.is_empty());
+    }
+    let output = sanfen(&["check", "--json", "-"]).write_stdin(input).assert().code(1).get_output().clone();
+    let text = String::from_utf8(output.stdout).unwrap();
+    let first = text.lines().next().unwrap();
+    assert_eq!(
+        first,
+        "{\"black\":\"D\",\"errors\":[{\"column\":7,\"game\":101,\"kind\":\"pgn:unexpected-char\",\"line\":1009,\
+         \"message\":\"unexpected character in movetext\",\"move_number\":null,\"ply\":null,\
+         \"repeats\":1048576,\"side\":null,\"suggestion\":null,\"token\":\"\\u0000\",\"until\":{\"column\":1048582,\"line\":1009}}],\
+         \"event\":\"?\",\"file\":\"<stdin>\",\"game\":101,\"line\":1001,\"lint\":[],\"round\":\"?\",\
+         \"skipped\":null,\"white\":\"C\"}"
+    );
+}
+
+/// `count` findings that do not collapse: `)` with a comment between each.
+fn unmatched_parens(count: usize) -> String {
+    let mut input = String::from(TAGS);
+    input.push_str("1. e4 ");
+    input.push_str(&") {} ".repeat(count));
+    input.push_str("*\n");
+    input
+}
+
+#[test]
+fn findings_past_the_cap_are_counted_not_listed() {
+    let input = unmatched_parens(250);
+    let output = sanfen(&["check", "-"]).write_stdin(input.clone()).assert().code(1).get_output().clone();
+    let mut expected = String::new();
+    for i in 0..MAX_FINDINGS {
+        expected.push_str(&format!(
+            "<stdin>:9:{}: game 1 (C - D, ?, round ?), ): error[pgn:unmatched-paren]: ) closes no variation\n",
+            7 + 5 * i
+        ));
+    }
+    expected.push_str("<stdin>:1:1: game 1 (C - D, ?, round ?): and 150 more findings, not listed (at most 100 are listed per game)\n");
+    expected.push_str(&format!(
+        "1 games, 1 moves, 1 games with errors, 250 errors, 0 lint findings, 0 skipped, {} bytes\n",
+        input.len()
+    ));
+    assert_eq!(untimed(&output.stdout), expected);
+    let output = sanfen(&["check", "--json", "-"]).write_stdin(input).assert().code(1).get_output().clone();
+    let game: serde_json::Value =
+        serde_json::from_str(String::from_utf8(output.stdout).unwrap().lines().next().unwrap()).unwrap();
+    assert_eq!((game["errors"].as_array().unwrap().len(), game["unlisted"].as_u64()), (MAX_FINDINGS, Some(150)));
+}
+
+#[test]
+fn validator_keeps_the_first_findings_and_counts_the_rest() {
+    let input = unmatched_parens(1000);
+    let mut validator = Validator::new(input.as_bytes(), Options::default());
+    let report = Reader::new(input.as_bytes()).read_game(&mut validator).expect("a game");
+    assert_eq!((report.findings.len(), report.unlisted, report.errors, report.lints), (MAX_FINDINGS, 900, 1000, 0));
+    assert_eq!(report.findings.last().map(|f| (f.at.line, f.at.column)), Some((9, 7 + 5 * 99)));
+    // counting alone counts the same
+    let options = Options { count_only: true, ..Options::default() };
+    let mut validator = Validator::new(input.as_bytes(), options);
+    let report = Reader::new(input.as_bytes()).read_game(&mut validator).expect("a game");
+    assert_eq!((report.findings.len(), report.unlisted, report.errors), (0, 0, 1000));
+}
+
+#[test]
+fn a_long_token_is_kept_cut() {
+    let input = format!("{TAGS}1. {} *\n", "x".repeat(100_000));
+    let mut validator = Validator::new(input.as_bytes(), Options { source_lines: true, count_only: false });
+    let report = Reader::new(input.as_bytes()).read_game(&mut validator).expect("a game");
+    let finding = &report.findings[0];
+    assert_eq!(finding.token, format!("{}…", "x".repeat(80)));
+    let line = finding.source_line.as_ref().expect("a source line");
+    assert_eq!((line.text.len(), line.caret, line.cut_before, line.cut_after), (80, 3, false, true));
+}
+
+/// 100 clean games, a game of more than 8 MiB (one line of movetext), and
+/// a game with an error after it.
+fn huge_game() -> (Vec<u8>, usize) {
+    let mut input = clean_games().into_bytes();
+    let start = input.len();
+    input.extend_from_slice(TAGS.as_bytes());
+    input.extend_from_slice(b"1. e4 {");
+    input.extend(std::iter::repeat_n(b'a', Chunker::<std::io::Empty>::MAX_GAME + 1000));
+    input.extend_from_slice(b"} *\n\n");
+    let size = input.len() - start;
+    input.extend_from_slice(TAGS.as_bytes());
+    input.extend_from_slice(b"1. e4 e4 *\n");
+    (input, size)
+}
+
+#[test]
+fn a_game_over_the_limit_is_one_error_and_the_next_is_checked() {
+    let (input, size) = huge_game();
+    let path = temp_file("huge.pgn", &input);
+    let path = path.to_str().unwrap();
+    let expected = format!(
+        "{path}:1001:1: game 101: error[pgn:too-large]: game of {size} bytes, larger than the limit of 8388608 \
+         bytes: not checked (the next game starts at the next tag pair at the start of a line)\n\
+         {path}:1019:7: game 102 (C - D, ?, round ?), 1... e4: error[san:illegal]: illegal: no piece of that kind can \
+         make the move; did you mean e5, e6, a5?\n\
+         102 games, 201 moves, 2 games with errors, 2 errors, 0 lint findings, 0 skipped, {} bytes\n",
+        input.len()
+    );
+    for jobs in ["1", "2", "3"] {
+        let output = sanfen(&["check", "-j", jobs, path]).assert().code(1).get_output().clone();
+        assert_eq!(untimed(&output.stdout), expected, "-j {jobs}");
+    }
+    // fmt writes it through unchanged, and says so
+    let output = sanfen(&["fmt", path]).assert().code(1).get_output().clone();
+    let huge = &input[clean_games().len()..clean_games().len() + size];
+    assert!(output.stdout.windows(huge.len()).any(|w| w == huge), "the large game is written unchanged");
+    assert_eq!(
+        String::from_utf8(output.stderr).unwrap(),
+        format!(
+            "{path}:1001:1: game 101: game of {size} bytes, larger than the limit of 8388608 bytes (game written \
+             unchanged)\n{path}:1019:7: game 102: 1... e4: illegal: no piece of that kind can make the move; did you mean e5, e6, a5? \
+             (game written unchanged)\n"
+        )
+    );
+    std::fs::remove_file(path).unwrap();
+}
+
+#[test]
+fn a_line_without_end_is_a_game_over_the_limit() {
+    // 9 MiB of movetext with no newline, at the end of the stream
+    let mut input = clean_games().into_bytes();
+    let start = input.len();
+    input.extend_from_slice(b"1. e4 e5 ");
+    input.extend(std::iter::repeat_n(b'x', 9 << 20));
+    let output = sanfen(&["check", "-"]).write_stdin(input.clone()).assert().code(1).get_output().clone();
+    assert_eq!(
+        untimed(&output.stdout),
+        format!(
+            "<stdin>:1001:1: game 101: error[pgn:too-large]: game of {} bytes, larger than the limit of 8388608 \
+             bytes: not checked (the next game starts at the next tag pair at the start of a line)\n\
+             101 games, 200 moves, 1 games with errors, 1 errors, 0 lint findings, 0 skipped, {} bytes\n",
+            input.len() - start,
+            input.len()
+        )
+    );
+}
+
+#[test]
+fn binary_input_is_one_error() {
+    let output = sanfen(&["check", "-"]).write_stdin(vec![0u8; 1 << 20]).assert().code(1).get_output().clone();
+    assert_eq!(
+        String::from_utf8(output.stderr).unwrap(),
+        "sanfen: <stdin>: not PGN text: binary data: 8192 of the first 8192 bytes are control bytes (the first at \
+         offset 0)\n"
+    );
+    assert_eq!(
+        untimed(&output.stdout),
+        "0 games, 0 moves, 0 games with errors, 0 errors, 0 lint findings, 0 skipped, 0 bytes\n"
+    );
+    // compressed zeros are told after decompression
+    let zeros = gzip(&vec![0u8; 1 << 20]);
+    let output = sanfen(&["check", "-"]).write_stdin(zeros).assert().code(1).get_output().clone();
+    assert!(String::from_utf8(output.stderr).unwrap().starts_with("sanfen: <stdin>: not PGN text: binary data: "));
+    // fmt refuses it
+    let output = sanfen(&["fmt", "-"]).write_stdin(vec![0u8; 100]).assert().code(2).get_output().clone();
+    assert_eq!(
+        String::from_utf8(output.stderr).unwrap(),
+        "sanfen: cannot read standard input: not PGN text: binary data: 100 of the first 100 bytes are control \
+         bytes (the first at offset 0)\n"
+    );
+    assert!(output.stdout.is_empty());
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    encoder.write_all(bytes).unwrap();
+    encoder.finish().unwrap()
+}
+
+fn bzip2(bytes: &[u8]) -> Vec<u8> {
+    let mut encoder = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
+    encoder.write_all(bytes).unwrap();
+    encoder.finish().unwrap()
+}
+
+fn zstd(bytes: &[u8]) -> Vec<u8> {
+    zstd::encode_all(bytes, 1).unwrap()
+}
+
+/// A game with one error, its report, and its summary.
+const BAD: &str = "[Event \"?\"]\n[Site \"?\"]\n[Date \"?\"]\n[Round \"?\"]\n[White \"A\"]\n[Black \"B\"]\n\
+[Result \"*\"]\n\n1. e4 e4 *\n";
+
+#[test]
+fn compressed_input_is_told_by_its_first_bytes() {
+    let report = |name: &str| {
+        format!(
+            "{name}:9:7: game 1 (A - B, ?, round ?), 1... e4: error[san:illegal]: illegal: no piece of that kind can \
+             make the move; did you mean e5, e6, a5?\n1 games, 1 moves, 1 games with errors, 1 errors, 0 lint \
+             findings, 0 skipped, 95 bytes\n"
+        )
+    };
+    for (format, bytes) in [("gz", gzip(BAD.as_bytes())), ("bz2", bzip2(BAD.as_bytes())), ("zst", zstd(BAD.as_bytes()))]
+    {
+        // on standard input
+        let output = sanfen(&["check", "-"]).write_stdin(bytes.clone()).assert().code(1).get_output().clone();
+        assert_eq!(untimed(&output.stdout), report("<stdin>"), "{format} on standard input");
+        // in a file with a wrong extension
+        let path = temp_file(&format!("{format}.txt"), &bytes);
+        let name = path.to_str().unwrap();
+        let output = sanfen(&["check", name]).assert().code(1).get_output().clone();
+        assert_eq!(untimed(&output.stdout), report(name), "{format} as .txt");
+        // fmt --in-place refuses it, whatever its name, and leaves it as it was
+        let output = sanfen(&["fmt", "--in-place", name]).assert().code(2).get_output().clone();
+        let data = match format {
+            "gz" => "gzip",
+            "bz2" => "bzip2",
+            _ => "zstd",
+        };
+        assert_eq!(
+            String::from_utf8(output.stderr).unwrap(),
+            format!("sanfen: fmt --in-place cannot rewrite a compressed file: {name} ({data} data)\n")
+        );
+        assert_eq!(std::fs::read(&path).unwrap(), bytes);
+        std::fs::remove_file(&path).unwrap();
+    }
+}
+
+/// Games, so many that the gzip stream spans several chunks.
+fn many_games() -> String {
+    BAD.repeat(30_000)
+}
+
+#[test]
+fn a_read_error_comes_after_what_was_read_whatever_the_threads() {
+    let games = many_games();
+    let mut compressed = gzip(games.as_bytes());
+    // a gzip file followed by zero bytes: every game read, then the error
+    compressed.extend_from_slice(&[0; 64]);
+    let path = temp_file("zeros-after.pgn.gz", &compressed);
+    let name = path.to_str().unwrap();
+    let mut outputs = Vec::new();
+    for jobs in ["1", "2", "3", "8"] {
+        let output = sanfen(&["check", "-j", jobs, name]).assert().code(2).get_output().clone();
+        let text = untimed(&output.stdout);
+        assert!(text.ends_with(&format!(
+            "\n30000 games, 30000 moves, 30000 games with errors, 30000 errors, 0 lint findings, 0 skipped, {} bytes\n",
+            games.len()
+        )));
+        assert_eq!(
+            String::from_utf8(output.stderr).unwrap(),
+            format!(
+                "sanfen: {name}: read failed at byte {} of the gzip stream, decompressed: invalid gzip header\n",
+                games.len()
+            )
+        );
+        outputs.push(text);
+    }
+    assert!(outputs.iter().all(|text| *text == outputs[0]));
+    std::fs::remove_file(&path).unwrap();
+
+    // a truncated gzip file: the games before the cut, then the error
+    let compressed = gzip(games.as_bytes());
+    let truncated = &compressed[..compressed.len() / 2];
+    let mut outputs = Vec::new();
+    for jobs in ["1", "2"] {
+        let output =
+            sanfen(&["check", "-j", jobs, "-"]).write_stdin(truncated.to_vec()).assert().code(2).get_output().clone();
+        outputs.push((untimed(&output.stdout), String::from_utf8(output.stderr).unwrap()));
+    }
+    assert_eq!(outputs[0], outputs[1]);
+    let (stdout, stderr) = &outputs[0];
+    let read: usize = stderr
+        .strip_prefix("sanfen: <stdin>: read failed at byte ")
+        .and_then(|rest| rest.split_once(' '))
+        .and_then(|(bytes, rest)| {
+            (rest == "of the gzip stream, decompressed: incomplete deflate stream\n").then_some(bytes)
+        })
+        .unwrap_or_else(|| panic!("{stderr}"))
+        .parse()
+        .unwrap();
+    // every byte read is counted, the last game as the stream left it
+    assert!(read > 0 && read < games.len(), "{read}");
+    let summary = stdout.lines().last().unwrap();
+    assert!(summary.ends_with(&format!(" {read} bytes")), "{summary}");
+}
+
+#[test]
+fn control_bytes_from_the_file_are_shown_escaped() {
+    let input = "[Event \"\x1b]0;owned\x07\"]\n[Site \"?\"]\n[Date \"?\"]\n[Round \"?\"]\n[White \"A\r\"]\n\
+                 [Black \"B\"]\n[Result \"*\"]\n\n1. e4 \x1b[2J e5 *\n";
+    let output = sanfen(&["check", "-"]).write_stdin(input).assert().code(1).get_output().clone();
+    assert_eq!(
+        untimed(&output.stdout),
+        "<stdin>:9:7: game 1 (A\\r - B, \\x1b]0;owned\\x07, round ?), \\x1b: error[pgn:unexpected-char]: \
+         unexpected character in movetext\n\
+         <stdin>:9:8: game 1 (A\\r - B, \\x1b]0;owned\\x07, round ?): warning[pgn:missing-result]: no termination \
+         marker (1-0, 0-1, 1/2-1/2 or *)\n\
+         <stdin>:9:8: game 2, [2J e5 *: error[pgn:bad-tag]: not a tag pair [Name \"value\"]\n\
+         <stdin>:9:8: game 2: warning[pgn:missing-tags]: missing Seven Tag Roster tags: Event, Site, Date, Round, \
+         White, Black, Result\n\
+         <stdin>:9:16: game 2: warning[pgn:missing-result]: no termination marker (1-0, 0-1, 1/2-1/2 or *)\n\
+         2 games, 1 moves, 2 games with errors, 2 errors, 3 lint findings, 0 skipped, 110 bytes\n"
+    );
+}
+
+/// Runs `sanfen check` with its standard output closed before it reads its
+/// input: the exit code.
+fn check_with_closed_output(input: Vec<u8>) -> i32 {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sanfen"))
+        .args(["check", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("sanfen runs");
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().unwrap();
+    // it may stop reading early
+    let _ = stdin.write_all(&input);
+    drop(stdin);
+    let mut stderr = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+    assert_eq!(stderr, "", "a closed output ends quietly");
+    child.wait().unwrap().code().expect("an exit code")
+}
+
+#[test]
+fn closed_output_keeps_the_verdict() {
+    // every game checked (only the summary was to be written): the verdict
+    assert_eq!(check_with_closed_output(CLEAN.into()), 0);
+    assert_eq!(check_with_closed_output(BAD.into()), 1);
+    // stopped before the end with an error seen: invalid
+    assert_eq!(check_with_closed_output(many_games().into()), 1);
+    // stopped before the end with only lint seen: the run did not finish
+    let lint = "1. e4 e5 *\n\n".repeat(30_000);
+    assert_eq!(check_with_closed_output(lint.into()), 2);
+}
