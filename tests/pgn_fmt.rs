@@ -171,8 +171,9 @@ fn parentheses_that_join_no_token() {
 
 #[test]
 fn comments_are_kept_byte_for_byte() {
-    // but for `\r\n`, written `\n`
-    let input = "1. e4 {  two spaces,\r\n a line break } e5 { [%clk 0:03:00] } {} *";
+    // but for `\r\n`, written as the output's line end (here `\n`, the
+    // input's first)
+    let input = "[Result \"*\"]\n1. e4 {  two spaces,\r\n a line break } e5 { [%clk 0:03:00] } {} *";
     assert_eq!(
         formatted(input),
         format!(
@@ -217,6 +218,8 @@ fn lines_wrap_at_exactly_80_bytes() {
 
 #[test]
 fn a_game_with_an_illegal_move_is_written_unchanged() {
+    // unchanged but for its line ends: the output's throughout (`\n`, the
+    // input's first), never a mix
     let input = "[Event \"One\"]\n\n1. e4 e5 *\n\n[Event \"Two\"]\r\n[White \"X\"]\r\n\r\n1.e4   e5 2. Ke3 Nc6 *\r\n\r\n\r\n\
                  1. d4 d5 1/2-1/2";
     let (text, unchanged) = format(input.as_bytes());
@@ -224,7 +227,7 @@ fn a_game_with_an_illegal_move_is_written_unchanged() {
         text,
         format!(
             "[Event \"One\"]{}[Result \"*\"]\n\n1. e4 e5 *\n\n\
-             [Event \"Two\"]\r\n[White \"X\"]\r\n\r\n1.e4   e5 2. Ke3 Nc6 *\n\n\
+             [Event \"Two\"]\n[White \"X\"]\n\n1.e4   e5 2. Ke3 Nc6 *\n\n\
              {UNKNOWN_ROSTER}[Result \"1/2-1/2\"]\n\n1. d4 d5 1/2-1/2\n",
             &UNKNOWN_ROSTER[11..]
         )
@@ -495,9 +498,16 @@ fn formatted_games(input: &[u8]) -> Vec<FormattedGame> {
 }
 
 /// What `sanfen check` may say about a rewritten game: the tags are kept as
-/// they are; a null move stays one.
-const KEPT_FINDINGS: [&str; 4] =
-    ["pgn:result-mismatch", "pgn:result-contradicts-position", "pgn:unreachable-fen", "pgn:null-move"];
+/// they are; a null move stays one; comments after the marker and text
+/// between games stay where they are.
+const KEPT_FINDINGS: [&str; 6] = [
+    "pgn:result-mismatch",
+    "pgn:result-contradicts-position",
+    "pgn:unreachable-fen",
+    "pgn:null-move",
+    "pgn:comment-after-result",
+    "pgn:text-between-games",
+];
 
 fn validated(input: &[u8]) -> Vec<GameReport> {
     let mut reader = Reader::new(input);
@@ -533,9 +543,23 @@ fn comment_ids(movetext: &[u8]) -> Vec<usize> {
 /// is one comment (with the `(`s before it and `)`s after it); tag lines
 /// are one tag each.
 fn check_widths(file: &Path, game: usize, text: &[u8]) {
+    // line ends as `\n`; the text between games before the game left out
+    let text: Vec<u8> = text
+        .iter()
+        .enumerate()
+        .filter(|&(i, &b)| !(b == b'\r' && text.get(i + 1) == Some(&b'\n')))
+        .map(|(_, &b)| b)
+        .collect();
+    let mut text = &text[..];
+    if !text.starts_with(b"[") {
+        let blank = text.windows(2).position(|w| w == b"\n\n").expect("text between games, a blank line, the game");
+        text = &text[blank + 2..];
+    }
     let blank = text.windows(2).position(|w| w == b"\n\n").expect("tags, a blank line, movetext");
     for line in text[..blank].split(|&b| b == b'\n') {
-        assert!(line.starts_with(b"[") && line.ends_with(b"\"]"), "{}: game {game}: tag line", file.display());
+        // (escape lines among the tags are written after them)
+        let tag = line.starts_with(b"[") && line.ends_with(b"\"]");
+        assert!(tag || line.starts_with(b"%"), "{}: game {game}: tag line", file.display());
     }
     let movetext = &text[blank + 2..];
     let ids = comment_ids(movetext);
@@ -621,15 +645,21 @@ fn chunks_format_as_the_whole_input_does() {
         let (whole, whole_unchanged) = format_pgn(&input);
         let mut chunker = Chunker::with_target(&input[..], 1 << 12);
         let (mut out, mut unchanged, mut games, mut buffer) = (Vec::new(), Vec::new(), 0, Vec::new());
+        let mut crlf = None;
         while let Some(chunk) = chunker.next_chunk(buffer).unwrap() {
             let mut reader = Reader::with_start(&chunk.data, chunk.start);
-            let mut formatter = Formatter::new(&chunk.data, chunk.start);
+            let formatter = Formatter::new(&chunk.data, chunk.start);
+            // the line ends of the first chunk for all
+            let crlf = *crlf.get_or_insert(formatter.crlf());
+            let mut formatter = formatter.with_crlf(crlf);
             while let Some(game) = reader.read_game(&mut formatter) {
                 games += 1;
                 let first = out.is_empty();
                 append_game(&mut out, &game.text, first);
                 unchanged.extend(game.error.map(|error| (games, error)));
             }
+            let first = out.is_empty();
+            append_game(&mut out, &formatter.take_outside(), first);
             buffer = chunk.data;
         }
         assert!(out == whole, "{}", file.display());

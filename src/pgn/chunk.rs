@@ -66,7 +66,8 @@ use std::io::{self, Read};
 #[cfg(doc)]
 use crate::pgn::reader::Reader;
 use crate::pgn::reader::{
-    CLASS, DOLLAR, Location, NL, TOKEN, TagScan, WS, is_inline_ws, is_recovery_line, result_of, scan_tag,
+    CLASS, DOLLAR, Location, TOKEN, TagScan, invisible_before, is_recovery_line, result_of, scan_tag, skip_blank,
+    skip_blank_back,
 };
 
 /// How much is read from the stream at a time.
@@ -77,7 +78,8 @@ const BLOCK: usize = 256 * 1024;
 pub struct Chunk {
     /// The bytes: whole games, starting at the start of a line.
     pub data: Vec<u8>,
-    /// The location of `data[0]` in the stream (always column 1). Offsets
+    /// The location of `data[0]` in the stream (column 1, or 4 after a
+    /// byte order mark at the start of the stream). Offsets and columns
     /// count every byte of the stream, a byte order mark included.
     pub start: Location,
 }
@@ -286,7 +288,9 @@ impl<R: Read> Chunker<R> {
             if self.buf[..self.filled].starts_with(b"\xef\xbb\xbf") {
                 self.buf.drain(..3);
                 self.filled -= 3;
+                // columns count bytes: the mark's three are before column 4
                 self.start.offset = 3;
+                self.start.column = 4;
             }
         }
         Ok(())
@@ -316,10 +320,8 @@ fn is_quick_cut(buf: &[u8], at: usize) -> bool {
     if !is_recovery_line(buf, at) {
         return false;
     }
-    let mut end = at;
-    while end > 0 && matches!(CLASS[buf[end - 1] as usize], WS | NL) {
-        end -= 1;
-    }
+    // (invisible characters are whitespace to the reader)
+    let end = skip_blank_back(buf, at);
     if end == 0 {
         return false;
     }
@@ -366,7 +368,7 @@ impl ScanState {
         if line.first() == Some(&b'%') {
             return false;
         }
-        let i = line.iter().position(|&b| !is_inline_ws(b)).unwrap_or(line.len());
+        let i = skip_blank(line, 0);
         if self.blank_after_move && i < line.len() && line[i] != b'\n' {
             return true;
         }
@@ -420,9 +422,7 @@ impl ScanState {
         // Whether the line holds more than whitespace.
         let mut content = i > 0;
         loop {
-            while i < line.len() && is_inline_ws(line[i]) {
-                i += 1;
-            }
+            i = skip_blank(line, i);
             if i == line.len() || line[i] == b'\n' {
                 if self.tags && !content {
                     self.blank = true;
@@ -504,12 +504,12 @@ impl ScanState {
 /// token bytes between a delimiter other than `$` and trailing whitespace
 /// (the reader reads such a run as one token).
 fn ends_with_result(line: &[u8]) -> bool {
-    let mut end = line.len();
-    while end > 0 && matches!(CLASS[line[end - 1] as usize], WS | NL) {
-        end -= 1;
-    }
+    let end = skip_blank_back(line, line.len());
     let mut start = end;
-    while start > 0 && matches!(CLASS[line[start - 1] as usize], TOKEN | DOLLAR) {
+    while start > 0
+        && matches!(CLASS[line[start - 1] as usize], TOKEN | DOLLAR)
+        && (line[start - 1] < 0x80 || invisible_before(line, start) == 0)
+    {
         start -= 1;
     }
     let mut token = &line[start..end];
