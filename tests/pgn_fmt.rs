@@ -1,6 +1,7 @@
 //! The PGN formatter (`sanfen::pgn::format`, `sanfen fmt`): exact output for
 //! small hand-written games; over every PGN file of `../shared/data/pgn`:
 //! idempotence, meaning preserved (moves, variations, comments, NAGs, tags,
+//! escape lines, comments after the result, text between games,
 //! result), line widths; the command run as a user runs it.
 
 use std::collections::BTreeSet;
@@ -279,7 +280,7 @@ fn a_game_of_tags_alone_written_unchanged_keeps_the_next_game_apart() {
         )
     );
     assert_eq!(unchanged.len(), 1);
-    assert_eq!(records(text.as_bytes()).len(), 2);
+    assert_eq!(records(text.as_bytes()).0.len(), 2);
     assert_eq!(format(text.as_bytes()).0, text);
 }
 
@@ -316,6 +317,19 @@ enum Item {
     Comment(Vec<u8>),
     Open,
     Close,
+    /// A `%` escape line in the game.
+    Escape(Vec<u8>),
+    /// A comment after the termination marker.
+    AfterResult(Vec<u8>),
+}
+
+/// `text` with its `\r\n` line breaks as `\n` (the output has one kind).
+fn lf(text: &[u8]) -> Vec<u8> {
+    text.iter()
+        .enumerate()
+        .filter(|&(i, &b)| !(b == b'\r' && text.get(i + 1) == Some(&b'\n')))
+        .map(|(_, &b)| b)
+        .collect()
 }
 
 /// Replays every game with `resolve_text` and records it.
@@ -329,6 +343,9 @@ struct Recorder {
     result: Option<&'static str>,
     broken: bool,
     non_canonical: Vec<String>,
+    in_game: bool,
+    /// The comments and escape lines between games, of the whole input.
+    outside: Vec<Vec<u8>>,
 }
 
 fn unescape(raw: &[u8]) -> Vec<u8> {
@@ -372,7 +389,24 @@ impl Visitor for Recorder {
     type Output = Record;
 
     fn begin_game(&mut self, _at: Location) {
-        *self = Recorder::default();
+        let outside = std::mem::take(&mut self.outside);
+        *self = Recorder { outside, in_game: true, ..Recorder::default() };
+    }
+
+    fn escape(&mut self, line: &[u8], _at: Location) {
+        if self.in_game {
+            self.items.push(Item::Escape(line.to_vec()));
+        } else {
+            self.outside.push(line.to_vec());
+        }
+    }
+
+    fn between_games(&mut self, text: &[u8], _at: Location) {
+        self.outside.push(lf(text));
+    }
+
+    fn after_result(&mut self, text: &[u8], _at: Location) {
+        self.items.push(Item::AfterResult(lf(text)));
     }
 
     fn tag(&mut self, name: &[u8], value: RawText<'_>, _at: Location) {
@@ -454,6 +488,7 @@ impl Visitor for Recorder {
     }
 
     fn end_game(&mut self, _at: Location) -> Record {
+        self.in_game = false;
         self.start();
         let result = match (self.result, self.tag_value("Result")) {
             (Some(marker), _) => marker.as_bytes().to_vec(),
@@ -485,10 +520,13 @@ impl Visitor for Recorder {
     }
 }
 
-fn records(input: &[u8]) -> Vec<Record> {
+/// The games of `input`, and the text between games (comments, escape
+/// lines) in input order.
+fn records(input: &[u8]) -> (Vec<Record>, Vec<Vec<u8>>) {
     let mut reader = Reader::new(input);
     let mut recorder = Recorder::default();
-    std::iter::from_fn(|| reader.read_game(&mut recorder)).collect()
+    let games = std::iter::from_fn(|| reader.read_game(&mut recorder)).collect();
+    (games, recorder.outside)
 }
 
 fn formatted_games(input: &[u8]) -> Vec<FormattedGame> {
@@ -584,7 +622,7 @@ fn check_widths(file: &Path, game: usize, text: &[u8]) {
 
 #[test]
 fn every_data_file_formats_idempotently_keeping_its_meaning() {
-    let mut totals = (0, 0, 0);
+    let mut totals = (0, 0, 0, 0, 0);
     let root = data_root();
     for file in data_files() {
         let input = fs::read(&file).unwrap();
@@ -592,9 +630,14 @@ fn every_data_file_formats_idempotently_keeping_its_meaning() {
         let (again, unchanged_again) = format_pgn(&output);
         assert!(again == output, "{}: formatting twice differs", file.display());
         assert_eq!(unchanged.len(), unchanged_again.len(), "{}", file.display());
-        let before = records(&input);
-        let after = records(&output);
+        let (before, outside_before) = records(&input);
+        let (after, outside_after) = records(&output);
         assert_eq!(before.len(), after.len(), "{}: games", file.display());
+        // the text between games, all of it, in order
+        assert_eq!(outside_before, outside_after, "{}: text between games", file.display());
+        totals.3 += outside_before.len();
+        totals.4 +=
+            before.iter().map(|r| r.items.iter().filter(|i| matches!(i, Item::Escape(_))).count()).sum::<usize>();
         for (number, (before, after)) in before.iter().zip(&after).enumerate() {
             let after_moves = Record { non_canonical: before.non_canonical.clone(), ..after.clone() };
             assert_eq!(before, &after_moves, "{}: game {}", file.display(), number + 1);
@@ -635,7 +678,7 @@ fn every_data_file_formats_idempotently_keeping_its_meaning() {
         totals.1 += games.len();
         totals.2 += games.iter().filter(|game| game.error.is_none()).count();
     }
-    assert_eq!(totals, (113, 239_175, 238_554), "(files, games, rewritten)");
+    assert_eq!(totals, (113, 239_175, 238_554, 176, 5), "(files, games, rewritten, text between games, escape lines)");
 }
 
 #[test]
