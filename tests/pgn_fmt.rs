@@ -1,6 +1,7 @@
 //! The PGN formatter (`sanfen::pgn::format`, `sanfen fmt`): exact output for
 //! small hand-written games; over every PGN file of `../shared/data/pgn`:
 //! idempotence, meaning preserved (moves, variations, comments, NAGs, tags,
+//! escape lines, comments after the result, text between games,
 //! result), line widths; the command run as a user runs it.
 
 use std::collections::BTreeSet;
@@ -171,8 +172,9 @@ fn parentheses_that_join_no_token() {
 
 #[test]
 fn comments_are_kept_byte_for_byte() {
-    // but for `\r\n`, written `\n`
-    let input = "1. e4 {  two spaces,\r\n a line break } e5 { [%clk 0:03:00] } {} *";
+    // but for `\r\n`, written as the output's line end (here `\n`, the
+    // input's first)
+    let input = "[Result \"*\"]\n1. e4 {  two spaces,\r\n a line break } e5 { [%clk 0:03:00] } {} *";
     assert_eq!(
         formatted(input),
         format!(
@@ -217,6 +219,8 @@ fn lines_wrap_at_exactly_80_bytes() {
 
 #[test]
 fn a_game_with_an_illegal_move_is_written_unchanged() {
+    // unchanged but for its line ends: the output's throughout (`\n`, the
+    // input's first), never a mix
     let input = "[Event \"One\"]\n\n1. e4 e5 *\n\n[Event \"Two\"]\r\n[White \"X\"]\r\n\r\n1.e4   e5 2. Ke3 Nc6 *\r\n\r\n\r\n\
                  1. d4 d5 1/2-1/2";
     let (text, unchanged) = format(input.as_bytes());
@@ -224,7 +228,7 @@ fn a_game_with_an_illegal_move_is_written_unchanged() {
         text,
         format!(
             "[Event \"One\"]{}[Result \"*\"]\n\n1. e4 e5 *\n\n\
-             [Event \"Two\"]\r\n[White \"X\"]\r\n\r\n1.e4   e5 2. Ke3 Nc6 *\n\n\
+             [Event \"Two\"]\n[White \"X\"]\n\n1.e4   e5 2. Ke3 Nc6 *\n\n\
              {UNKNOWN_ROSTER}[Result \"1/2-1/2\"]\n\n1. d4 d5 1/2-1/2\n",
             &UNKNOWN_ROSTER[11..]
         )
@@ -276,7 +280,7 @@ fn a_game_of_tags_alone_written_unchanged_keeps_the_next_game_apart() {
         )
     );
     assert_eq!(unchanged.len(), 1);
-    assert_eq!(records(text.as_bytes()).len(), 2);
+    assert_eq!(records(text.as_bytes()).0.len(), 2);
     assert_eq!(format(text.as_bytes()).0, text);
 }
 
@@ -313,6 +317,19 @@ enum Item {
     Comment(Vec<u8>),
     Open,
     Close,
+    /// A `%` escape line in the game.
+    Escape(Vec<u8>),
+    /// A comment after the termination marker.
+    AfterResult(Vec<u8>),
+}
+
+/// `text` with its `\r\n` line breaks as `\n` (the output has one kind).
+fn lf(text: &[u8]) -> Vec<u8> {
+    text.iter()
+        .enumerate()
+        .filter(|&(i, &b)| !(b == b'\r' && text.get(i + 1) == Some(&b'\n')))
+        .map(|(_, &b)| b)
+        .collect()
 }
 
 /// Replays every game with `resolve_text` and records it.
@@ -326,6 +343,9 @@ struct Recorder {
     result: Option<&'static str>,
     broken: bool,
     non_canonical: Vec<String>,
+    in_game: bool,
+    /// The comments and escape lines between games, of the whole input.
+    outside: Vec<Vec<u8>>,
 }
 
 fn unescape(raw: &[u8]) -> Vec<u8> {
@@ -369,7 +389,24 @@ impl Visitor for Recorder {
     type Output = Record;
 
     fn begin_game(&mut self, _at: Location) {
-        *self = Recorder::default();
+        let outside = std::mem::take(&mut self.outside);
+        *self = Recorder { outside, in_game: true, ..Recorder::default() };
+    }
+
+    fn escape(&mut self, line: &[u8], _at: Location) {
+        if self.in_game {
+            self.items.push(Item::Escape(line.to_vec()));
+        } else {
+            self.outside.push(line.to_vec());
+        }
+    }
+
+    fn between_games(&mut self, text: &[u8], _at: Location) {
+        self.outside.push(lf(text));
+    }
+
+    fn after_result(&mut self, text: &[u8], _at: Location) {
+        self.items.push(Item::AfterResult(lf(text)));
     }
 
     fn tag(&mut self, name: &[u8], value: RawText<'_>, _at: Location) {
@@ -451,6 +488,7 @@ impl Visitor for Recorder {
     }
 
     fn end_game(&mut self, _at: Location) -> Record {
+        self.in_game = false;
         self.start();
         let result = match (self.result, self.tag_value("Result")) {
             (Some(marker), _) => marker.as_bytes().to_vec(),
@@ -482,10 +520,13 @@ impl Visitor for Recorder {
     }
 }
 
-fn records(input: &[u8]) -> Vec<Record> {
+/// The games of `input`, and the text between games (comments, escape
+/// lines) in input order.
+fn records(input: &[u8]) -> (Vec<Record>, Vec<Vec<u8>>) {
     let mut reader = Reader::new(input);
     let mut recorder = Recorder::default();
-    std::iter::from_fn(|| reader.read_game(&mut recorder)).collect()
+    let games = std::iter::from_fn(|| reader.read_game(&mut recorder)).collect();
+    (games, recorder.outside)
 }
 
 fn formatted_games(input: &[u8]) -> Vec<FormattedGame> {
@@ -495,9 +536,16 @@ fn formatted_games(input: &[u8]) -> Vec<FormattedGame> {
 }
 
 /// What `sanfen check` may say about a rewritten game: the tags are kept as
-/// they are; a null move stays one.
-const KEPT_FINDINGS: [&str; 4] =
-    ["pgn:result-mismatch", "pgn:result-contradicts-position", "pgn:unreachable-fen", "pgn:null-move"];
+/// they are; a null move stays one; comments after the marker and text
+/// between games stay where they are.
+const KEPT_FINDINGS: [&str; 6] = [
+    "pgn:result-mismatch",
+    "pgn:result-contradicts-position",
+    "pgn:unreachable-fen",
+    "pgn:null-move",
+    "pgn:comment-after-result",
+    "pgn:text-between-games",
+];
 
 fn validated(input: &[u8]) -> Vec<GameReport> {
     let mut reader = Reader::new(input);
@@ -533,9 +581,23 @@ fn comment_ids(movetext: &[u8]) -> Vec<usize> {
 /// is one comment (with the `(`s before it and `)`s after it); tag lines
 /// are one tag each.
 fn check_widths(file: &Path, game: usize, text: &[u8]) {
+    // line ends as `\n`; the text between games before the game left out
+    let text: Vec<u8> = text
+        .iter()
+        .enumerate()
+        .filter(|&(i, &b)| !(b == b'\r' && text.get(i + 1) == Some(&b'\n')))
+        .map(|(_, &b)| b)
+        .collect();
+    let mut text = &text[..];
+    if !text.starts_with(b"[") {
+        let blank = text.windows(2).position(|w| w == b"\n\n").expect("text between games, a blank line, the game");
+        text = &text[blank + 2..];
+    }
     let blank = text.windows(2).position(|w| w == b"\n\n").expect("tags, a blank line, movetext");
     for line in text[..blank].split(|&b| b == b'\n') {
-        assert!(line.starts_with(b"[") && line.ends_with(b"\"]"), "{}: game {game}: tag line", file.display());
+        // (escape lines among the tags are written after them)
+        let tag = line.starts_with(b"[") && line.ends_with(b"\"]");
+        assert!(tag || line.starts_with(b"%"), "{}: game {game}: tag line", file.display());
     }
     let movetext = &text[blank + 2..];
     let ids = comment_ids(movetext);
@@ -560,7 +622,7 @@ fn check_widths(file: &Path, game: usize, text: &[u8]) {
 
 #[test]
 fn every_data_file_formats_idempotently_keeping_its_meaning() {
-    let mut totals = (0, 0, 0);
+    let mut totals = (0, 0, 0, 0, 0);
     let root = data_root();
     for file in data_files() {
         let input = fs::read(&file).unwrap();
@@ -568,9 +630,14 @@ fn every_data_file_formats_idempotently_keeping_its_meaning() {
         let (again, unchanged_again) = format_pgn(&output);
         assert!(again == output, "{}: formatting twice differs", file.display());
         assert_eq!(unchanged.len(), unchanged_again.len(), "{}", file.display());
-        let before = records(&input);
-        let after = records(&output);
+        let (before, outside_before) = records(&input);
+        let (after, outside_after) = records(&output);
         assert_eq!(before.len(), after.len(), "{}: games", file.display());
+        // the text between games, all of it, in order
+        assert_eq!(outside_before, outside_after, "{}: text between games", file.display());
+        totals.3 += outside_before.len();
+        totals.4 +=
+            before.iter().map(|r| r.items.iter().filter(|i| matches!(i, Item::Escape(_))).count()).sum::<usize>();
         for (number, (before, after)) in before.iter().zip(&after).enumerate() {
             let after_moves = Record { non_canonical: before.non_canonical.clone(), ..after.clone() };
             assert_eq!(before, &after_moves, "{}: game {}", file.display(), number + 1);
@@ -611,7 +678,7 @@ fn every_data_file_formats_idempotently_keeping_its_meaning() {
         totals.1 += games.len();
         totals.2 += games.iter().filter(|game| game.error.is_none()).count();
     }
-    assert_eq!(totals, (113, 239_175, 238_554), "(files, games, rewritten)");
+    assert_eq!(totals, (113, 239_175, 238_554, 176, 5), "(files, games, rewritten, text between games, escape lines)");
 }
 
 #[test]
@@ -621,15 +688,21 @@ fn chunks_format_as_the_whole_input_does() {
         let (whole, whole_unchanged) = format_pgn(&input);
         let mut chunker = Chunker::with_target(&input[..], 1 << 12);
         let (mut out, mut unchanged, mut games, mut buffer) = (Vec::new(), Vec::new(), 0, Vec::new());
+        let mut crlf = None;
         while let Some(chunk) = chunker.next_chunk(buffer).unwrap() {
             let mut reader = Reader::with_start(&chunk.data, chunk.start);
-            let mut formatter = Formatter::new(&chunk.data, chunk.start);
+            let formatter = Formatter::new(&chunk.data, chunk.start);
+            // the line ends of the first chunk for all
+            let crlf = *crlf.get_or_insert(formatter.crlf());
+            let mut formatter = formatter.with_crlf(crlf);
             while let Some(game) = reader.read_game(&mut formatter) {
                 games += 1;
                 let first = out.is_empty();
                 append_game(&mut out, &game.text, first);
                 unchanged.extend(game.error.map(|error| (games, error)));
             }
+            let first = out.is_empty();
+            append_game(&mut out, &formatter.take_outside(), first);
             buffer = chunk.data;
         }
         assert!(out == whole, "{}", file.display());

@@ -25,6 +25,11 @@ enum Event {
     EndVariation(Location),
     Result(ResultToken, String, Location),
     Error(SyntaxErrorKind, String, Location),
+    AfterResult(String, Location),
+    BetweenGames(String, Location),
+    Escape(String, Location),
+    Invisible(String, Location),
+    EnPassantMark(String, Location),
     End(Location),
 }
 
@@ -78,6 +83,21 @@ impl Visitor for Record {
     fn syntax_error(&mut self, error: SyntaxError) {
         self.events.push(Event::Error(error.kind, error.found, error.at));
     }
+    fn after_result(&mut self, comment: &[u8], at: Location) {
+        self.events.push(Event::AfterResult(text(comment), at));
+    }
+    fn between_games(&mut self, comment: &[u8], at: Location) {
+        self.events.push(Event::BetweenGames(text(comment), at));
+    }
+    fn escape(&mut self, line: &[u8], at: Location) {
+        self.events.push(Event::Escape(text(line), at));
+    }
+    fn invisible(&mut self, bytes: &[u8], at: Location) {
+        self.events.push(Event::Invisible(format!("{bytes:02x?}"), at));
+    }
+    fn en_passant_mark(&mut self, token: &[u8], at: Location) {
+        self.events.push(Event::EnPassantMark(text(token), at));
+    }
     fn end_game(&mut self, at: Location) -> Vec<Event> {
         self.events.push(Event::End(at));
         std::mem::take(&mut self.events)
@@ -120,12 +140,25 @@ fn show(event: &Event) -> String {
             format!("{} result {result} ⟨{token}⟩", at(l))
         }
         Event::Error(kind, found, l) => format!("{} error {kind:?} ⟨{found}⟩", at(l)),
+        Event::AfterResult(comment, l) => format!("{} after_result ⟨{comment}⟩", at(l)),
+        Event::BetweenGames(comment, l) => format!("{} between_games ⟨{comment}⟩", at(l)),
+        Event::Escape(line, l) => format!("{} escape ⟨{line}⟩", at(l)),
+        Event::Invisible(bytes, l) => format!("{} invisible {bytes}", at(l)),
+        Event::EnPassantMark(token, l) => format!("{} en_passant_mark ⟨{token}⟩", at(l)),
         Event::End(l) => format!("{} end", at(l)),
     }
 }
 
 fn shown(input: &[u8]) -> Vec<Vec<String>> {
     games(input).iter().map(|game| game.iter().map(show).collect()).collect()
+}
+
+/// The events after the last game of `input` (text between games that no
+/// game follows).
+fn shown_after_games(input: &[u8]) -> Vec<String> {
+    let mut record = Record::default();
+    games_with(Reader::new(input), &mut record);
+    record.events.iter().map(show).collect()
 }
 
 fn loc(line: u32, column: u32, offset: u64) -> Location {
@@ -206,7 +239,8 @@ fn assert_chunks_read_alike(name: &str, data: &[u8], input: impl Read, target: u
     let mut chunker = chunker(input, target, cuts);
     let mut buffer = Vec::new();
     let (mut chunks, mut games) = (0, 0);
-    let mut next_start = loc(1, 1, if data.starts_with(b"\xef\xbb\xbf") { 3 } else { 0 });
+    // columns count bytes: a byte order mark's three included
+    let mut next_start = if data.starts_with(b"\xef\xbb\xbf") { loc(1, 4, 3) } else { loc(1, 1, 0) };
     while let Some(chunk) = chunker.next_chunk(buffer).expect("reading from memory") {
         let Chunk { data: bytes, start, .. } = chunk;
         chunks += 1;
@@ -564,21 +598,63 @@ fn crlf_line_ends() {
 }
 
 #[test]
-fn byte_order_mark_is_skipped_and_keeps_its_offsets() {
+fn byte_order_mark_at_the_start_is_skipped_and_counts_in_columns() {
     let pgn = read("python-chess/utf8-bom.pgn");
     let games = games(&pgn);
     assert_eq!(games.len(), 2);
-    assert_eq!(games[0][0], Event::Begin(loc(1, 1, 3)));
-    assert_eq!(games[0][1], Event::Tag("Event".into(), "A".into(), loc(1, 1, 3)));
-    // A byte order mark is skipped only at the start.
+    // columns count bytes: the mark's three come before column 4
+    assert_eq!(games[0][0], Event::Begin(loc(1, 4, 3)));
+    assert_eq!(games[0][1], Event::Tag("Event".into(), "A".into(), loc(1, 4, 3)));
+}
+
+#[test]
+fn byte_order_mark_after_the_start_is_whitespace_not_a_move() {
+    // after the start, a byte order mark is an invisible character: no move, no game
     assert_eq!(
         shown(b"\xef\xbb\xbf%escape\n\xef\xbb\xbf *"),
-        [["2:1 begin", "end_tags", "2:1 san \u{feff}", "2:5 result * ⟨*⟩", "2:6 end"]]
+        [[
+            "1:4 escape ⟨%escape⟩",
+            "2:1 invisible [ef, bb, bf]",
+            "2:5 begin",
+            "end_tags",
+            "2:5 result * ⟨*⟩",
+            "2:6 end"
+        ]]
     );
-    // with_start never skips one.
+    // files joined with `cat`: the second file's mark is no phantom game
+    assert_eq!(
+        shown(b"[A \"1\"]\n\n1. e4 *\n\xef\xbb\xbf[A \"2\"]\n\n1. d4 *\n"),
+        [
+            vec![
+                "1:1 begin",
+                "1:1 tag A ⟨1⟩",
+                "end_tags",
+                "3:1 number 1 ⟨1.⟩",
+                "3:4 san e4",
+                "3:7 result * ⟨*⟩",
+                "3:8 end"
+            ],
+            vec![
+                "4:1 invisible [ef, bb, bf]",
+                "4:4 begin",
+                "4:4 tag A ⟨2⟩",
+                "end_tags",
+                "6:1 number 1 ⟨1.⟩",
+                "6:4 san d4",
+                "6:7 result * ⟨*⟩",
+                "6:8 end",
+            ],
+        ]
+    );
+    // with_start skips none, but at the start of the stream
     let mut record = Record::default();
     let from_chunk = games_with(Reader::with_start(b"\xef\xbb\xbf *", loc(7, 1, 100)), &mut record);
-    assert_eq!(from_chunk[0][2], Event::San("\u{feff}".into(), loc(7, 1, 100)));
+    assert_eq!(
+        from_chunk[0][..2],
+        [Event::Invisible("[ef, bb, bf]".into(), loc(7, 1, 100)), Event::Begin(loc(7, 5, 104))]
+    );
+    let from_start = games_with(Reader::with_start(b"\xef\xbb\xbf *", loc(1, 1, 0)), &mut record);
+    assert_eq!(from_start[0][..2], [Event::Invisible("[ef, bb, bf]".into(), loc(1, 1, 0)), Event::Begin(loc(1, 5, 4))]);
 }
 
 #[test]
@@ -775,12 +851,21 @@ fn unclosed_comment_recovers_at_the_next_tag() {
 
 #[test]
 fn comments_between_games() {
-    // Before a tag: no game's. Before a movetext token: the game's first.
-    // Alone: no game.
+    // Before a tag: no game's, reported before it. Before a movetext token:
+    // the game's first. Alone: no game, reported after the last.
+    let input = b"{between} ; between too\n[Event \"A\"] *\n{kept}\n;kept too\n1. e4 *\n{alone} ;alone\n\n";
     assert_eq!(
-        shown(b"{lost} ; lost too\n[Event \"A\"] *\n{kept}\n;kept too\n1. e4 *\n{alone} ;alone\n\n"),
+        shown(input),
         [
-            vec!["2:1 begin", "2:1 tag Event ⟨A⟩", "end_tags", "2:13 result * ⟨*⟩", "2:14 end"],
+            vec![
+                "1:1 between_games ⟨{between}⟩",
+                "1:11 between_games ⟨; between too⟩",
+                "2:1 begin",
+                "2:1 tag Event ⟨A⟩",
+                "end_tags",
+                "2:13 result * ⟨*⟩",
+                "2:14 end",
+            ],
             vec![
                 "3:1 begin",
                 "end_tags",
@@ -793,24 +878,32 @@ fn comments_between_games() {
             ],
         ]
     );
+    assert_eq!(shown_after_games(input), ["6:1 between_games ⟨{alone}⟩", "6:9 between_games ⟨;alone⟩"]);
     assert!(games(b"  {only} ; comments\n%and an escape\n\n").is_empty());
+    assert_eq!(
+        shown_after_games(b"  {only} ; comments\n%and an escape\n\n"),
+        ["1:3 between_games ⟨{only}⟩", "1:10 between_games ⟨; comments⟩", "2:1 escape ⟨%and an escape⟩"]
+    );
     assert!(games(b"").is_empty());
     assert!(games(b"\xef\xbb\xbf").is_empty());
 }
 
 #[test]
-fn escape_lines_are_ignored() {
+fn escape_lines_are_reported_where_they_are() {
     assert_eq!(
         shown(b"%start\n[Event \"A\"]\n%in tags\n1. e4 %not an escape\n%escape {\ne5 *\n"),
         [[
+            "1:1 escape ⟨%start⟩",
             "2:1 begin",
             "2:1 tag Event ⟨A⟩",
+            "3:1 escape ⟨%in tags⟩",
             "end_tags",
             "4:1 number 1 ⟨1.⟩",
             "4:4 san e4",
             "4:7 san %not",
             "4:12 san an",
             "4:15 san escape",
+            "5:1 escape ⟨%escape {⟩",
             "6:1 san e5",
             "6:4 result * ⟨*⟩",
             "6:5 end",
@@ -913,7 +1006,7 @@ fn header_only_games() {
         shown(b"[Event \"A\"]\n[Site \"x\"]\n\n[Event \"B\"]\n[Site \"y\"]\n \t\r\n%escape\n[Site \"z\"]\n"),
         [
             vec!["1:1 begin", "1:1 tag Event ⟨A⟩", "2:1 tag Site ⟨x⟩", "end_tags", "2:11 end"],
-            vec!["4:1 begin", "4:1 tag Event ⟨B⟩", "5:1 tag Site ⟨y⟩", "end_tags", "5:11 end"],
+            vec!["4:1 begin", "4:1 tag Event ⟨B⟩", "5:1 tag Site ⟨y⟩", "7:1 escape ⟨%escape⟩", "end_tags", "5:11 end"],
             vec!["8:1 begin", "8:1 tag Site ⟨z⟩", "end_tags", "8:11 end"],
         ]
     );
@@ -926,6 +1019,7 @@ fn header_only_games() {
             "1:1 tag Event ⟨A⟩",
             "2:1 tag Event ⟨B⟩",
             "4:1 tag Site ⟨x⟩",
+            "6:1 escape ⟨%escape⟩",
             "end_tags",
             "8:1 number 1 ⟨1.⟩",
             "8:4 san e4",
@@ -1235,7 +1329,7 @@ fn chunker_edge_cases() {
     // The byte order mark is not in the data, but counts in the offsets.
     assert_eq!(
         chunks(b"\xef\xbb\xbf[A \"1\"]\ne4 *\n[A \"2\"]\n", 1),
-        [("[A \"1\"]\ne4 *\n".to_owned(), loc(1, 1, 3)), ("[A \"2\"]\n".to_owned(), loc(3, 1, 16))]
+        [("[A \"1\"]\ne4 *\n".to_owned(), loc(1, 4, 3)), ("[A \"2\"]\n".to_owned(), loc(3, 1, 16))]
     );
     // The cut points: after a result line, at a tag after movetext, at a
     // repeated tag after a blank line, at a tag that ends an unclosed comment.

@@ -154,6 +154,8 @@ fn format_source(
     let mut text = Vec::new();
     let mut games = 0u64;
     let mut valid = true;
+    // the line ends of the output: those of the first chunk
+    let mut crlf = None;
     while let Some(chunk) = chunker.next_chunk(buffer).map_err(read_error)? {
         if let Some(oversized) = chunk.oversized {
             // a game too large to hold: passed through unchanged, piece by piece
@@ -185,7 +187,9 @@ fn format_source(
         let mut reports = Vec::new();
         {
             let mut reader = Reader::with_start(&chunk.data, chunk.start);
-            let mut formatter = Formatter::new(&chunk.data, chunk.start);
+            let formatter = Formatter::new(&chunk.data, chunk.start);
+            let crlf = *crlf.get_or_insert(formatter.crlf());
+            let mut formatter = formatter.with_crlf(crlf);
             while let Some(game) = reader.read_game(&mut formatter) {
                 games += 1;
                 append_game(&mut text, &game.text, *first);
@@ -197,6 +201,10 @@ fn format_source(
                     ));
                 }
             }
+            // comments and escape lines after the last game
+            let outside = formatter.take_outside();
+            append_game(&mut text, &outside, *first);
+            *first &= outside.is_empty();
         }
         out.write_all(&text).map_err(&write_error)?;
         if !reports.is_empty() {

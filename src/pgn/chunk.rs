@@ -78,7 +78,8 @@ use std::io::{self, Read};
 #[cfg(doc)]
 use crate::pgn::reader::Reader;
 use crate::pgn::reader::{
-    CLASS, DOLLAR, Location, NL, TOKEN, TagScan, WS, is_inline_ws, is_recovery_line, result_of, scan_tag,
+    CLASS, DOLLAR, Location, NL, TOKEN, TagScan, WS, invisible_before, is_recovery_line, result_of, scan_tag,
+    skip_blank, skip_blank_back,
 };
 
 /// How much is read from the stream at a time.
@@ -92,8 +93,9 @@ pub struct Chunk {
     /// `oversized` is set, a piece of one game (the pieces, in order, are
     /// the game's bytes exactly).
     pub data: Vec<u8>,
-    /// The location of `data[0]` in the stream (column 1, except for a
-    /// piece of a large game after its first). Offsets count every byte of
+    /// The location of `data[0]` in the stream (column 1, or 4 after a
+    /// byte order mark at the start of the stream, except for a piece of a
+    /// large game after its first). Offsets and columns count every byte of
     /// the stream, a byte order mark included.
     pub start: Location,
     /// `Some` when `data` is a piece of a game larger than
@@ -445,7 +447,9 @@ impl<R: Read> Chunker<R> {
             if self.buf[..self.filled].starts_with(b"\xef\xbb\xbf") {
                 self.buf.drain(..3);
                 self.filled -= 3;
+                // columns count bytes: the mark's three are before column 4
                 self.start.offset = 3;
+                self.start.column = 4;
             }
         }
     }
@@ -478,9 +482,11 @@ impl Discard {
             let newline = memchr::memchr(b'\n', &buf[i..]).map(|k| i + k);
             let segment = &buf[i..newline.unwrap_or(buf.len())];
             if !self.content {
-                if let Some(k) = segment.iter().position(|&b| !matches!(CLASS[b as usize], WS | NL)) {
+                // (invisible characters are whitespace to the reader)
+                let k = skip_blank(segment, 0);
+                if k < segment.len() {
                     self.content = true;
-                    self.tagged |= segment[k] == b'[' && segment[..k].iter().all(|&b| is_inline_ws(b));
+                    self.tagged |= segment[k] == b'[';
                 }
             }
             match newline {
@@ -520,10 +526,8 @@ fn is_quick_cut(buf: &[u8], at: usize) -> bool {
     if !is_recovery_line(buf, at) {
         return false;
     }
-    let mut end = at;
-    while end > 0 && matches!(CLASS[buf[end - 1] as usize], WS | NL) {
-        end -= 1;
-    }
+    // (invisible characters are whitespace to the reader)
+    let end = skip_blank_back(buf, at);
     if end == 0 {
         return false;
     }
@@ -570,7 +574,7 @@ impl ScanState {
         if line.first() == Some(&b'%') {
             return false;
         }
-        let i = line.iter().position(|&b| !is_inline_ws(b)).unwrap_or(line.len());
+        let i = skip_blank(line, 0);
         if self.blank_after_move && i < line.len() && line[i] != b'\n' {
             return true;
         }
@@ -624,9 +628,7 @@ impl ScanState {
         // Whether the line holds more than whitespace.
         let mut content = i > 0;
         loop {
-            while i < line.len() && is_inline_ws(line[i]) {
-                i += 1;
-            }
+            i = skip_blank(line, i);
             if i == line.len() || line[i] == b'\n' {
                 if self.tags && !content {
                     self.blank = true;
@@ -708,12 +710,12 @@ impl ScanState {
 /// token bytes between a delimiter other than `$` and trailing whitespace
 /// (the reader reads such a run as one token).
 fn ends_with_result(line: &[u8]) -> bool {
-    let mut end = line.len();
-    while end > 0 && matches!(CLASS[line[end - 1] as usize], WS | NL) {
-        end -= 1;
-    }
+    let end = skip_blank_back(line, line.len());
     let mut start = end;
-    while start > 0 && matches!(CLASS[line[start - 1] as usize], TOKEN | DOLLAR) {
+    while start > 0
+        && matches!(CLASS[line[start - 1] as usize], TOKEN | DOLLAR)
+        && (line[start - 1] < 0x80 || invisible_before(line, start) == 0)
+    {
         start -= 1;
     }
     let mut token = &line[start..end];

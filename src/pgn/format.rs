@@ -82,7 +82,9 @@ use core::ops::Range;
 use memchr::{memchr, memrchr};
 
 use crate::pgn::SEVEN_TAG_ROSTER;
-use crate::pgn::reader::{Location, RawText, Reader, ResultToken, Skip, SyntaxError, SyntaxErrorKind, Visitor};
+use crate::pgn::reader::{
+    Location, RawText, Reader, ResultToken, Skip, SyntaxError, SyntaxErrorKind, Visitor, result_of,
+};
 use crate::pgn::start::{Start, StartError, start_position};
 use crate::quick::{self, Quick};
 use crate::resolve::{SanError, resolve_text};
@@ -148,6 +150,12 @@ pub enum FormatErrorKind {
     /// A comment that holds both `}` and a line break, which no PGN comment
     /// can (the reader never gives one).
     UnwritableComment,
+    /// An en passant mark (`e.p.`) after a move that is no en passant
+    /// capture.
+    EnPassantMarkWithoutCapture {
+        /// The mark as written, after the move's number (`12. e.p.`).
+        text: String,
+    },
 }
 
 impl fmt::Display for FormatError {
@@ -167,6 +175,7 @@ impl fmt::Display for FormatErrorKind {
                     SyntaxErrorKind::TooDeep => "syntax: variations nested too deep",
                     SyntaxErrorKind::BadTag => "syntax: not a tag pair `[Name \"value\"]`",
                     SyntaxErrorKind::UnexpectedChar => "syntax: a character that starts no token",
+                    SyntaxErrorKind::Utf16 => "input looks like UTF-16; convert it to UTF-8",
                 })?;
                 if !found.is_empty() {
                     write!(f, ": found {found:?}")?;
@@ -183,6 +192,9 @@ impl fmt::Display for FormatErrorKind {
             FormatErrorKind::VariationWithoutMove => f.write_str("a variation with no move before it"),
             FormatErrorKind::ResultInVariation => f.write_str("a termination marker inside a variation"),
             FormatErrorKind::UnwritableComment => f.write_str("a comment with both `}` and a line break"),
+            FormatErrorKind::EnPassantMarkWithoutCapture { text } => {
+                write!(f, "{text}: an en passant mark after a move that is no en passant capture")
+            }
         }
     }
 }
@@ -205,6 +217,8 @@ struct Frame {
     position: Position,
     before: Option<Position>,
     number_black: bool,
+    /// The last move was an en passant capture.
+    en_passant: bool,
 }
 
 /// Movetext being laid out in lines of at most [`MAX_WIDTH`] bytes.
@@ -248,6 +262,17 @@ impl Layout {
 
     fn open(&mut self) {
         self.opens += 1;
+    }
+
+    /// A line of its own (a `%` escape line), as written.
+    fn own_line(&mut self, line: &[u8]) {
+        self.flush();
+        if self.column > 0 {
+            self.out.push(b'\n');
+        }
+        self.out.extend_from_slice(line);
+        self.out.push(b'\n');
+        self.column = 0;
     }
 
     fn close(&mut self) {
@@ -322,6 +347,19 @@ pub struct Formatter<'a> {
     lines: Vec<Frame>,
     result: Option<ResultToken>,
     layout: Layout,
+    /// Whether lines end with `\r\n` (else `\n`).
+    crlf: bool,
+    /// Between `begin_game` and `end_game`.
+    in_game: bool,
+    /// Text between games (comments, escape lines) not yet written, one
+    /// line (or comment) each, `\n` after each.
+    outside: Vec<u8>,
+    /// The game's escape lines among its tags, `\n` after each.
+    tag_escapes: Vec<u8>,
+    /// The comments after the termination marker, a space before each.
+    after_result: Vec<u8>,
+    /// The game is UTF-16: written as it is, byte for byte.
+    verbatim: bool,
 }
 
 impl<'a> Formatter<'a> {
@@ -342,7 +380,58 @@ impl<'a> Formatter<'a> {
             lines: Vec::new(),
             result: None,
             layout: Layout::default(),
+            crlf: uses_crlf(input),
+            in_game: false,
+            outside: Vec::new(),
+            tag_escapes: Vec::new(),
+            after_result: Vec::new(),
+            verbatim: false,
         }
+    }
+
+    /// The same formatter, writing lines that end with `\r\n` (`crlf`) or
+    /// `\n`. [`Formatter::new`] takes the convention of the input
+    /// ([`uses_crlf`]); a caller that formats a stream in chunks gives every
+    /// chunk the convention of the first.
+    #[must_use]
+    pub fn with_crlf(self, crlf: bool) -> Formatter<'a> {
+        Formatter { crlf, ..self }
+    }
+
+    /// Whether the lines written end with `\r\n`.
+    pub fn crlf(&self) -> bool {
+        self.crlf
+    }
+
+    /// The text between games read since the last game that no game has
+    /// taken yet (after the last game of the input, comments and escape
+    /// lines that no game follows), to be written after that game with
+    /// [`append_game`]; empty when there is none. Call it when the reader
+    /// gives `None`.
+    pub fn take_outside(&mut self) -> Vec<u8> {
+        let text = core::mem::take(&mut self.outside);
+        self.line_ends(text)
+    }
+
+    /// `text` (lines ending with `\n`, or `\r\n` as read) with the line
+    /// ends of the output.
+    fn line_ends(&self, text: Vec<u8>) -> Vec<u8> {
+        let crs = memchr::memchr_iter(b'\r', &text).count();
+        if crs == 0 && !self.crlf {
+            return text;
+        }
+        let newlines = memchr::memchr_iter(b'\n', &text).count();
+        let mut out = Vec::with_capacity(text.len() + if self.crlf { newlines } else { 0 });
+        for (i, &b) in text.iter().enumerate() {
+            if b == b'\r' && text.get(i + 1) == Some(&b'\n') {
+                continue;
+            }
+            if b == b'\n' && self.crlf {
+                out.push(b'\r');
+            }
+            out.push(b);
+        }
+        out
     }
 
     /// Records the first problem of the game.
@@ -380,7 +469,7 @@ impl<'a> Formatter<'a> {
             };
             match start_position(variant_name.as_deref(), fen_text) {
                 Ok(Start::Play { position, .. }) => {
-                    self.lines.push(Frame { position: *position, before: None, number_black: true });
+                    self.lines.push(Frame { position: *position, before: None, number_black: true, en_passant: false });
                 }
                 Ok(Start::Skip { variant }) => {
                     let at = self.tag_value(b"Variant").map(|(_, at)| at).unwrap_or_default();
@@ -404,10 +493,8 @@ impl<'a> Formatter<'a> {
         match self.result {
             Some(ResultToken::Outcome(outcome)) => outcome.as_str().as_bytes(),
             Some(ResultToken::Unknown) => b"*",
-            None => match self.tag_value(b"Result").map(|(value, _)| value).as_deref() {
-                Some(b"1-0") => b"1-0",
-                Some(b"0-1") => b"0-1",
-                Some(b"1/2-1/2") => b"1/2-1/2",
+            None => match self.tag_value(b"Result").and_then(|(value, _)| result_of(&value)) {
+                Some(ResultToken::Outcome(outcome)) => outcome.as_str().as_bytes(),
                 _ => b"*",
             },
         }
@@ -448,7 +535,13 @@ impl<'a> Formatter<'a> {
             match self.tags.iter().position(|tag| &tag_bytes[tag.name.clone()] == name) {
                 Some(index) => {
                     *slot = index;
-                    write_tag(&mut text, name, &tag_bytes[self.tags[index].value.clone()]);
+                    let value = &tag_bytes[self.tags[index].value.clone()];
+                    // a result spelled unlike PGN (`½-½`) is written as PGN writes it
+                    let canonical = match result_of(value) {
+                        Some(ResultToken::Outcome(outcome)) if name == b"Result" => outcome.as_str().as_bytes(),
+                        _ => value,
+                    };
+                    write_tag(&mut text, name, canonical);
                 }
                 None => write_tag(&mut text, name, missing),
             }
@@ -458,10 +551,13 @@ impl<'a> Formatter<'a> {
                 write_tag(&mut text, &tag_bytes[tag.name.clone()], &tag_bytes[tag.value.clone()]);
             }
         }
+        text.extend_from_slice(&self.tag_escapes);
         text.push(b'\n');
         self.layout.token().extend_from_slice(marker);
         self.layout.flush();
         text.extend_from_slice(&self.layout.out);
+        // on the marker's line, where the reader finds them again
+        text.extend_from_slice(&self.after_result);
         text.push(b'\n');
         text
     }
@@ -518,6 +614,10 @@ impl Visitor for Formatter<'_> {
         self.lines.clear();
         self.result = None;
         self.layout.clear();
+        self.in_game = true;
+        self.tag_escapes.clear();
+        self.after_result.clear();
+        self.verbatim = false;
     }
 
     fn tag(&mut self, name: &[u8], value: RawText<'_>, at: Location) {
@@ -580,6 +680,7 @@ impl Visitor for Formatter<'_> {
             },
         };
         let before = line.position.clone();
+        line.en_passant = matches!(m, Some(crate::Move::EnPassant { .. }));
         match m {
             Some(m) => line.position.play_unchecked(m),
             None => line.position.play_null(),
@@ -648,7 +749,7 @@ impl Visitor for Formatter<'_> {
         }
         match self.lines.last().and_then(|line| line.before.clone()) {
             Some(position) => {
-                self.lines.push(Frame { position, before: None, number_black: true });
+                self.lines.push(Frame { position, before: None, number_black: true, en_passant: false });
                 self.layout.open();
             }
             None => self.fail(at, FormatErrorKind::VariationWithoutMove),
@@ -674,6 +775,40 @@ impl Visitor for Formatter<'_> {
         self.has_movetext = true;
     }
 
+    fn en_passant_mark(&mut self, token: &[u8], at: Location) {
+        if !self.movetext() {
+            return;
+        }
+        // canonical SAN has no mark: the capture before it says it all
+        let Some(line) = self.lines.last() else { return };
+        if !line.en_passant {
+            let text = move_text(&line.position, token);
+            self.fail(at, FormatErrorKind::EnPassantMarkWithoutCapture { text });
+        }
+    }
+
+    fn after_result(&mut self, text: &[u8], _at: Location) {
+        self.after_result.push(b' ');
+        self.after_result.extend_from_slice(text);
+    }
+
+    fn between_games(&mut self, text: &[u8], _at: Location) {
+        self.outside.extend_from_slice(text);
+        self.outside.push(b'\n');
+    }
+
+    fn escape(&mut self, line: &[u8], _at: Location) {
+        if !self.in_game {
+            self.outside.extend_from_slice(line);
+            self.outside.push(b'\n');
+        } else if !self.started {
+            self.tag_escapes.extend_from_slice(line);
+            self.tag_escapes.push(b'\n');
+        } else if self.movetext() {
+            self.layout.own_line(line);
+        }
+    }
+
     fn result(&mut self, result: ResultToken, _token: &[u8], at: Location) {
         self.has_movetext = true;
         if self.lines.len() > 1 {
@@ -686,6 +821,7 @@ impl Visitor for Formatter<'_> {
         // after the tags (`end_tags` looked up the start), an error is movetext
         self.has_movetext |= self.started;
         let SyntaxError { kind, at, found } = error;
+        self.verbatim |= kind == SyntaxErrorKind::Utf16;
         self.fail(at, FormatErrorKind::Syntax(kind, found));
     }
 
@@ -694,10 +830,24 @@ impl Visitor for Formatter<'_> {
         if self.playing() && self.lines.len() > 1 {
             self.fail(at, FormatErrorKind::Syntax(SyntaxErrorKind::UnclosedVariation, String::new()));
         }
-        match self.error.take() {
-            Some(error) => FormattedGame { text: self.unchanged(), error: Some(error) },
-            None => FormattedGame { text: self.rewritten(), error: None },
+        self.in_game = false;
+        let (text, error) = match self.error.take() {
+            Some(error) if self.verbatim => {
+                let len = self.input.len();
+                let index = |offset: u64| usize::try_from(offset.saturating_sub(self.start)).unwrap_or(len).min(len);
+                let raw = self.input[index(self.begin)..index(self.end).max(index(self.begin))].to_vec();
+                return FormattedGame { text: raw, error: Some(error) };
+            }
+            Some(error) => (self.unchanged(), Some(error)),
+            None => (self.rewritten(), None),
+        };
+        // the text between the last game and this one comes first, a blank line after it
+        let mut full = core::mem::take(&mut self.outside);
+        if !full.is_empty() && !text.is_empty() {
+            full.push(b'\n');
         }
+        full.extend_from_slice(&text);
+        FormattedGame { text: self.line_ends(full), error }
     }
 }
 
@@ -708,9 +858,18 @@ pub fn append_game(out: &mut Vec<u8>, text: &[u8], first: bool) {
         return;
     }
     if !first {
+        // the line end the text uses
+        if text.ends_with(b"\r\n") {
+            out.push(b'\r');
+        }
         out.push(b'\n');
     }
     out.extend_from_slice(text);
+}
+
+/// Whether PGN text uses `\r\n` line ends: its first line end is one.
+pub fn uses_crlf(input: &[u8]) -> bool {
+    memchr(b'\n', input).is_some_and(|newline| newline > 0 && input[newline - 1] == b'\r')
 }
 
 /// Formats every game of `input` (whole games, as a file holds them): the
@@ -730,6 +889,8 @@ pub fn format_pgn(input: &[u8]) -> (Vec<u8>, Vec<(usize, FormatError)>) {
             unchanged.push((games, error));
         }
     }
+    let first = out.is_empty();
+    append_game(&mut out, &formatter.take_outside(), first);
     (out, unchanged)
 }
 

@@ -78,6 +78,10 @@ pub enum SyntaxErrorKind {
     BadTag,
     /// A byte that starts no token (`]`, `"`, a control character, ...).
     UnexpectedChar,
+    /// The input is UTF-16 (a UTF-16 byte order mark, or a NUL byte in
+    /// every other place at its start), which PGN never is: nothing of it is
+    /// read.
+    Utf16,
 }
 
 /// A syntax error with its location and the text found there.
@@ -118,8 +122,11 @@ pub trait Visitor {
     /// including any check mark and annotation (`Nxe5+!?`).
     fn san(&mut self, _token: &[u8], _at: Location) {}
 
-    /// A numeric annotation glyph `$n`, or a suffix annotation written as its
-    /// own token (`!`, `?`, `!!`, `??`, `!?`, `?!`: NAGs 1 to 6).
+    /// A numeric annotation glyph `$n`, a suffix annotation written as its
+    /// own token (`!`, `?`, `!!`, `??`, `!?`, `?!`: NAGs 1 to 6), or an
+    /// evaluation symbol written for its NAG (`=` 10, `∞` 13, `⩲` or `+=` 14,
+    /// `⩱` or `=+` 15, `±` or `+/-` 16, `∓` or `-/+` 17, `+-` 18, `-+` 19);
+    /// `token` is as written.
     fn nag(&mut self, _nag: u8, _token: &[u8], _at: Location) {}
 
     /// A comment: the text between `{` and `}`, or after `;` to the end of
@@ -146,6 +153,34 @@ pub trait Visitor {
     /// A syntax error (the reader goes on). Errors are reported whatever the
     /// visitor skips.
     fn syntax_error(&mut self, _error: SyntaxError) {}
+
+    /// A comment after the termination marker, on the marker's line (or
+    /// starting there): the whole comment as written (`{text}`, or `;text`
+    /// without its line end). It belongs to the game (it comes after
+    /// [`Visitor::result`] and before [`Visitor::end_game`]) but to no move.
+    fn after_result(&mut self, _text: &[u8], _at: Location) {}
+
+    /// A comment between games that belongs to no game (a tag or the end of
+    /// the input follows it, not a movetext token): the whole comment as
+    /// written (`{text}`, or `;text` without its line end). It comes outside
+    /// any game: before the next game's [`Visitor::begin_game`], or, after
+    /// the last game, before [`Reader::read_game`] returns `None`.
+    fn between_games(&mut self, _text: &[u8], _at: Location) {}
+
+    /// A `%` escape line: the line as written from its `%`, without its line
+    /// end. Inside a game (among the tags or in the movetext, in input
+    /// order), or between games like [`Visitor::between_games`].
+    fn escape(&mut self, _line: &[u8], _at: Location) {}
+
+    /// An invisible character read as whitespace: a no-break space (U+00A0,
+    /// in UTF-8 or as the Latin-1 byte `A0`), a zero-width space (U+200B) or
+    /// a byte order mark (U+FEFF) anywhere but at the start of the stream.
+    /// `text` is its bytes. Inside a game or between games.
+    fn invisible(&mut self, _text: &[u8], _at: Location) {}
+
+    /// `e.p.` (or `ep`, `e.p`) written as a token of its own: the en passant
+    /// mark of the move before it (`exd6 e.p.`).
+    fn en_passant_mark(&mut self, _token: &[u8], _at: Location) {}
 
     /// The game is over: at its termination marker, at the start of the next
     /// game, or at the end of the input. `at` is just after the game's last
@@ -229,9 +264,11 @@ const SEMI: u8 = 10;
 const QUOTE: u8 = 11;
 /// Control bytes that are not whitespace, and DEL.
 const CTRL: u8 = 12;
+/// In a run of token bytes: the first byte of an invisible character
+/// (`A0`, `C2`, `E2`, `EF`), which [`invisible_len`] looks at.
+const MAYBE_WS: u8 = 13;
 
-/// The class of every byte; the tokenizer looks nothing else up.
-pub(crate) static CLASS: [u8; 256] = {
+const CLASS_TABLE: [u8; 256] = {
     let mut table = [TOKEN; 256];
     let mut b = 0;
     while b < 0x20 {
@@ -257,6 +294,35 @@ pub(crate) static CLASS: [u8; 256] = {
     table
 };
 
+/// The class of every byte; the tokenizer looks nothing else up.
+pub(crate) static CLASS: [u8; 256] = CLASS_TABLE;
+
+/// [`CLASS`], but for the first bytes of invisible characters: what ends a
+/// run of token bytes.
+static RUN: [u8; 256] = {
+    let mut table = CLASS_TABLE;
+    table[0xa0] = MAYBE_WS;
+    table[0xc2] = MAYBE_WS;
+    table[0xe2] = MAYBE_WS;
+    table[0xef] = MAYBE_WS;
+    table
+};
+
+/// The length of the invisible character at `i` (0: none): a no-break space
+/// (`C2 A0`, or the Latin-1 byte `A0` after an ASCII byte), a zero-width
+/// space (`E2 80 8B`), a byte order mark (`EF BB BF`).
+#[inline]
+pub(crate) fn invisible_len(input: &[u8], i: usize) -> usize {
+    let rest = &input[i..];
+    match rest.first() {
+        Some(0xa0) if i == 0 || input[i - 1] < 0x80 => 1,
+        Some(0xc2) if rest.get(1) == Some(&0xa0) => 2,
+        Some(0xe2) if rest.starts_with(b"\xe2\x80\x8b") => 3,
+        Some(0xef) if rest.starts_with(b"\xef\xbb\xbf") => 3,
+        _ => 0,
+    }
+}
+
 /// Whether `b` is whitespace other than `\n`.
 #[inline(always)]
 pub(crate) fn is_inline_ws(b: u8) -> bool {
@@ -271,18 +337,26 @@ fn run_end(input: &[u8], mut i: usize) -> usize {
     // exits were the reader's main cost). The word arithmetic marks a few
     // token bytes too; the table says which marks are delimiters.
     if let Some(bytes) = input.get(i..i + 8) {
-        let mut marks = delimiter_marks(u64::from_le_bytes(bytes.try_into().unwrap_or_default()));
+        let word = u64::from_le_bytes(bytes.try_into().unwrap_or_default());
+        // bytes from 0x80 too: an invisible character may start there
+        let mut marks = delimiter_marks(word) | (word & HIGHS);
         while marks != 0 {
             let k = (marks.trailing_zeros() / 8) as usize;
-            if CLASS[bytes[k] as usize] != TOKEN {
-                return i + k;
+            match RUN[bytes[k] as usize] {
+                TOKEN => {}
+                MAYBE_WS if invisible_len(input, i + k) == 0 => {}
+                _ => return i + k,
             }
             marks &= marks - 1;
         }
         i += 8;
     }
-    while i < input.len() && CLASS[input[i] as usize] == TOKEN {
-        i += 1;
+    while i < input.len() {
+        match RUN[input[i] as usize] {
+            TOKEN => i += 1,
+            MAYBE_WS if invisible_len(input, i) == 0 => i += 1,
+            _ => break,
+        }
     }
     i
 }
@@ -315,6 +389,50 @@ pub(crate) fn is_recovery_line(input: &[u8], i: usize) -> bool {
     input.get(i) == Some(&b'[')
         && input.get(i + 1).is_some_and(u8::is_ascii_alphabetic)
         && matches!(scan_tag(input, i), TagScan::Good { .. })
+}
+
+/// The index of the first byte from `i` that is neither whitespace other
+/// than `\n` nor an invisible character.
+pub(crate) fn skip_blank(input: &[u8], mut i: usize) -> usize {
+    while i < input.len() {
+        if is_inline_ws(input[i]) {
+            i += 1;
+        } else if input[i] >= 0x80 && invisible_len(input, i) > 0 {
+            i += invisible_len(input, i);
+        } else {
+            break;
+        }
+    }
+    i
+}
+
+/// The length of the invisible character that ends just before `end` (0:
+/// none); see [`invisible_len`].
+pub(crate) fn invisible_before(input: &[u8], end: usize) -> usize {
+    let before = &input[..end];
+    if before.ends_with(b"\xef\xbb\xbf") || before.ends_with(b"\xe2\x80\x8b") {
+        3
+    } else if before.ends_with(b"\xc2\xa0") {
+        2
+    } else if before.ends_with(b"\xa0") && (end == 1 || input[end - 2] < 0x80) {
+        1
+    } else {
+        0
+    }
+}
+
+/// The index of the first byte before `end` (going back) after which only
+/// whitespace (`\n` included) and invisible characters come.
+pub(crate) fn skip_blank_back(input: &[u8], mut end: usize) -> usize {
+    loop {
+        if end > 0 && matches!(CLASS[input[end - 1] as usize], WS | NL) {
+            end -= 1;
+        } else if end > 0 && input[end - 1] >= 0x80 && invisible_before(input, end) > 0 {
+            end -= invisible_before(input, end);
+        } else {
+            return end;
+        }
+    }
 }
 
 /// The index of the next `\n` from `i`, or the end of the input.
@@ -502,6 +620,46 @@ fn suffix_nag(token: &[u8]) -> Option<u8> {
     }
 }
 
+/// The NAG of an evaluation symbol written as its own token (the PGN
+/// standard's NAG table): `=` 10, `∞` 13, `⩲` `+=` `+/=` 14, `⩱` `=+` `=/+`
+/// 15, `±` `+/-` 16, `∓` `-/+` 17, `+-` 18, `-+` 19.
+pub(crate) fn glyph_nag(token: &[u8]) -> Option<u8> {
+    Some(match token {
+        b"=" => 10,
+        b"\xe2\x88\x9e" => 13,
+        b"\xe2\xa9\xb2" | b"+=" | b"+/=" => 14,
+        b"\xe2\xa9\xb1" | b"=+" | b"=/+" => 15,
+        b"\xc2\xb1" | b"+/-" => 16,
+        b"\xe2\x88\x93" | b"-/+" => 17,
+        b"+-" => 18,
+        b"-+" => 19,
+        _ => return None,
+    })
+}
+
+/// Whether a token is an en passant mark written apart: `e.p.`, `ep`, `e.p`.
+#[inline]
+fn is_en_passant_mark(token: &[u8]) -> bool {
+    matches!(token, b"ep" | b"e.p." | b"e.p")
+}
+
+/// Whether the input starts as UTF-16 text does: with a UTF-16 byte order
+/// mark, or with a NUL byte in every other place (and only there) over its
+/// first bytes.
+fn looks_utf16(input: &[u8]) -> bool {
+    if input.starts_with(b"\xff\xfe") || input.starts_with(b"\xfe\xff") {
+        return true;
+    }
+    let head = &input[..input.len().min(64) & !1];
+    if head.len() < 4 {
+        return false;
+    }
+    let (even, odd): (Vec<u8>, Vec<u8>) = head.chunks_exact(2).map(|pair| (pair[0], pair[1])).unzip();
+    let nul = |bytes: &[u8]| bytes.iter().all(|&b| b == 0);
+    let none = |bytes: &[u8]| bytes.iter().all(|&b| b != 0);
+    (nul(&odd) && none(&even)) || (nul(&even) && none(&odd))
+}
+
 /// Text for [`SyntaxError::found`]: UTF-8, or Latin-1 when not valid UTF-8.
 fn found(text: &[u8]) -> String {
     decode_bytes(trim_cr(text)).into_owned()
@@ -547,8 +705,10 @@ impl Cursor {
         }
     }
 
-    /// At a `%` that starts a line: skips the line and its `\n`.
-    fn skip_escape_line(&mut self, input: &[u8]) {
+    /// At a `%` that starts a line: skips the line and its `\n`, and gives
+    /// the line (without its line end).
+    fn skip_escape_line<'a>(&mut self, input: &'a [u8]) -> &'a [u8] {
+        let start = self.pos;
         let end = line_end(input, self.pos);
         if end < input.len() {
             self.pos = end + 1;
@@ -556,6 +716,7 @@ impl Cursor {
         } else {
             self.pos = end;
         }
+        trim_cr(&input[start..end])
     }
 
     /// At a `{`: reads the comment. Closed, it gives the position of the `}`
@@ -654,6 +815,11 @@ pub struct Reader<'a> {
     end: usize,
     /// The open variations' `(`, up to `MAX_DEPTH + 1` of them.
     parens: Vec<Location>,
+    /// The input is UTF-16 and not yet reported.
+    utf16: bool,
+    /// Where a byte order mark at the start of the stream ends (a line
+    /// starts there too), or `usize::MAX`.
+    after_bom: usize,
     /// The current game's tag names (ranges of `input`).
     tag_names: Vec<(usize, usize)>,
 }
@@ -670,20 +836,22 @@ impl<'a> Reader<'a> {
     pub const MAX_DEPTH: usize = 64;
 
     /// A reader at the start of a stream: line 1, column 1, offset 0. A UTF-8
-    /// byte order mark at the very start is skipped: it keeps its three
-    /// offsets, and the byte after it is column 1.
+    /// byte order mark at the very start is skipped (with no event): columns
+    /// count bytes, so the byte after it is column 4. Input that looks like
+    /// UTF-16 is one game with one [`SyntaxErrorKind::Utf16`] error.
     pub fn new(input: &'a [u8]) -> Reader<'a> {
         let mut reader = Reader::with_start(input, Location { line: 1, column: 1, offset: 0 });
         if input.starts_with(b"\xef\xbb\xbf") {
-            reader.cur = Cursor { pos: 3, line: 1, line_start: 3 };
-            reader.first_line_start = 3;
+            reader.cur.pos = 3;
+            reader.after_bom = 3;
         }
         reader
     }
 
     /// A reader whose input starts at `start` in a stream (a
     /// [`crate::pgn::Chunk`]): locations continue from there. No byte order
-    /// mark is skipped.
+    /// mark is skipped; at offset 0, input that looks like UTF-16 is one game
+    /// with one [`SyntaxErrorKind::Utf16`] error.
     pub fn with_start(input: &'a [u8], start: Location) -> Reader<'a> {
         let line_start = 1 - start.column as isize;
         Reader {
@@ -693,6 +861,9 @@ impl<'a> Reader<'a> {
             first_line_start: line_start,
             end: 0,
             parens: Vec::with_capacity(Self::MAX_DEPTH + 1),
+            utf16: start.offset == 0 && looks_utf16(input),
+            // a chunk that starts after the stream's byte order mark
+            after_bom: if start == (Location { line: 1, column: 4, offset: 3 }) { 0 } else { usize::MAX },
             tag_names: Vec::new(),
         }
     }
@@ -712,7 +883,15 @@ impl<'a> Reader<'a> {
     /// of tags alone); the movetext events; [`Visitor::end_game`].
     /// [`Visitor::syntax_error`] comes where the error is found.
     pub fn read_game<V: Visitor>(&mut self, visitor: &mut V) -> Option<V::Output> {
-        if !self.find_game_start() {
+        if self.utf16 {
+            return Some(self.read_utf16(visitor));
+        }
+        let from = self.cur;
+        let found = self.find_game_start();
+        if self.cur.pos > from.pos {
+            self.emit_outside(from, self.cur.pos, visitor);
+        }
+        if !found {
             return None;
         }
         visitor.begin_game(self.location());
@@ -722,6 +901,13 @@ impl<'a> Reader<'a> {
             self.read_movetext(visitor, skip);
         }
         Some(visitor.end_game(self.end_location()))
+    }
+
+    /// Whether `cur` is at the start of a line (or just after the byte
+    /// order mark at the start of the stream).
+    #[inline]
+    fn at_line_start(&self, cur: &Cursor) -> bool {
+        cur.at_line_start() || cur.pos == self.after_bom
     }
 
     /// The location of `pos`, on the line of `cur`.
@@ -747,6 +933,57 @@ impl<'a> Reader<'a> {
         self.loc(&Cursor { pos: end, line, line_start }, end)
     }
 
+    /// UTF-16 input: one game, one error, and the input is read.
+    fn read_utf16<V: Visitor>(&mut self, visitor: &mut V) -> V::Output {
+        self.utf16 = false;
+        let at = self.location();
+        visitor.begin_game(at);
+        let kind = SyntaxErrorKind::Utf16;
+        visitor.syntax_error(SyntaxError { kind, at, found: String::new() });
+        visitor.end_tags();
+        let input = self.input;
+        let lines = memchr::memchr_iter(b'\n', input).count();
+        self.cur.line = self.cur.line.saturating_add(u32::try_from(lines).unwrap_or(u32::MAX));
+        self.cur.line_start = memchr::memrchr(b'\n', input).map_or(self.cur.line_start, |k| k as isize + 1);
+        self.cur.pos = input.len();
+        self.end = input.len();
+        visitor.end_game(self.end_location())
+    }
+
+    /// Reports what lies between games, from `from` to `to` (comments,
+    /// escape lines, invisible characters; found by
+    /// [`Reader::find_game_start`]).
+    fn emit_outside<V: Visitor>(&self, from: Cursor, to: usize, visitor: &mut V) {
+        let input = self.input;
+        let mut cur = from;
+        loop {
+            cur.skip_ws(input);
+            if cur.pos >= to {
+                return;
+            }
+            let pos = cur.pos;
+            let at = self.loc(&cur, pos);
+            match input[pos] {
+                b'%' if self.at_line_start(&cur) => visitor.escape(cur.skip_escape_line(input), at),
+                b';' => {
+                    cur.pos = line_end(input, pos);
+                    visitor.between_games(trim_cr(&input[pos..cur.pos]), at);
+                }
+                b'{' => match cur.scan_brace(input) {
+                    Some(close) => visitor.between_games(&input[pos..=close], at),
+                    None => return,
+                },
+                _ => match invisible_len(input, pos) {
+                    0 => return,
+                    len => {
+                        cur.pos += len;
+                        visitor.invisible(&input[pos..cur.pos], at);
+                    }
+                },
+            }
+        }
+    }
+
     /// Between games: skips whitespace, escape lines and comments up to the
     /// next game, and stands at its first item; `false` at the end.
     fn find_game_start(&mut self) -> bool {
@@ -758,7 +995,9 @@ impl<'a> Reader<'a> {
             self.cur.skip_ws(input);
             let Some(&b) = input.get(self.cur.pos) else { return false };
             match b {
-                b'%' if self.cur.at_line_start() => self.cur.skip_escape_line(input),
+                b'%' if self.at_line_start(&self.cur) => {
+                    self.cur.skip_escape_line(input);
+                }
                 b';' => {
                     pending.get_or_insert(self.cur);
                     self.cur.pos = line_end(input, self.cur.pos);
@@ -774,6 +1013,9 @@ impl<'a> Reader<'a> {
                     }
                 }
                 b'[' => return true,
+                _ if b >= 0x80 && invisible_len(input, self.cur.pos) > 0 => {
+                    self.cur.pos += invisible_len(input, self.cur.pos);
+                }
                 _ => {
                     if let Some(first) = pending {
                         self.cur = first;
@@ -795,6 +1037,9 @@ impl<'a> Reader<'a> {
         // The current line started after the previous tag and holds only
         // whitespace so far.
         let mut fresh = false;
+        // Where the first invisible character since the last item is: they
+        // belong to the game if an item of it follows.
+        let mut invisible: Option<Cursor> = None;
         let ended = loop {
             while let Some(&b) = input.get(cur.pos) {
                 match CLASS[b as usize] {
@@ -809,8 +1054,20 @@ impl<'a> Reader<'a> {
                 }
             }
             let Some(&b) = input.get(cur.pos) else { break true };
-            if b == b'%' && cur.at_line_start() {
-                cur.skip_escape_line(input);
+            if b >= 0x80 {
+                let len = invisible_len(input, cur.pos);
+                if len > 0 {
+                    invisible.get_or_insert(cur);
+                    cur.pos += len;
+                    continue;
+                }
+            }
+            if b == b'%' && self.at_line_start(&cur) {
+                if let Some(from) = invisible.take() {
+                    self.emit_invisible(from, cur.pos, visitor);
+                }
+                let at = self.loc(&cur, cur.pos);
+                visitor.escape(cur.skip_escape_line(input), at);
                 fresh = cur.at_line_start();
                 continue;
             }
@@ -819,12 +1076,19 @@ impl<'a> Reader<'a> {
             }
             let start = cur.pos;
             let at = self.loc(&cur, start);
-            let end = match scan_tag(input, start) {
+            let tag = scan_tag(input, start);
+            if let TagScan::Good { name, .. } = &tag {
+                let name_bytes = &input[name.clone()];
+                if blank && self.tag_names.iter().any(|&(s, e)| &input[s..e] == name_bytes) {
+                    break true;
+                }
+            }
+            if let Some(from) = invisible.take() {
+                self.emit_invisible(from, start, visitor);
+            }
+            let end = match tag {
                 TagScan::Good { name, value, end } => {
                     let name_bytes = &input[name.clone()];
-                    if blank && self.tag_names.iter().any(|&(s, e)| &input[s..e] == name_bytes) {
-                        break true;
-                    }
                     self.tag_names.push((name.start, name.end));
                     visitor.tag(name_bytes, RawText(&input[value]), at);
                     end
@@ -843,8 +1107,24 @@ impl<'a> Reader<'a> {
             blank = false;
             fresh = false;
         };
-        self.cur = cur;
+        // what follows the last item is read again by what comes next
+        self.cur = invisible.unwrap_or(cur);
         ended
+    }
+
+    /// Reports the invisible characters in the whitespace from `from` to `to`.
+    fn emit_invisible<V: Visitor>(&self, from: Cursor, to: usize, visitor: &mut V) {
+        let input = self.input;
+        let mut cur = from;
+        loop {
+            cur.skip_ws(input);
+            let len = if cur.pos < to { invisible_len(input, cur.pos) } else { 0 };
+            if len == 0 {
+                return;
+            }
+            visitor.invisible(&input[cur.pos..cur.pos + len], self.loc(&cur, cur.pos));
+            cur.pos += len;
+        }
     }
 
     /// Reads the movetext up to the end of the game. `skip_all`: no events
@@ -862,32 +1142,55 @@ impl<'a> Reader<'a> {
         // ends the game.
         let mut moved = false;
         loop {
-            let line = cur.line;
+            // the run of whitespace (and invisible characters) before the next item
+            let run = cur;
             cur.skip_ws(input);
-            if moved && cur.line >= line.saturating_add(2) && blank_line_between(input, end, cur.pos) {
-                break;
+            let mut invisible = false;
+            while input.get(cur.pos).is_some_and(|&b| b >= 0x80) {
+                let len = invisible_len(input, cur.pos);
+                if len == 0 {
+                    break;
+                }
+                invisible = true;
+                cur.pos += len;
+                cur.skip_ws(input);
             }
             let pos = cur.pos;
-            let Some(&b) = input.get(pos) else { break };
+            let ends = moved && cur.line >= run.line.saturating_add(2) && blank_line_between(input, end, cur.pos);
+            let Some(&b) = input.get(pos).filter(|&&b| !ends && b != b'[') else {
+                if invisible {
+                    // after the game: read again by what comes next
+                    cur = run;
+                }
+                break;
+            };
             let emit = !skip_all && skip_from == NO_SKIP;
+            if invisible && emit {
+                self.emit_invisible(run, pos, visitor);
+            }
             let class = CLASS[b as usize];
             if class == TOKEN || class == DOLLAR {
-                if b == b'%' && cur.at_line_start() {
-                    cur.skip_escape_line(input);
+                if b == b'%' && self.at_line_start(&cur) {
+                    let at = self.loc(&cur, pos);
+                    let line = cur.skip_escape_line(input);
+                    if emit {
+                        visitor.escape(line, at);
+                    }
                     continue;
                 }
                 let result = self.tokens(&mut cur, visitor, emit);
                 end = cur.pos;
                 moved = true;
                 if let Some((result, start)) = result {
-                    self.cur = cur;
-                    self.end = end;
                     if depth > 0 {
                         self.unclosed_variation(visitor);
                     }
                     if !skip_all {
                         visitor.result(result, &input[start..end], self.loc(&cur, start));
+                        end = self.after_result(&mut cur, end, visitor);
                     }
+                    self.cur = cur;
+                    self.end = end;
                     return;
                 }
                 continue;
@@ -959,7 +1262,6 @@ impl<'a> Reader<'a> {
                         visitor.end_variation(at);
                     }
                 }
-                LBRACKET => break,
                 _ => {
                     visitor.syntax_error(SyntaxError {
                         kind: SyntaxErrorKind::UnexpectedChar,
@@ -976,6 +1278,46 @@ impl<'a> Reader<'a> {
         self.end = end;
         if depth > 0 {
             self.unclosed_variation(visitor);
+        }
+    }
+
+    /// After the termination marker: the comments that start on its line
+    /// (with the whitespace and invisible characters before them) belong to
+    /// the game. Gives the end of the game.
+    fn after_result<V: Visitor>(&self, cur: &mut Cursor, mut end: usize, visitor: &mut V) -> usize {
+        let input = self.input;
+        loop {
+            while let Some(&b) = input.get(cur.pos) {
+                if is_inline_ws(b) {
+                    cur.pos += 1;
+                } else if b >= 0x80 && invisible_len(input, cur.pos) > 0 {
+                    let len = invisible_len(input, cur.pos);
+                    visitor.invisible(&input[cur.pos..cur.pos + len], self.loc(cur, cur.pos));
+                    cur.pos += len;
+                } else {
+                    break;
+                }
+            }
+            let pos = cur.pos;
+            match input.get(pos) {
+                Some(b'{') => {
+                    let mut after = *cur;
+                    if after.scan_brace(input).is_none() {
+                        // an unclosed comment is an error of the next game
+                        return end;
+                    }
+                    visitor.after_result(&input[pos..after.pos], self.loc(cur, pos));
+                    *cur = after;
+                    end = cur.pos;
+                }
+                Some(b';') => {
+                    let text = trim_cr(&input[pos..line_end(input, pos)]);
+                    visitor.after_result(text, self.loc(cur, pos));
+                    cur.pos = pos + text.len();
+                    return cur.pos;
+                }
+                _ => return end,
+            }
         }
     }
 
@@ -1058,6 +1400,16 @@ impl<'a> Reader<'a> {
                         }
                     }
                 }
+                b'+' | b'-' | b'=' | 0xc2 | 0xe2 if glyph_nag(token).is_some() => {
+                    if let (true, Some(nag)) = (emit, glyph_nag(token)) {
+                        visitor.nag(nag, token, self.loc(cur, start));
+                    }
+                }
+                b'e' if is_en_passant_mark(token) => {
+                    if emit {
+                        visitor.en_passant_mark(token, self.loc(cur, start));
+                    }
+                }
                 _ => {
                     if emit {
                         visitor.san(token, self.loc(cur, start));
@@ -1088,6 +1440,14 @@ fn parse_u32(digits: &[u8]) -> Option<u32> {
 mod tests {
     use super::*;
 
+    /// Where a run of token bytes from 0 ends, byte by byte: at a byte that
+    /// is no token byte, or at an invisible character.
+    fn reference_run_end(input: &[u8]) -> usize {
+        (0..input.len())
+            .find(|&j| CLASS[input[j] as usize] != TOKEN || invisible_len(input, j) > 0)
+            .unwrap_or(input.len())
+    }
+
     /// Every byte that is not a token byte, at every place in a word of token
     /// bytes, after any other byte: the run ends there.
     #[test]
@@ -1102,7 +1462,10 @@ mod tests {
                     word[k] = b;
                     let mut input = word.to_vec();
                     input.extend_from_slice(b"abc");
-                    let expected = if CLASS[b as usize] == TOKEN { input.len() } else { k };
+                    let expected = reference_run_end(&input);
+                    if CLASS[b as usize] != TOKEN {
+                        assert!(expected <= k);
+                    }
                     assert_eq!(run_end(&input, 0), expected, "byte {b:#04x} after {before:#04x} at {k}");
                 }
             }
@@ -1123,5 +1486,24 @@ mod tests {
         assert_eq!(run_end(b"Nf3", 1), 3);
         assert_eq!(run_end(b"abcdefghijk)", 0), 11);
         assert_eq!(run_end(b"abcdefghijk", 2), 11);
+    }
+
+    /// Invisible characters end a run, in the first word and after it; the
+    /// other characters whose first byte is the same do not.
+    #[test]
+    fn runs_end_at_invisible_characters() {
+        for invisible in [&b"\xc2\xa0"[..], b"\xa0", b"\xe2\x80\x8b", b"\xef\xbb\xbf"] {
+            for k in 1..12 {
+                let mut input = b"Nf3xe5+!?abcdef"[..k].to_vec();
+                input.extend_from_slice(invisible);
+                input.extend_from_slice(b"e5");
+                assert_eq!(run_end(&input, 0), k, "{invisible:x?} at {k}");
+            }
+        }
+        for token in ["O\u{2013}O", "0\u{2014}0", "\u{bd}-\u{bd}", "Nf3\u{b1}", "e4e5e6e7\u{2013}"] {
+            assert_eq!(run_end(token.as_bytes(), 0), token.len(), "{token}");
+        }
+        // `A0` after a byte from 0x80 is part of a character (Latin-1 `é` here)
+        assert_eq!(run_end(b"Nf3\xe9\xa0x", 0), 6);
     }
 }

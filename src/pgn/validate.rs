@@ -27,7 +27,7 @@ use std::ops::Range;
 
 use crate::movegen::Undo;
 use crate::pgn::SEVEN_TAG_ROSTER;
-use crate::pgn::reader::{Location, RawText, ResultToken, Skip, SyntaxError, SyntaxErrorKind, Visitor};
+use crate::pgn::reader::{Location, RawText, ResultToken, Skip, SyntaxError, SyntaxErrorKind, Visitor, result_of};
 use crate::pgn::start::{Start, StartError, start_position};
 use crate::quick::{self, Quick};
 use crate::resolve::{MoveLint, SanError, resolve_text};
@@ -130,6 +130,28 @@ pub enum FindingKind {
         /// Bit `i` set when `SEVEN_TAG_ROSTER[i]` is missing.
         missing: u8,
     },
+    /// A comment after the termination marker: it belongs to no move
+    /// (`sanfen fmt` keeps it after the marker).
+    CommentAfterResult,
+    /// A comment or a `%` escape line between games: it belongs to no game
+    /// (`sanfen fmt` keeps it where it is).
+    TextBetweenGames {
+        /// `comment` or `escape line`.
+        what: &'static str,
+    },
+    /// An invisible character between tokens, read as a space.
+    InvisibleChar {
+        /// Its name and code point (`no-break space U+00A0`).
+        name: &'static str,
+    },
+    /// An evaluation symbol (`±`, `+-`, `=`, ...) written for its NAG.
+    NagSymbol {
+        /// The NAG it stands for.
+        nag: u8,
+    },
+    /// An en passant mark (`e.p.`) after a move that is no en passant
+    /// capture.
+    EnPassantMarkWithoutCapture,
 }
 
 impl FindingKind {
@@ -141,6 +163,7 @@ impl FindingKind {
             | FindingKind::Move(_)
             | FindingKind::VariationWithoutMove
             | FindingKind::NullMoveInCheck
+            | FindingKind::EnPassantMarkWithoutCapture
             | FindingKind::FenTag(_) => Severity::Error,
             _ => Severity::Lint,
         }
@@ -157,6 +180,7 @@ impl FindingKind {
                 SyntaxErrorKind::TooDeep => "pgn:too-deep",
                 SyntaxErrorKind::BadTag => "pgn:bad-tag",
                 SyntaxErrorKind::UnexpectedChar => "pgn:unexpected-char",
+                SyntaxErrorKind::Utf16 => "pgn:utf16",
             },
             FindingKind::NotAMove(_) => "san:syntax",
             FindingKind::Move(SanError::Illegal { .. }) => "san:illegal",
@@ -176,6 +200,11 @@ impl FindingKind {
             FindingKind::ResultSpelling { .. } => "pgn:result-spelling",
             FindingKind::UnescapedQuote => "pgn:unescaped-quote",
             FindingKind::MissingTags { .. } => "pgn:missing-tags",
+            FindingKind::CommentAfterResult => "pgn:comment-after-result",
+            FindingKind::TextBetweenGames { .. } => "pgn:text-between-games",
+            FindingKind::InvisibleChar { .. } => "pgn:invisible-char",
+            FindingKind::NagSymbol { .. } => "pgn:nag-symbol",
+            FindingKind::EnPassantMarkWithoutCapture => "pgn:en-passant-mark",
         }
     }
 
@@ -195,6 +224,7 @@ impl FindingKind {
             FindingKind::ResultMismatch { marker, .. } => Some((*marker).to_owned()),
             FindingKind::ResultContradictsPosition { expected, .. } => Some((*expected).to_owned()),
             FindingKind::ResultSpelling { canonical } => Some((*canonical).to_owned()),
+            FindingKind::NagSymbol { nag } => Some(format!("${nag}")),
             _ => None,
         }
     }
@@ -215,6 +245,7 @@ impl core::fmt::Display for FindingKind {
                 SyntaxErrorKind::TooDeep => "variations nested too deep; this one is skipped",
                 SyntaxErrorKind::BadTag => "not a tag pair [Name \"value\"]",
                 SyntaxErrorKind::UnexpectedChar => "unexpected character in movetext",
+                SyntaxErrorKind::Utf16 => "input looks like UTF-16, which PGN never is; convert it to UTF-8",
             }),
             FindingKind::NotAMove(err) => write!(f, "not a move: {err}"),
             FindingKind::Move(err) => write!(f, "{err}"),
@@ -261,6 +292,17 @@ impl core::fmt::Display for FindingKind {
                     if names.len() == 1 { "" } else { "s" },
                     names.join(", ")
                 )
+            }
+            FindingKind::CommentAfterResult => {
+                f.write_str("comment after the termination marker belongs to no move; move it before the marker")
+            }
+            FindingKind::TextBetweenGames { what } => write!(f, "{what} between games belongs to no game"),
+            FindingKind::InvisibleChar { name } => {
+                write!(f, "invisible character ({name}) read as a space; write a space")
+            }
+            FindingKind::NagSymbol { nag } => write!(f, "evaluation symbol written for a NAG; write ${nag}"),
+            FindingKind::EnPassantMarkWithoutCapture => {
+                f.write_str("en passant mark after a move that is no en passant capture")
             }
         }
     }
@@ -391,6 +433,8 @@ struct Line {
     /// The next move needs its move number (line start, after a comment or
     /// a variation).
     needs_number: bool,
+    /// The last token played was an en passant capture: its canonical SAN.
+    en_passant: Option<SanPlus>,
 }
 
 impl Line {
@@ -404,6 +448,7 @@ impl Line {
             since_dead: 0,
             number: None,
             needs_number: true,
+            en_passant: None,
         }
     }
 
@@ -419,7 +464,7 @@ struct Tags {
     black: Option<Range<usize>>,
     event: Option<Range<usize>>,
     round: Option<Range<usize>>,
-    result: Option<Range<usize>>,
+    result: Option<(Range<usize>, Location)>,
     fen: Option<(Range<usize>, Location)>,
     variant: Option<Range<usize>>,
     /// Which of the Seven Tag Roster were seen (bit i: `SEVEN_TAG_ROSTER[i]`).
@@ -563,6 +608,7 @@ impl Recorder<'_> {
         if let Some(san) = crate::parse::san::canonical(token, crate::san::Letters::English.table()) {
             if let Quick::Canonical(m) = quick::find_with_checkers(&line.pos, line.checkers, &san.san) {
                 let context = (line.ply + 1, line.pos.fullmoves(), line.pos.turn());
+                let en_passant = matches!(m, crate::Move::EnPassant { .. });
                 line.undo = Some(line.pos.undo_info(Some(m)));
                 line.pos.play_unchecked(m);
                 line.checkers = line.pos.checkers_after(m);
@@ -577,6 +623,9 @@ impl Recorder<'_> {
                     self.push_with(FindingKind::MoveShape { lint, canonical }, at, token, Some(context));
                 }
                 advance(line);
+                if en_passant {
+                    line.en_passant = Some(SanPlus { suffix: wanted, ..san });
+                }
                 return true;
             }
         }
@@ -631,6 +680,9 @@ impl Recorder<'_> {
                     line.pos.play_unchecked(m);
                     line.checkers = line.pos.checkers();
                     advance(line);
+                    if matches!(m, crate::Move::EnPassant { .. }) {
+                        line.en_passant = Some(SanPlus { en_passant_mark: false, ..canonical });
+                    }
                     true
                 }
             },
@@ -670,6 +722,7 @@ fn advance(line: &mut Line) {
     line.ply += 1;
     line.needs_number = false;
     line.number = None;
+    line.en_passant = None;
 }
 
 /// After a move that cannot be played on `line`.
@@ -677,6 +730,7 @@ fn kill(line: &mut Line) {
     line.dead = true;
     line.since_dead = 0;
     line.number = None;
+    line.en_passant = None;
 }
 
 /// Plays and checks games; give it to a [`crate::pgn::reader::Reader`] over the same input.
@@ -689,6 +743,10 @@ pub struct Validator<'a> {
     /// The movetext is not judged (variant, bad FEN tag).
     skipping: bool,
     marker: Option<(ResultToken, Location, bool)>,
+    /// Between `begin_game` and `end_game`.
+    in_game: bool,
+    /// Findings about text between games, for the next game's report.
+    outside: Vec<(FindingKind, Location, Vec<u8>)>,
 }
 
 impl<'a> Validator<'a> {
@@ -717,6 +775,35 @@ impl<'a> Validator<'a> {
             lines: Vec::new(),
             skipping: false,
             marker: None,
+            in_game: false,
+            outside: Vec::new(),
+        }
+    }
+
+    /// Findings about text after the last game read (comments, escape lines,
+    /// invisible characters that no game follows), taken out: a reader
+    /// reports text between games to the game after it, so these have no
+    /// game to go to. Call it when the reader gives `None`.
+    pub fn take_outside(&mut self) -> Vec<Finding> {
+        let outside = core::mem::take(&mut self.outside);
+        let (findings, errors, lints) =
+            (core::mem::take(&mut self.recorder.findings), self.recorder.errors, self.recorder.lints);
+        let count_only = core::mem::replace(&mut self.recorder.options.count_only, false);
+        for (kind, at, token) in outside {
+            self.recorder.push(kind, at, &token, None);
+        }
+        self.recorder.options.count_only = count_only;
+        let taken = core::mem::replace(&mut self.recorder.findings, findings);
+        (self.recorder.errors, self.recorder.lints) = (errors, lints);
+        taken
+    }
+
+    /// A finding inside the game, or kept for the next one.
+    fn note(&mut self, kind: FindingKind, at: Location, token: &[u8]) {
+        if self.in_game {
+            self.recorder.push(kind, at, token, None);
+        } else {
+            self.outside.push((kind, at, token.to_vec()));
         }
     }
 
@@ -732,17 +819,23 @@ impl<'a> Validator<'a> {
                     let token = marker_token(recorder.input, recorder.base, marker_at);
                     recorder.push(FindingKind::ResultSpelling { canonical: text }, marker_at, token, None);
                 }
-                if let Some(range) = &self.tags.result {
+                if let Some((range, _)) = &self.tags.result {
                     let tag = &recorder.input[range.clone()];
-                    if tag != text.as_bytes() {
+                    if result_of(tag).map_or(tag != text.as_bytes(), |tag| tag != result) {
                         let tag = decode(tag);
-                        recorder.push(
-                            FindingKind::ResultMismatch { tag, marker: text },
-                            marker_at,
-                            text.as_bytes(),
-                            None,
-                        );
+                        let token = marker_token(recorder.input, recorder.base, marker_at);
+                        recorder.push(FindingKind::ResultMismatch { tag, marker: text }, marker_at, token, None);
                     }
+                }
+            }
+        }
+        // a Result tag spelled unlike PGN (`½-½`) is read as the result it says
+        if let Some((range, tag_at)) = &self.tags.result {
+            let tag = &recorder.input[range.clone()];
+            if let Some(result) = result_of(tag) {
+                let canonical = result_text(result);
+                if tag != canonical.as_bytes() {
+                    recorder.push(FindingKind::ResultSpelling { canonical }, *tag_at, tag, None);
                 }
             }
         }
@@ -757,7 +850,9 @@ impl<'a> Validator<'a> {
                 if let (Some((_, marker_at, _)), Some(written)) = (marker, marker_text) {
                     if written != expected {
                         let kind = FindingKind::ResultContradictsPosition { ending, expected };
-                        recorder.push(kind, marker_at, written.as_bytes(), None);
+                        let token = marker_token(recorder.input, recorder.base, marker_at);
+                        let token = if token.is_empty() { written.as_bytes() } else { token };
+                        recorder.push(kind, marker_at, token, None);
                     }
                 }
             }
@@ -821,6 +916,11 @@ impl Visitor for Validator<'_> {
         self.lines.clear();
         self.skipping = false;
         self.marker = None;
+        self.in_game = true;
+        // what came between the last game and this one
+        for (kind, at, token) in core::mem::take(&mut self.outside) {
+            self.recorder.push(kind, at, &token, None);
+        }
     }
 
     fn tag(&mut self, name: &[u8], value: RawText<'_>, at: Location) {
@@ -852,7 +952,7 @@ impl Visitor for Validator<'_> {
                 32
             }
             b"Result" => {
-                tags.result = Some(range);
+                tags.result = Some((range, at));
                 64
             }
             b"FEN" => {
@@ -919,6 +1019,56 @@ impl Visitor for Validator<'_> {
         }
     }
 
+    fn nag(&mut self, nag: u8, token: &[u8], at: Location) {
+        if !matches!(token.first(), Some(b'$' | b'!' | b'?')) {
+            self.recorder.push(FindingKind::NagSymbol { nag }, at, token, None);
+        }
+    }
+
+    fn en_passant_mark(&mut self, token: &[u8], at: Location) {
+        let Some(line) = self.lines.last_mut() else { return };
+        if line.dead {
+            return;
+        }
+        // the move before the mark
+        let (side, number) = match line.pos.turn() {
+            Color::White => (Color::Black, line.pos.fullmoves().saturating_sub(1)),
+            Color::Black => (Color::White, line.pos.fullmoves()),
+        };
+        let context = Some((line.ply, number, side));
+        match line.en_passant {
+            Some(canonical) => {
+                let kind = FindingKind::Spelling { kind: SanLintKind::EnPassantSuffix, canonical };
+                self.recorder.push_with(kind, at, token, context);
+            }
+            None => self.recorder.push_with(FindingKind::EnPassantMarkWithoutCapture, at, token, context),
+        }
+    }
+
+    fn after_result(&mut self, text: &[u8], at: Location) {
+        self.recorder.push(FindingKind::CommentAfterResult, at, text, None);
+    }
+
+    fn between_games(&mut self, text: &[u8], at: Location) {
+        self.note(FindingKind::TextBetweenGames { what: "comment" }, at, text);
+    }
+
+    fn escape(&mut self, line: &[u8], at: Location) {
+        if !self.in_game {
+            self.note(FindingKind::TextBetweenGames { what: "escape line" }, at, line);
+        }
+    }
+
+    fn invisible(&mut self, text: &[u8], at: Location) {
+        let name = match text {
+            b"\xe2\x80\x8b" => "zero-width space U+200B",
+            b"\xef\xbb\xbf" => "byte order mark U+FEFF",
+            b"\xa0" => "no-break space U+00A0 in Latin-1",
+            _ => "no-break space U+00A0",
+        };
+        self.note(FindingKind::InvisibleChar { name }, at, text);
+    }
+
     fn begin_variation(&mut self, at: Location) -> Skip {
         let Some(parent) = self.lines.last() else { return Skip(false) };
         let child = match &parent.undo {
@@ -973,6 +1123,7 @@ impl Visitor for Validator<'_> {
             self.report.findings = core::mem::take(&mut recorder.findings);
         }
         self.lines.clear();
+        self.in_game = false;
         core::mem::take(&mut self.report)
     }
 }
