@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 
 use sanfen::engine::{self, Engine, Limits, Score, SearchResult};
 use sanfen::notation::{self, Notation};
-use sanfen::resolve::{Problem, SanError, TextResolution, resolve_text};
+use sanfen::resolve::{SanError, resolve_text};
 use sanfen::san::{Letters, ParseSanError, SanOptions};
 use sanfen::views;
 use sanfen::{Bitboard, CastlingMode, Color, Fen, Game, GameEnd, Move, Outcome, Position, Square};
@@ -244,7 +244,7 @@ impl Session {
             let m = match resolved.resolution.outcome {
                 Ok(m) => m,
                 Err(ref error) => {
-                    refusal(&position, text, &resolved, error, response);
+                    refusal(text, error, response);
                     not_played(&moves[index + 1..], response);
                     break;
                 }
@@ -853,17 +853,10 @@ fn syntax_error(line: &str, span: Range<usize>, text: &str, error: &ParseSanErro
 }
 
 /// A move that names no legal move, or more than one.
-fn refusal(position: &Position, text: &str, resolved: &TextResolution, error: &SanError, response: &mut Response) {
+fn refusal(text: &str, error: &SanError, response: &mut Response) {
     match error {
         SanError::Illegal { problem, suggestions } => {
             response.fail(format!("illegal move \"{text}\": {problem}"));
-            if *problem == Problem::NoCandidateFits {
-                for candidate in &resolved.resolution.candidates {
-                    if let Some(rejection) = &candidate.rejection {
-                        response.line(format!("  {}: {rejection}", piece_name(position, candidate.from)));
-                    }
-                }
-            }
             if !suggestions.is_empty() {
                 response.line(format!("did you mean {}?", suggestions.join(", ")));
             }
