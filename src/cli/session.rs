@@ -343,6 +343,10 @@ impl Session {
                     return;
                 }
             },
+            [word] if word.eq_ignore_ascii_case("depth") => {
+                response.fail(USAGE);
+                return;
+            }
             [n] if n.ends_with(['s', 'S']) => match parse_seconds(&n[..n.len() - 1]) {
                 Some(time) => Limits::time(time),
                 None => {
