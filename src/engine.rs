@@ -9,6 +9,11 @@
 //! insufficient material score 0. With only a depth limit the search is fully
 //! deterministic: it never looks at the clock.
 //!
+//! A search also stops when a caller's stop flag is raised
+//! ([`Engine::search_with_stop`]: an `AtomicBool` the search polls, which
+//! another thread or a signal handler may set): it then returns the best move
+//! of the last completed iteration, like a search that ran out of time.
+//!
 //! ```
 //! use sanfen::engine::{Limits, Score, search};
 //! use sanfen::{CastlingMode, Fen, Position};
@@ -27,6 +32,7 @@
 
 use core::cmp::Reverse;
 use core::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::{Color, Move, Piece, Position, Role, Square};
@@ -49,7 +55,7 @@ const MATE_BOUND: i32 = MATE - 1_000;
 /// Above every reachable score.
 const INFINITY: i32 = MATE + 1;
 
-/// How many nodes pass between two looks at the clock.
+/// How many nodes pass between two looks at the clock and the stop flag.
 const CLOCK_INTERVAL: u64 = 1024;
 
 /// What stops a search: a depth, a time, or both (whichever comes first).
@@ -130,6 +136,8 @@ pub struct SearchResult {
     pub nodes: u64,
     /// The principal variation, starting with `best`.
     pub pv: Vec<Move>,
+    /// Whether the stop flag ended the search before its limits did.
+    pub interrupted: bool,
 }
 
 /// Search state: node counter, clock and the principal variation of the last
@@ -139,6 +147,8 @@ pub struct Engine {
     nodes: u64,
     deadline: Option<Instant>,
     stopped: bool,
+    /// Whether the caller's flag (not the clock) stopped the search.
+    interrupted: bool,
     prev_pv: Vec<Move>,
 }
 
@@ -157,6 +167,15 @@ impl Engine {
     /// Searches `pos` by iterative deepening until `limits` stop it. `None`
     /// when the side to move has no legal move (checkmate or stalemate).
     pub fn search(&mut self, pos: &Position, limits: Limits) -> Option<SearchResult> {
+        self.search_with_stop(pos, limits, &AtomicBool::new(false))
+    }
+
+    /// [`Engine::search`] that also stops soon after `stop` becomes true (it
+    /// is read every [`CLOCK_INTERVAL`] nodes and between iterations), with
+    /// the best move of the last completed iteration and
+    /// [`SearchResult::interrupted`] set. Iteration 1 always completes, so a
+    /// position with a legal move always gets one. The flag is only read.
+    pub fn search_with_stop(&mut self, pos: &Position, limits: Limits, stop: &AtomicBool) -> Option<SearchResult> {
         if !pos.has_legal_moves() {
             return None;
         }
@@ -168,21 +187,28 @@ impl Engine {
         let start = Instant::now();
         self.nodes = 0;
         self.stopped = false;
+        self.interrupted = false;
         self.prev_pv.clear();
         // iteration 1 runs without a clock, so there is always a move
         self.deadline = None;
         let mut best: Option<SearchResult> = None;
         for depth in 1..=max_depth {
             let mut pv = Vec::new();
-            let value = self.negamax(pos, depth, 0, -INFINITY, INFINITY, true, &mut pv);
+            let value = self.negamax(pos, depth, 0, -INFINITY, INFINITY, true, &mut pv, (depth > 1).then_some(stop));
             if self.stopped {
                 break;
             }
             let Some(&first) = pv.first() else {
                 break;
             };
-            best =
-                Some(SearchResult { best: first, score: Score::from_internal(value), depth, nodes: 0, pv: pv.clone() });
+            best = Some(SearchResult {
+                best: first,
+                score: Score::from_internal(value),
+                depth,
+                nodes: 0,
+                pv: pv.clone(),
+                interrupted: false,
+            });
             self.prev_pv = pv;
             // on the clock, stop at a mate found within the horizon: looking
             // deeper cannot change it (with a depth, finish every iteration)
@@ -193,14 +219,25 @@ impl Engine {
             if self.deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
+            if depth < max_depth && stop.load(Ordering::Relaxed) {
+                self.interrupted = true;
+                break;
+            }
         }
-        best.map(|result| SearchResult { nodes: self.nodes, ..result })
+        let (nodes, interrupted) = (self.nodes, self.interrupted);
+        best.map(|result| SearchResult { nodes, interrupted, ..result })
     }
 
-    /// Whether the clock has run out (looked at every [`CLOCK_INTERVAL`] nodes).
-    fn out_of_time(&mut self) -> bool {
-        if !self.stopped && self.nodes % CLOCK_INTERVAL == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
-            self.stopped = true;
+    /// Whether the clock has run out or the stop flag is up (looked at every
+    /// [`CLOCK_INTERVAL`] nodes).
+    fn out_of_time(&mut self, stop: Option<&AtomicBool>) -> bool {
+        if !self.stopped && self.nodes % CLOCK_INTERVAL == 0 {
+            if stop.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
+                self.stopped = true;
+                self.interrupted = true;
+            } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                self.stopped = true;
+            }
         }
         self.stopped
     }
@@ -218,13 +255,14 @@ impl Engine {
         beta: i32,
         on_pv: bool,
         pv: &mut Vec<Move>,
+        stop: Option<&AtomicBool>,
     ) -> i32 {
         pv.clear();
         if depth == 0 || ply >= MAX_PLY {
-            return self.quiescence(pos, ply, alpha, beta);
+            return self.quiescence(pos, ply, alpha, beta, stop);
         }
         self.nodes += 1;
-        if self.out_of_time() {
+        if self.out_of_time(stop) {
             return 0;
         }
         let mut moves = pos.legal_moves();
@@ -242,7 +280,7 @@ impl Engine {
             let mut child = pos.clone();
             child.play_unchecked(m);
             let follows_pv = pv_move == Some(m);
-            let value = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, follows_pv, &mut line);
+            let value = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, follows_pv, &mut line, stop);
             if self.stopped {
                 return 0;
             }
@@ -264,9 +302,9 @@ impl Engine {
 
     /// Captures and promotions only (every evasion when in check), until the
     /// position is quiet; the side to move may stand pat when not in check.
-    fn quiescence(&mut self, pos: &Position, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+    fn quiescence(&mut self, pos: &Position, ply: usize, mut alpha: i32, beta: i32, stop: Option<&AtomicBool>) -> i32 {
         self.nodes += 1;
-        if self.out_of_time() {
+        if self.out_of_time(stop) {
             return 0;
         }
         let mut moves = pos.legal_moves();
@@ -293,7 +331,7 @@ impl Engine {
         for m in moves {
             let mut child = pos.clone();
             child.play_unchecked(m);
-            let value = -self.quiescence(&child, ply + 1, -beta, -alpha);
+            let value = -self.quiescence(&child, ply + 1, -beta, -alpha, stop);
             if self.stopped {
                 return 0;
             }

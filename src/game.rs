@@ -239,7 +239,7 @@ impl Position {
 
     /// [`Position::outcome`] with its reason. Checkmate first: a mating move
     /// wins even when it also leaves insufficient material.
-    fn end_by_position(&self) -> Option<GameEnd> {
+    pub(crate) fn end_by_position(&self) -> Option<GameEnd> {
         if !self.has_legal_moves() {
             return Some(if self.is_check() {
                 GameEnd { reason: EndReason::Checkmate, result: Outcome::Decisive { winner: !self.turn() } }

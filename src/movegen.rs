@@ -6,7 +6,7 @@
 //! let kiwipete: Fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".parse().unwrap();
 //! let pos = Position::from_setup(kiwipete.setup, CastlingMode::Standard).unwrap();
 //! assert_eq!(pos.legal_moves().len(), 48);
-//! assert_eq!(perft(&pos, 2), 2039);
+//! assert_eq!(perft(&pos, 2), Ok(2039));
 //! ```
 
 use crate::attacks::{self, between, ray};
@@ -490,9 +490,42 @@ fn ep_is_safe(pos: &Position, from: Square, ep: Square, captured: Square) -> boo
     (sliders & them).is_empty()
 }
 
+/// The deepest perft [`perft`] and [`perft_divide`] accept, in plies. Each
+/// ply is one frame on the call stack with its move list (a few kilobytes),
+/// so the limit keeps the stack small on any thread; and no tree that deep
+/// with moves left at its bottom could be counted in a lifetime anyway.
+pub const MAX_PERFT_DEPTH: u32 = 32;
+
+/// A perft depth above [`MAX_PERFT_DEPTH`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PerftDepthError {
+    /// The depth asked for.
+    pub depth: u32,
+}
+
+impl core::fmt::Display for PerftDepthError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "perft depth {} is too deep: at most {MAX_PERFT_DEPTH}", self.depth)
+    }
+}
+
+impl std::error::Error for PerftDepthError {}
+
 /// The number of leaf nodes of the legal move tree `depth` plies deep.
 /// Moves at the last ply are counted, not played.
-pub fn perft(pos: &Position, depth: u32) -> u64 {
+///
+/// # Errors
+///
+/// [`PerftDepthError`] when `depth` is above [`MAX_PERFT_DEPTH`].
+pub fn perft(pos: &Position, depth: u32) -> Result<u64, PerftDepthError> {
+    if depth > MAX_PERFT_DEPTH {
+        return Err(PerftDepthError { depth });
+    }
+    Ok(count_leaves(pos, depth))
+}
+
+/// [`perft`] without the depth check: one stack frame per ply.
+fn count_leaves(pos: &Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -504,21 +537,30 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
         .map(|&m| {
             let mut next = pos.clone();
             next.play_unchecked(m);
-            perft(&next, depth - 1)
+            count_leaves(&next, depth - 1)
         })
         .sum()
 }
 
-/// Perft split by the first move: each legal move with its subtree's count.
-pub fn perft_divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
-    pos.legal_moves()
+/// Perft split by the first move: each legal move with its subtree's count
+/// (`depth` 0 counts as 1, like [`perft`] 1).
+///
+/// # Errors
+///
+/// [`PerftDepthError`] when `depth` is above [`MAX_PERFT_DEPTH`].
+pub fn perft_divide(pos: &Position, depth: u32) -> Result<Vec<(Move, u64)>, PerftDepthError> {
+    if depth > MAX_PERFT_DEPTH {
+        return Err(PerftDepthError { depth });
+    }
+    Ok(pos
+        .legal_moves()
         .iter()
         .map(|&m| {
             let mut next = pos.clone();
             next.play_unchecked(m);
-            (m, perft(&next, depth.saturating_sub(1)))
+            (m, count_leaves(&next, depth.saturating_sub(1)))
         })
-        .collect()
+        .collect())
 }
 
 #[cfg(test)]
@@ -543,9 +585,21 @@ mod tests {
         for (fen, counts) in cases {
             let pos = position(fen, CastlingMode::Standard);
             for (depth, &count) in counts.iter().enumerate() {
-                assert_eq!(perft(&pos, depth as u32 + 1), count, "{fen} depth {}", depth + 1);
+                assert_eq!(perft(&pos, depth as u32 + 1), Ok(count), "{fen} depth {}", depth + 1);
             }
         }
+    }
+
+    #[test]
+    fn perft_refuses_depths_above_the_limit_instead_of_overflowing_the_stack() {
+        let kings = position("7k/8/8/8/8/8/8/K7 w - - 0 1", CastlingMode::Standard);
+        assert_eq!(perft(&kings, 2000), Err(PerftDepthError { depth: 2000 }));
+        assert_eq!(perft_divide(&kings, MAX_PERFT_DEPTH + 1), Err(PerftDepthError { depth: MAX_PERFT_DEPTH + 1 }));
+        assert_eq!(PerftDepthError { depth: 2000 }.to_string(), "perft depth 2000 is too deep: at most 32");
+        // a tree with no move left is counted at any allowed depth, on one frame per ply
+        let mated = position("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", CastlingMode::Standard);
+        assert_eq!(perft(&mated, MAX_PERFT_DEPTH), Ok(0));
+        assert_eq!(perft(&kings, 0), Ok(1));
     }
 
     #[test]

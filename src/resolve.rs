@@ -16,6 +16,7 @@
 //! ```
 
 use crate::attacks::{self, between, ray};
+use crate::game::GameEnd;
 use crate::notation::{self, Notation};
 use crate::san::{
     CastlingSide, Letters, ParseSanError, ParsedSan, San, SanLint, SanOptions, SanPlus, Suffix, parse_san,
@@ -50,6 +51,30 @@ pub enum Rejection {
     },
 }
 
+impl Rejection {
+    /// Whether the piece could not make the move even if nothing stood in
+    /// its way and its king were safe: it does not move that way, or the SAN
+    /// names another origin. Such candidates say nothing about why a move
+    /// is illegal, so explanations leave them out.
+    pub const fn is_geometric(&self) -> bool {
+        matches!(self, Rejection::WrongFile | Rejection::WrongRank | Rejection::CannotReach)
+    }
+
+    /// The rejection as the end of a sentence about the piece: `is blocked
+    /// by the piece on e2`.
+    fn predicate(&self) -> String {
+        match self {
+            Rejection::WrongFile => "stands on another file than the one given".to_owned(),
+            Rejection::WrongRank => "stands on another rank than the one given".to_owned(),
+            Rejection::CannotReach => "cannot reach it".to_owned(),
+            Rejection::Blocked { by } => format!("is blocked by the piece on {by}"),
+            Rejection::NothingToCapture => "has nothing to capture there".to_owned(),
+            Rejection::Pinned { by } => format!("is pinned by the piece on {by}"),
+            Rejection::LeavesKingInCheck { .. } => format!("{self}"),
+        }
+    }
+}
+
 impl core::fmt::Display for Rejection {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
@@ -76,23 +101,47 @@ pub struct Candidate {
     pub rejection: Option<Rejection>,
 }
 
-/// Why the move as a whole cannot be played, beyond its candidates.
+/// Why the move as a whole cannot be played, beyond its candidates. The
+/// checks run in the order a player needs them: the game is over; no piece of
+/// that kind; the destination is taken by one's own piece; the promotion; no
+/// piece of that kind reaches the square at all; and only then what stops
+/// the pieces that do reach it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Problem {
+    /// The side to move has no legal move at all: checkmate or stalemate.
+    GameOver {
+        /// How the game ended.
+        end: GameEnd,
+    },
     /// The side to move has no piece of that kind.
     NoPiece {
         /// The kind asked for.
         role: Role,
     },
-    /// Every candidate was rejected (see the candidates).
-    NoCandidateFits,
+    /// No piece of that kind moves that way to the square, wherever the other
+    /// pieces stand (a knight too far away, a pawn on another file).
+    Unreachable {
+        /// The kind asked for.
+        role: Role,
+        /// The destination.
+        to: Square,
+    },
+    /// Pieces of that kind reach the square, but none can legally make the
+    /// move: each of them with its reason.
+    NoCandidateFits {
+        /// The kind asked for.
+        role: Role,
+        /// The destination.
+        to: Square,
+        /// The pieces that reach the square (or would, but for the origin
+        /// the SAN names), with why each cannot make the move.
+        stopped: Vec<Candidate>,
+    },
     /// The destination holds a piece of the side to move.
     OwnPieceOnDestination {
         /// The square.
         square: Square,
     },
-    /// A capture mark, but nothing to capture there.
-    CaptureOfEmptySquare,
     /// A pawn reaching the last rank must name its promotion piece.
     MissingPromotion,
     /// Promotion named where none happens, or to a king or pawn.
@@ -132,10 +181,40 @@ impl core::fmt::Display for Problem {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         let list = |bb: &Bitboard| bb.into_iter().map(|sq| sq.to_string()).collect::<Vec<_>>().join(", ");
         match self {
+            Problem::GameOver { end } => write!(f, "the game is over: {} by {}", end.result, end.reason),
             Problem::NoPiece { role } => write!(f, "no {role} can move there: the side to move has none"),
-            Problem::NoCandidateFits => f.write_str("no piece of that kind can make the move"),
+            Problem::Unreachable { role, to } => write!(f, "no {role} can move to {to}"),
+            Problem::NoCandidateFits { role, to, stopped } => {
+                write!(f, "no {role} can move to {to}: ")?;
+                let mut groups: Vec<(String, Vec<Square>)> = Vec::new();
+                for candidate in stopped {
+                    let Some(rejection) = &candidate.rejection else { continue };
+                    let predicate = rejection.predicate();
+                    match groups.iter_mut().find(|(p, _)| *p == predicate) {
+                        Some((_, squares)) => squares.push(candidate.from),
+                        None => groups.push((predicate, vec![candidate.from])),
+                    }
+                }
+                let sentences: Vec<String> = groups
+                    .iter()
+                    .map(|(predicate, squares)| {
+                        let names: Vec<String> = squares.iter().map(Square::to_string).collect();
+                        match names.split_last() {
+                            Some((one, [])) => format!("the {role} on {one} {predicate}"),
+                            Some((last, rest)) => {
+                                let predicate = predicate
+                                    .replacen("is ", "are ", 1)
+                                    .replacen("has ", "have ", 1)
+                                    .replacen("stands ", "stand ", 1);
+                                format!("the {role}s on {} and {last} {predicate}", rest.join(", "))
+                            }
+                            None => String::new(),
+                        }
+                    })
+                    .collect();
+                f.write_str(&sentences.join("; "))
+            }
             Problem::OwnPieceOnDestination { square } => write!(f, "{square} holds a piece of the side to move"),
-            Problem::CaptureOfEmptySquare => f.write_str("capture mark, but nothing to capture there"),
             Problem::MissingPromotion => {
                 f.write_str("a pawn reaching the last rank must promote: add =Q, =R, =B or =N")
             }
@@ -276,6 +355,14 @@ pub struct Resolution {
 /// Resolves SAN (any [`San`] form) against a position.
 pub fn resolve(pos: &Position, san_plus: &SanPlus) -> Resolution {
     let legal = pos.legal_moves();
+    if let Some(end) = pos.end_by_position().filter(|_| legal.is_empty()) {
+        return Resolution {
+            candidates: Vec::new(),
+            outcome: Err(SanError::Illegal { problem: Problem::GameOver { end }, suggestions: Vec::new() }),
+            lints: Vec::new(),
+            canonical: None,
+        };
+    }
     let (candidates, outcome, mut lints) = match san_plus.san {
         San::Normal { role, file, rank, capture, to, promotion } => {
             normal(pos, &legal, role, file, rank, capture, to, promotion)
@@ -436,10 +523,24 @@ fn normal(
     let moves: Vec<Move> = kept.iter().filter_map(|&from| find(legal, role, from, to, promotion)).collect();
     match moves.as_slice() {
         [] => {
-            let problem = if capture && !board.by_color(!us).contains(to) && pos.legal_ep_square() != Some(to) {
-                Problem::CaptureOfEmptySquare
+            // the pieces that reach the square, or would but for the origin given
+            let stopped: Vec<Candidate> = candidates
+                .iter()
+                .filter(|c| match &c.rejection {
+                    Some(Rejection::WrongFile | Rejection::WrongRank) => {
+                        // judged as if the SAN named this piece's own square
+                        let (file, rank) = (Some(c.from.file()), Some(c.from.rank()));
+                        judge(pos, legal, role, c.from, file, rank, to, promotion).is_none()
+                    }
+                    Some(rejection) => !rejection.is_geometric(),
+                    None => false,
+                })
+                .cloned()
+                .collect();
+            let problem = if stopped.is_empty() {
+                Problem::Unreachable { role, to }
             } else {
-                Problem::NoCandidateFits
+                Problem::NoCandidateFits { role, to, stopped }
             };
             (candidates, Err(problem.into()), Vec::new())
         }
@@ -673,26 +774,38 @@ fn suffix_lints(written: Option<Suffix>, actual: Option<Suffix>, lints: &mut Vec
     lints.push(lint);
 }
 
-/// The legal moves closest to what was written, best first: same destination
-/// and piece, then same piece or destination, then by edit distance of the SAN.
+/// The legal moves closest to what was written, best first, at most three.
+/// Only related moves are offered: the same piece to the same square; any
+/// piece to that square; the same kind of piece by a close spelling (edit
+/// distance at most 2; for a pawn also from or to the square's file), or
+/// from the origin square written; any promotion when a promotion was written. Nothing else, so a move with no
+/// relative gets no suggestion.
 fn suggest(pos: &Position, legal: &[Move], written: &SanPlus) -> Vec<String> {
     let text = written.san.to_string();
-    let (role, to) = match written.san {
-        San::Normal { role, to, .. } => (Some(role), Some(to)),
-        San::Squares { from, to, .. } => (pos.board().piece_at(from).map(|p| p.role), Some(to)),
-        San::Castle(_) => (Some(Role::King), None),
-        San::Null => (None, None),
+    let (role, from, to, promotes) = match written.san {
+        San::Normal { role, to, promotion, .. } => (Some(role), None, Some(to), promotion.is_some()),
+        San::Squares { from, to, promotion, .. } => {
+            (pos.board().piece_at(from).map(|p| p.role), Some(from), Some(to), promotion.is_some())
+        }
+        San::Castle(_) => (Some(Role::King), None, None, false),
+        San::Null => (None, None, None, false),
     };
     let mut scored: Vec<(u32, usize, u8, String)> = legal
         .iter()
-        .map(|&m| {
+        .filter_map(|&m| {
             let san = notation::write_move(pos, m, Notation::San, Letters::English);
+            let distance = edit_distance(&text, san.trim_end_matches(['+', '#']));
             let same_role = Some(m.role()) == role;
             let same_to = Some(m.to()) == to;
+            let near_file = |file: File| to.is_none_or(|to| to.file() == file);
+            let close =
+                distance <= 2 && (m.role() != Role::Pawn || near_file(m.from().file()) || near_file(m.to().file()));
             let rank = match (same_role, same_to) {
                 (true, true) => 0,
-                (true, false) | (false, true) => 1,
-                _ => 2,
+                (false, true) => 1,
+                (true, false) if close || from == Some(m.from()) => 1,
+                _ if promotes && m.promotion().is_some() => 2,
+                _ => return None,
             };
             // among promotions, the queen first
             let promotion = match m.promotion() {
@@ -701,9 +814,8 @@ fn suggest(pos: &Position, legal: &[Move], written: &SanPlus) -> Vec<String> {
                 Some(Role::Bishop) => 2,
                 Some(_) => 3,
             };
-            (rank, edit_distance(&text, san.trim_end_matches(['+', '#'])), promotion, san)
+            Some((rank, distance, promotion, san))
         })
-        .filter(|(rank, distance, ..)| *rank < 2 || *distance <= 2)
         .collect();
     scored.sort();
     scored.into_iter().take(3).map(|(.., san)| san).collect()
@@ -800,7 +912,7 @@ mod tests {
             text(&pos, "O-O").resolution.outcome,
             Err(SanError::Illegal {
                 problem: Problem::NoCastlingRight { side: CastlingSide::KingSide },
-                suggestions: vec!["O-O-O".into(), "Kd1".into(), "Kd2".into()]
+                suggestions: vec!["O-O-O".into()]
             })
         );
         let pos = position("4k3/8/8/8/8/8/5r2/R3K2R w KQ - 0 1");
@@ -818,7 +930,7 @@ mod tests {
         assert_eq!(
             r.resolution.outcome,
             Err(SanError::Illegal {
-                problem: Problem::NoCandidateFits,
+                problem: Problem::Unreachable { role: Role::Knight, to: Square::F4 },
                 suggestions: vec!["Nf3".into(), "f4".into(), "Na3".into()]
             })
         );

@@ -584,6 +584,11 @@ pub enum SanLintKind {
     CastlingZeros,
     /// Castling with a lowercase o: `o-o`, `o-o-o`.
     CastlingLowercase,
+    /// Castling with a typographic dash instead of the hyphen-minus `-`
+    /// (`O–O`: the hyphen U+2010, non-breaking hyphen U+2011, figure dash
+    /// U+2012, en dash U+2013, em dash U+2014 or minus sign U+2212), whatever
+    /// its letter (`0—0` too).
+    CastlingDash,
     /// A promotion without `=`: `e8Q`, `e8q`.
     PromotionWithoutEquals,
     /// A promotion piece in lowercase: `e8=q`.
@@ -624,6 +629,7 @@ impl SanLintKind {
         match self {
             SanLintKind::CastlingZeros => "san:castling-zeros",
             SanLintKind::CastlingLowercase => "san:castling-lowercase",
+            SanLintKind::CastlingDash => "san:castling-dash",
             SanLintKind::PromotionWithoutEquals => "san:promotion-without-equals",
             SanLintKind::PromotionLowercase => "san:promotion-lowercase",
             SanLintKind::PromotionBracketed => "san:promotion-bracketed",
@@ -646,6 +652,7 @@ impl SanLintKind {
         match self {
             SanLintKind::CastlingZeros => "castling written with zeros",
             SanLintKind::CastlingLowercase => "castling written with a lowercase o",
+            SanLintKind::CastlingDash => "castling written with a dash other than `-`",
             SanLintKind::PromotionWithoutEquals => "promotion without `=`",
             SanLintKind::PromotionLowercase => "promotion piece in lowercase",
             SanLintKind::PromotionBracketed => "promotion written with `/` or parentheses",
@@ -668,6 +675,9 @@ impl SanLintKind {
         match self {
             SanLintKind::CastlingZeros | SanLintKind::CastlingLowercase => {
                 format!("`{canonical}` (strict SAN writes castling with the capital letter O)")
+            }
+            SanLintKind::CastlingDash => {
+                format!("`{canonical}` (strict SAN writes castling with the capital letter O and the hyphen `-`)")
             }
             SanLintKind::PromotionWithoutEquals | SanLintKind::PromotionLowercase | SanLintKind::PromotionBracketed => {
                 format!("`{canonical}` (strict SAN writes a promotion as `=` and a capital letter)")

@@ -703,7 +703,7 @@ fn resolve_illegal_with_suggestions() {
         .stdout(
             "input: Nf6\nreading: Nf6\ncandidate b1: cannot reach the destination\n\
              candidate g1: cannot reach the destination\n\
-             illegal: no piece of that kind can make the move; did you mean Nf3, Na3, Nc3?\n",
+             illegal: no knight can move to f6; did you mean Nf3, Na3, Nc3?\n",
         )
         .stderr("");
 }
@@ -738,7 +738,7 @@ fn resolve_pinned_piece() {
         .code(1)
         .stdout(
             "input: Nc3\nreading: Nc3\ncandidate e2: pinned by the piece on e7\n\
-             illegal: no piece of that kind can make the move\n",
+             illegal: no knight can move to c3: the knight on e2 is pinned by the piece on e7\n",
         )
         .stderr("");
 }
@@ -861,7 +861,7 @@ fn resolve_json() {
             "move": null,
             "error": {
                 "kind": "illegal",
-                "message": "illegal: no piece of that kind can make the move; did you mean Nf3, Na3, Nc3?",
+                "message": "illegal: no knight can move to f6; did you mean Nf3, Na3, Nc3?",
                 "suggestions": ["Nf3", "Na3", "Nc3"],
             },
             "lints": [],
@@ -983,9 +983,11 @@ fn apply_strict_failure() {
 
 #[test]
 fn apply_names_the_failing_move() {
-    sanfen(&["apply", "1.", "e4", "e5", "2.", "Nf6"]).assert().code(1).stdout("").stderr(
-        "sanfen: move 3 (Nf6): illegal: no piece of that kind can make the move; did you mean Nf3, Na3, Nc3?\n",
-    );
+    sanfen(&["apply", "1.", "e4", "e5", "2.", "Nf6"])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr("sanfen: move 3 (Nf6): illegal: no knight can move to f6; did you mean Nf3, Na3, Nc3?\n");
     sanfen(&["apply", "--fen", TWO_KNIGHTS, "Nd4"])
         .assert()
         .code(1)
@@ -1056,7 +1058,7 @@ fn apply_json() {
                 "index": 3,
                 "input": "Nf6",
                 "kind": "illegal",
-                "message": "illegal: no piece of that kind can make the move; did you mean Nf3, Na3, Nc3?",
+                "message": "illegal: no knight can move to f6; did you mean Nf3, Na3, Nc3?",
                 "suggestions": ["Nf3", "Na3", "Nc3"],
             },
         }),

@@ -36,7 +36,7 @@ fn format(input: &[u8]) -> (String, Vec<String>) {
 }
 
 /// Why `2. Ke3` after `1. e4 e5` is illegal.
-const KE3: &str = "illegal: no piece of that kind can make the move; did you mean Ke2, Bd3, Be2?";
+const KE3: &str = "illegal: no king can move to e3; did you mean Ke2?";
 
 /// Formats and checks that formatting again changes nothing.
 fn formatted(input: &str) -> String {

@@ -65,3 +65,33 @@ fn prompt_completion_and_history() {
     again.expect(expectrl::Eof).unwrap();
     let _ = std::fs::remove_dir_all(&home);
 }
+
+#[test]
+fn ctrl_c_during_go_stops_the_engine_and_keeps_the_game() {
+    const AFTER_E4: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    let home = data_home("stop");
+    let mut repl = sanfen(&home);
+    repl.expect("1. white> ").unwrap();
+    repl.send_line("e4").unwrap();
+    repl.expect("1. black> ").unwrap();
+    // a minute of thinking, unless Ctrl-C stops it (the expect timeout is 20 s)
+    repl.send_line("go 60s").unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    repl.send(ControlCode::EndOfText).unwrap();
+    repl.expect("engine: search stopped: ").unwrap();
+    // the engine's move was played and the session goes on
+    repl.expect("2. white> ").unwrap();
+    repl.send_line("undo").unwrap();
+    repl.expect("undone: 1... ").unwrap();
+    repl.expect("1. black> ").unwrap();
+    repl.send_line("fen").unwrap();
+    repl.expect(AFTER_E4).unwrap();
+    repl.expect("1. black> ").unwrap();
+    // Ctrl-C at the prompt still only clears the line
+    repl.send("Nf6").unwrap();
+    repl.send(ControlCode::EndOfText).unwrap();
+    repl.expect("1. black> ").unwrap();
+    repl.send(ControlCode::EndOfTransmission).unwrap();
+    repl.expect(expectrl::Eof).unwrap();
+    let _ = std::fs::remove_dir_all(&home);
+}

@@ -197,8 +197,29 @@ fn annotation() -> impl Strategy<Value = &'static str> {
 fn special() -> impl Strategy<Value = &'static str> {
     select(
         &[
-            "O-O", "O-O-O", "0-0", "0-0-0", "o-o", "o-o-o", "O-0", "OO", "O-O-O-O", "--", "Z0", "0000", "null", "-",
-            "Z", "000", "nul",
+            "O-O",
+            "O-O-O",
+            "0-0",
+            "0-0-0",
+            "o-o",
+            "o-o-o",
+            "O-0",
+            "OO",
+            "O-O-O-O",
+            "--",
+            "Z0",
+            "0000",
+            "null",
+            "-",
+            "Z",
+            "000",
+            "nul",
+            "O\u{2013}O",
+            "0\u{2014}0\u{2014}0",
+            "O\u{2011}O-O",
+            "o\u{2212}o",
+            "O\u{2015}O",
+            "O\u{2013}0",
         ][..],
     )
 }

@@ -169,7 +169,7 @@ struct PerftArgs {
     /// First one `MOVE: COUNT` line per legal move.
     #[arg(long)]
     divide: bool,
-    /// Plies to look ahead.
+    /// Plies to look ahead, at most 32 (a deeper tree could not be counted anyway).
     #[arg(value_name = "DEPTH")]
     depth: u32,
 }

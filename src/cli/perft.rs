@@ -6,7 +6,7 @@ use std::io::{self, BufWriter, Write};
 
 use sanfen::notation::{self, Notation};
 use sanfen::san::Letters;
-use sanfen::{perft, perft_divide};
+use sanfen::{MAX_PERFT_DEPTH, perft, perft_divide};
 
 use super::moves;
 use super::{Error, ExitCode};
@@ -30,15 +30,19 @@ pub struct Options {
 ///
 /// # Errors
 ///
-/// Writing the output failed.
+/// A depth above [`MAX_PERFT_DEPTH`] (a usage error, before the FEN is
+/// read); writing the output failed.
 pub fn run(options: &Options) -> Result<ExitCode, Error> {
+    if options.depth > MAX_PERFT_DEPTH {
+        return Err(Error::Usage(format!("perft: depth {} is too deep: at most {MAX_PERFT_DEPTH}", options.depth)));
+    }
     let position = match moves::position(options.fen.as_ref(), options.chess960, false) {
         Ok(position) => position,
         Err(outcome) => return outcome,
     };
     let mut out = BufWriter::new(io::stdout().lock());
     let total = if options.divide && options.depth > 0 {
-        let mut counts = perft_divide(&position, options.depth);
+        let mut counts = perft_divide(&position, options.depth).map_err(|e| Error::Usage(e.to_string()))?;
         counts.sort_by(|&(a, _), &(b, _)| notation::cmp_by_value(a, b));
         for &(m, count) in &counts {
             let uci = notation::write_move(&position, m, Notation::Uci, Letters::English);
@@ -46,7 +50,7 @@ pub fn run(options: &Options) -> Result<ExitCode, Error> {
         }
         counts.iter().map(|&(_, count)| count).sum()
     } else {
-        perft(&position, options.depth)
+        perft(&position, options.depth).map_err(|e| Error::Usage(e.to_string()))?
     };
     writeln!(out, "{total}").map_err(Error::Output)?;
     out.flush().map_err(Error::Output)?;

@@ -5,6 +5,12 @@
 //! tab completion of legal moves and commands, hints, and the board after each
 //! move. Otherwise: no prompt, no colour, no escape codes; one response per
 //! input line, so the session can be scripted.
+//!
+//! Ctrl-C at the prompt clears the line (the line editor reads it as a key).
+//! While a command runs (the engine thinking after `go`) the terminal is back
+//! in its normal mode and Ctrl-C is a signal: in a terminal a handler then
+//! raises the session's stop flag, so the engine plays its best move so far
+//! and the session goes on. Piped input keeps the default: Ctrl-C ends it.
 
 use std::borrow::Cow;
 use std::ffi::OsString;
@@ -112,6 +118,11 @@ fn edit(mut session: Session, color: bool) -> Result<ExitCode, Error> {
         // a first run has no history yet
         let _ = editor.load_history(path);
     }
+    let stop = session.stop_flag();
+    // Ctrl-C during a search raises the stop flag (at the prompt the editor
+    // reads it as a key); if the handler cannot be set, Ctrl-C ends the
+    // program during a search, as it did without one
+    let _ = signal_hook::flag::register(signal_hook::consts::SIGINT, stop);
     let mut out = io::stdout();
     writeln!(out, "sanfen {}: type moves or a command (help, quit); Tab completes", env!("CARGO_PKG_VERSION"))
         .map_err(Error::Output)?;

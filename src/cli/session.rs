@@ -5,22 +5,37 @@
 //!
 //! A line is a command (`board`, `fen`, `load FEN`, `moves [SQUARE]`,
 //! `attacks [SQUARE]`, `undo [N]`, `redo`, `history`, `pgn`, `new`, `flip`,
-//! `letters LANG`, `save FILE`, `go [DEPTH]`, `play white|black|off [DEPTH]`,
-//! `help`, `quit`) or one or more moves, with or without move numbers, in any
-//! spelling the lenient SAN reader accepts in the session's letters.
+//! `letters LANG`, `save FILE`, `go [DEPTH | depth N | SECONDSs]`,
+//! `play white|black|off [DEPTH]`, `help`, `quit`) or one or more moves, with
+//! or without move numbers, in any spelling the lenient SAN reader accepts in
+//! the session's letters.
+//!
+//! Once the game is over (checkmate, stalemate, insufficient material,
+//! fivefold repetition, the seventy-five-move rule) moves and `go` are
+//! refused until `undo`, `new` or `load`; a draw that may only be claimed
+//! (threefold repetition, the fifty-move rule) is announced and play goes on.
+//!
+//! The engine thinks about a second by default ([`engine::DEFAULT_TIME`]), a
+//! given time (`go 5s`), or to a given depth (`go 8`, `go depth 8`) but never
+//! longer than [`DEPTH_TIME_LIMIT`]; it also stops when the session's stop
+//! flag ([`Session::stop_flag`]) is raised (the front end raises it on
+//! Ctrl-C), and then plays its best move so far.
 
 #[path = "board_view.rs"]
 mod board_view;
 
 use std::ops::Range;
 use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
-use sanfen::engine::{self, Limits};
+use sanfen::engine::{self, Engine, Limits, Score, SearchResult};
 use sanfen::notation::{self, Notation};
-use sanfen::resolve::{Problem, SanError, TextResolution, resolve_text};
+use sanfen::resolve::{SanError, resolve_text};
 use sanfen::san::{Letters, ParseSanError, SanOptions};
 use sanfen::views;
-use sanfen::{Bitboard, CastlingMode, Color, Fen, Game, Move, Outcome, Position, Square};
+use sanfen::{Bitboard, CastlingMode, Color, Fen, Game, GameEnd, Move, Outcome, Position, Square};
 
 pub use board_view::{Marks, Style};
 
@@ -76,6 +91,14 @@ impl Response {
     }
 }
 
+/// The longest the engine thinks for a move searched to a given depth
+/// (`go 12`): the depth is reached sooner, or the best move found by then is
+/// played.
+pub const DEPTH_TIME_LIMIT: Duration = Duration::from_secs(10);
+
+/// The longest time `go SECONDSs` accepts, in seconds.
+const MAX_SECONDS: f64 = 3600.0;
+
 /// The commands, for `help` (and for completion in the front end).
 pub const COMMANDS: [(&str, &str); 18] = [
     ("board [on|off]", "show the board; with on/off, show it after every move or not"),
@@ -92,7 +115,7 @@ pub const COMMANDS: [(&str, &str); 18] = [
     ("letters LANG", "read piece letters of a language: en, pt, es, fr, de, it, nl"),
     ("notation NAME", "list and complete moves as san, lan, uci, figurine or file-prefixed"),
     ("save FILE", "write the game as PGN (a .bin name: seed 001's binary move log)"),
-    ("go [DEPTH]", "the engine moves for the side to move (DEPTH plies, or about a second)"),
+    ("go [DEPTH|Ns]", "the engine moves: about a second, N seconds, or DEPTH plies (at most 10 s; Ctrl-C stops it)"),
     ("play white|black|off [DEPTH]", "the engine plays that side after each of your moves, or stops"),
     ("help", "this list"),
     ("quit", "leave"),
@@ -112,6 +135,8 @@ pub struct Session {
     engine_depth: Option<u32>,
     /// How `moves` lists moves and Tab completes them.
     notation: Notation,
+    /// Raised to stop the engine's search (Ctrl-C in the front end).
+    stop: Arc<AtomicBool>,
 }
 
 impl Session {
@@ -126,7 +151,15 @@ impl Session {
             engine_side: None,
             engine_depth: None,
             notation: Notation::San,
+            stop: Arc::new(AtomicBool::new(false)),
         }
+    }
+
+    /// The flag that stops the engine's search when raised: the search then
+    /// plays its best move so far. Each search lowers it when it starts, so a
+    /// flag raised while no search runs stops nothing.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
     }
 
     /// The game so far.
@@ -193,6 +226,11 @@ impl Session {
         let moves = move_tokens(line, tokens);
         let mut played = false;
         for (index, (span, text)) in moves.iter().enumerate() {
+            if let Some(end) = self.game.end() {
+                let texts: Vec<String> = moves[index..].iter().map(|(_, t)| format!("\"{t}\"")).collect();
+                response.fail(format!("{}: {} not played; undo or new to play on", game_over(end), texts.join(" ")));
+                break;
+            }
             let position = self.game.position().clone();
             let options = SanOptions { strict: false, letters: self.letters };
             let resolved = match resolve_text(&position, text.as_bytes(), options) {
@@ -206,7 +244,7 @@ impl Session {
             let m = match resolved.resolution.outcome {
                 Ok(m) => m,
                 Err(ref error) => {
-                    refusal(&position, text, &resolved, error, response);
+                    refusal(text, error, response);
                     not_played(&moves[index + 1..], response);
                     break;
                 }
@@ -254,35 +292,81 @@ impl Session {
         }
     }
 
-    /// The engine plays a move for the side to move. False when there is none.
+    /// The engine plays a move for the side to move, to `depth` (at most
+    /// [`DEPTH_TIME_LIMIT`]) or for about a second. False when the game is over.
     fn engine_move(&mut self, depth: Option<u32>, response: &mut Response) -> bool {
-        let limits = depth.map_or_else(Limits::default, Limits::depth);
-        match engine::search(self.game.position(), limits) {
-            Some(result) => self.play_move(result.best, None, response),
+        let limits = match depth {
+            Some(depth) => Limits { depth: Some(depth), time: Some(DEPTH_TIME_LIMIT) },
+            None => Limits::time(engine::DEFAULT_TIME),
+        };
+        self.search_and_play(limits, response)
+    }
+
+    /// Searches within `limits` (or until the stop flag), shows the search
+    /// (`engine: Nf3 (eval +0.20, depth 6, 12345 nodes, 0.98 s)`) and plays
+    /// the move. False when the game is over.
+    fn search_and_play(&mut self, limits: Limits, response: &mut Response) -> bool {
+        if let Some(end) = self.game.end() {
+            response.fail(format!("{}: undo or new to play on", game_over(end)));
+            return false;
+        }
+        self.stop.store(false, Ordering::Relaxed);
+        let start = Instant::now();
+        let position = self.game.position().clone();
+        let result = Engine::new().search_with_stop(&position, limits, &self.stop);
+        let elapsed = start.elapsed();
+        self.stop.store(false, Ordering::Relaxed);
+        match result {
+            Some(result) => {
+                response.line(search_line(&position, &result, elapsed));
+                self.play_move(result.best, None, response)
+            }
             None => {
+                // `end` above covers every position without a legal move
                 response.fail("no legal move: the game is over");
                 false
             }
         }
     }
 
-    /// `go [DEPTH]`: the engine moves for the side to move.
+    /// `go [DEPTH | depth N | SECONDSs]`: the engine moves for the side to move.
     fn go(&mut self, args: &[&str], response: &mut Response) {
-        let depth = match args {
-            [] => None,
-            [n] => match parse_depth(n) {
-                Some(depth) => Some(depth),
+        const USAGE: &str = "usage: go [DEPTH | depth N | SECONDSs]";
+        let max = engine::MAX_DEPTH;
+        let bad_depth = |n: &str| format!("{USAGE}: \"{n}\" is not a depth from 1 to {max}");
+        let limits = match args {
+            [] => Limits::time(engine::DEFAULT_TIME),
+            [word, n] if word.eq_ignore_ascii_case("depth") => match parse_depth(n) {
+                Some(depth) => Limits { depth: Some(depth), time: Some(DEPTH_TIME_LIMIT) },
                 None => {
-                    response.fail(format!("usage: go [DEPTH]: \"{n}\" is not a depth from 1 to {}", engine::MAX_DEPTH));
+                    response.fail(bad_depth(n));
+                    return;
+                }
+            },
+            [word] if word.eq_ignore_ascii_case("depth") => {
+                response.fail(USAGE);
+                return;
+            }
+            [n] if n.ends_with(['s', 'S']) => match parse_seconds(&n[..n.len() - 1]) {
+                Some(time) => Limits::time(time),
+                None => {
+                    response.fail(format!("{USAGE}: \"{n}\" is not a time from 0.1s to {MAX_SECONDS}s"));
+                    return;
+                }
+            },
+            [n] => match parse_depth(n) {
+                Some(depth) => Limits { depth: Some(depth), time: Some(DEPTH_TIME_LIMIT) },
+                None => {
+                    response.fail(bad_depth(n));
                     return;
                 }
             },
             _ => {
-                response.fail("usage: go [DEPTH]");
+                response.fail(USAGE);
                 return;
             }
         };
-        if self.engine_move(depth, response) {
+        if self.search_and_play(limits, response) {
             self.engine_answers(response);
             if self.show_board {
                 response.lines.extend(self.board_lines(Marks::default()));
@@ -644,6 +728,37 @@ fn parse_depth(text: &str) -> Option<u32> {
     text.parse::<u32>().ok().filter(|d| (1..=engine::MAX_DEPTH).contains(d))
 }
 
+/// A thinking time typed as a number of seconds (`5`, `0.5`): 0.1 to [`MAX_SECONDS`].
+fn parse_seconds(text: &str) -> Option<Duration> {
+    let seconds = text.parse::<f64>().ok().filter(|s| (0.1..=MAX_SECONDS).contains(s))?;
+    Some(Duration::from_secs_f64(seconds))
+}
+
+/// `the game is over (checkmate, 0-1)`.
+fn game_over(end: GameEnd) -> String {
+    format!("the game is over ({}, {})", end.reason, end.result)
+}
+
+/// What a search found, in one line: `engine: Nf3 (eval +0.20, depth 6,
+/// 12345 nodes, 0.98 s)`, with `search stopped` first when the stop flag
+/// ended it. The evaluation is from White's side, in pawns; `#3` is a mate
+/// in 3 for White, `#-3` for Black.
+fn search_line(position: &Position, result: &SearchResult, elapsed: Duration) -> String {
+    let white = |value: i32| if position.turn() == Color::White { value } else { -value };
+    let eval = match result.score {
+        Score::Centipawns(cp) => format!("{:+.2}", f64::from(white(cp)) / 100.0),
+        Score::Mate(n) => format!("#{}", white(n)),
+    };
+    let stopped = if result.interrupted { "search stopped: " } else { "" };
+    format!(
+        "engine: {stopped}{} (eval {eval}, depth {}, {} nodes, {:.2} s)",
+        notation::san_plus(position, result.best),
+        result.depth,
+        result.nodes,
+        elapsed.as_secs_f64()
+    )
+}
+
 /// The move number before a move of `position`: `12.` or `12...`.
 fn number(position: &Position) -> String {
     let dots = if position.turn() == Color::White { "." } else { "..." };
@@ -742,17 +857,10 @@ fn syntax_error(line: &str, span: Range<usize>, text: &str, error: &ParseSanErro
 }
 
 /// A move that names no legal move, or more than one.
-fn refusal(position: &Position, text: &str, resolved: &TextResolution, error: &SanError, response: &mut Response) {
+fn refusal(text: &str, error: &SanError, response: &mut Response) {
     match error {
         SanError::Illegal { problem, suggestions } => {
             response.fail(format!("illegal move \"{text}\": {problem}"));
-            if *problem == Problem::NoCandidateFits {
-                for candidate in &resolved.resolution.candidates {
-                    if let Some(rejection) = &candidate.rejection {
-                        response.line(format!("  {}: {rejection}", piece_name(position, candidate.from)));
-                    }
-                }
-            }
             if !suggestions.is_empty() {
                 response.line(format!("did you mean {}?", suggestions.join(", ")));
             }
@@ -938,9 +1046,8 @@ mod tests {
                 AFTER_E4,
                 "1... e5",
                 AFTER_E4_E5,
-                "illegal move \"Ke3\": no piece of that kind can make the move",
-                "  white king on e1: cannot reach the destination",
-                "did you mean Ke2, Bd3, Be2?",
+                "illegal move \"Ke3\": no king can move to e3",
+                "did you mean Ke2?",
                 "not played: Nf3",
             ],
             true,
@@ -961,10 +1068,8 @@ mod tests {
             &mut s,
             "Bc4",
             &[
-                "illegal move \"Bc4\": no piece of that kind can make the move",
-                "  white bishop on c1: cannot reach the destination",
-                "  white bishop on f1: path blocked by the piece on e2",
-                "did you mean c4, Nc3, a4?",
+                "illegal move \"Bc4\": no bishop can move to c4: the bishop on f1 is blocked by the piece on e2",
+                "did you mean c4?",
             ],
             true,
         );
@@ -1286,7 +1391,7 @@ mod tests {
         );
         // long games wrap at 79 characters
         let mut s = ascii();
-        s.eval("Nf3 Nf6 Ng1 Ng8 Nc3 Nc6 Nb1 Nb8 Nf3 Nf6 Ng1 Ng8 Nc3 Nc6 Nb1 Nb8 e4 e5");
+        s.eval("Nf3 Nf6 Nc3 Nc6 Ng1 Ng8 Nb1 Nb8 Nf3 Nf6 Nc3 Nc6 Ng1 Ng8 Nb1 Nb8 e4 e5");
         let pgn = s.pgn();
         assert!(pgn.lines().all(|l| l.len() <= 79));
         assert!(pgn.ends_with("9. e4 e5 *\n"), "{pgn}");
@@ -1364,17 +1469,32 @@ mod tests {
         let mut s = ascii();
         // a hanging queen is taken at any depth
         s.eval("load 4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1");
-        check(&mut s, "go 2", &["1. Rxd5", "4k3/8/8/3R4/8/8/8/4K3 b - - 0 1"], false);
-        // deterministic at a fixed depth
+        let response = s.eval("go 2");
+        assert!(!response.error);
+        assert_eq!(without_time(&response.lines[0]), "engine: Rxd5 (eval +4.70, depth 2, 41 nodes, T s)");
+        assert_eq!(response.lines[1..], ["1. Rxd5", "4k3/8/8/3R4/8/8/8/4K3 b - - 0 1"]);
+        // deterministic at a fixed depth, but for the time taken
         let mut a = ascii();
         let mut b = ascii();
-        assert_eq!(a.eval("go 3"), b.eval("go 3"));
+        let (first, second) = (a.eval("go 3").lines, b.eval("go 3").lines);
+        assert_eq!(
+            first.iter().map(|l| without_time(l)).collect::<Vec<_>>(),
+            second.iter().map(|l| without_time(l)).collect::<Vec<_>>()
+        );
         assert_eq!(a.game().moves().len(), 1);
-        check(&mut s, "go 0", &["usage: go [DEPTH]: \"0\" is not a depth from 1 to 64"], true);
-        check(&mut s, "go x", &["usage: go [DEPTH]: \"x\" is not a depth from 1 to 64"], true);
-        check(&mut s, "go 1 2", &["usage: go [DEPTH]"], true);
+        let usage = "usage: go [DEPTH | depth N | SECONDSs]";
+        check(&mut s, "go 0", &[&format!("{usage}: \"0\" is not a depth from 1 to 64")], true);
+        check(&mut s, "go x", &[&format!("{usage}: \"x\" is not a depth from 1 to 64")], true);
+        check(&mut s, "go depth 65", &[&format!("{usage}: \"65\" is not a depth from 1 to 64")], true);
+        check(&mut s, "go 0s", &[&format!("{usage}: \"0s\" is not a time from 0.1s to 3600s")], true);
+        check(&mut s, "go 1 2", &[usage], true);
         s.eval("load 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1");
-        check(&mut s, "go 2", &["no legal move: the game is over"], true);
+        check(&mut s, "go 2", &["the game is over (checkmate, 1-0): undo or new to play on"], true);
+    }
+
+    /// A search line with its time replaced by `T` (the time is never asserted).
+    fn without_time(line: &str) -> String {
+        regex::Regex::new(r"[0-9]+\.[0-9]{2} s\)$").unwrap().replace(line, "T s)").into_owned()
     }
 
     #[test]
@@ -1382,8 +1502,9 @@ mod tests {
         let mut s = ascii();
         s.eval("load 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
         let response = s.eval("go 2");
-        assert_eq!(response.lines[0], "1. Ra8#");
-        assert_eq!(response.lines[2], "game over: checkmate, 1-0 (White wins)");
+        assert_eq!(without_time(&response.lines[0]), "engine: Ra8# (eval #1, depth 2, 56 nodes, T s)");
+        assert_eq!(response.lines[1], "1. Ra8#");
+        assert_eq!(response.lines[3], "game over: checkmate, 1-0 (White wins)");
     }
 
     #[test]
@@ -1392,9 +1513,10 @@ mod tests {
         check(&mut s, "play black 1", &["engine: plays black (depth 1)"], false);
         let response = s.eval("e4");
         assert!(!response.error);
-        assert_eq!(response.lines.len(), 4, "{response:?}");
+        assert_eq!(response.lines.len(), 5, "{response:?}");
         assert_eq!(response.lines[0], "1. e4");
-        assert!(response.lines[2].starts_with("1... "), "{response:?}");
+        assert!(response.lines[2].starts_with("engine: "), "{response:?}");
+        assert!(response.lines[3].starts_with("1... "), "{response:?}");
         assert_eq!(s.game().moves().len(), 2);
         assert_eq!(s.game().position().turn(), Color::White);
         // a refused move gets no answer
@@ -1408,7 +1530,8 @@ mod tests {
         let mut s = ascii();
         let response = s.eval("play white 1");
         assert_eq!(response.lines[0], "engine: plays white (depth 1)");
-        assert!(response.lines[1].starts_with("1. "));
+        assert!(response.lines[1].starts_with("engine: "));
+        assert!(response.lines[2].starts_with("1. "));
         assert_eq!(s.game().moves().len(), 1);
         check(&mut s, "play off", &["engine: off"], false);
         let response = s.eval("e5");

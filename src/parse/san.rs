@@ -400,6 +400,11 @@ impl Expect {
     }
 }
 
+/// The dashes castling may be written with besides `-` (lint
+/// [`SanLintKind::CastlingDash`]): hyphen, non-breaking hyphen, figure dash,
+/// en dash, em dash, minus sign.
+const TYPOGRAPHIC_DASHES: [char; 6] = ['\u{2010}', '\u{2011}', '\u{2012}', '\u{2013}', '\u{2014}', '\u{2212}'];
+
 /// What is expected at the start of a token.
 const EXPECTED_MOVE: &str = "a move such as e4, Nf3, exd5, e8=Q or O-O";
 
@@ -617,10 +622,10 @@ impl Grammar {
 
     // ---- Castling and the null move ------------------------------------------------
 
-    // castling ::= "O-O" "-O"? | "0-0" "-0"? | "o-o" "-o"?
+    // castling ::= "O" dash "O" ( dash "O" )? | "0" dash "0" ( dash "0" )? | "o" dash "o" ( dash "o" )?
     fn castling<'a>(&self, input: &'a [u8]) -> Res<'a, Move> {
         let start = self.at(input);
-        let (rest, (letter, long)) = alt((
+        let (rest, (letter, long, typographic)) = alt((
             |i: &'a [u8]| self.castling_with(i, b'O', Expect::LETTER_O),
             |i: &'a [u8]| self.castling_with(i, b'0', Expect::ZERO),
             |i: &'a [u8]| self.castling_with(i, b'o', Expect::LOWER_O),
@@ -628,7 +633,10 @@ impl Grammar {
         .parse(input)?;
         let side = if long { CastlingSide::QueenSide } else { CastlingSide::KingSide };
         let mut read = Move::new(San::Castle(side));
+        // one finding for the castling: a typographic dash says the most
+        // (its canonical spelling fixes the letter too)
         let kind = match letter {
+            _ if typographic => Some(SanLintKind::CastlingDash),
             b'0' => Some(SanLintKind::CastlingZeros),
             b'o' => Some(SanLintKind::CastlingLowercase),
             _ => None,
@@ -637,24 +645,49 @@ impl Grammar {
         Ok((rest, read))
     }
 
-    /// One spelling of `castling`, `letter` being its O: the letter, and
-    /// whether it is the long castling.
-    fn castling_with<'a>(&self, input: &'a [u8], letter: u8, expect: Expect) -> Res<'a, (u8, bool)> {
+    /// One spelling of `castling`, `letter` being its O: the letter, whether
+    /// it is the long castling, and whether a typographic dash was used.
+    fn castling_with<'a>(&self, input: &'a [u8], letter: u8, expect: Expect) -> Res<'a, (u8, bool, bool)> {
         let o = |i: &'a [u8]| self.byte(i, letter, expect);
-        let hyphen = |i: &'a [u8]| self.byte(i, b'-', Expect::HYPHEN);
-        let (rest, _) = (o, hyphen, o).parse(input)?;
-        let (rest, long) = opt((hyphen, o)).parse(rest)?;
-        Ok((rest, (letter, long.is_some())))
+        let dash = |i: &'a [u8]| self.dash(i);
+        let (rest, (_, first, _)) = (o, dash, o).parse(input)?;
+        let (rest, long) = opt((dash, o)).parse(rest)?;
+        let typographic = first || long.is_some_and(|(second, ())| second);
+        Ok((rest, (letter, long.is_some(), typographic)))
+    }
+
+    // dash ::= "-" | "\u{2010}" | "\u{2011}" | "\u{2012}" | "\u{2013}" | "\u{2014}" | "\u{2212}"
+    //
+    // (true for a typographic dash)
+    fn dash<'a>(&self, input: &'a [u8]) -> Res<'a, bool> {
+        if let Some(rest) = input.strip_prefix(b"-") {
+            return Ok((rest, false));
+        }
+        for dash in TYPOGRAPHIC_DASHES {
+            let mut buf = [0; 4];
+            if let Some(rest) = input.strip_prefix(dash.encode_utf8(&mut buf).as_bytes()) {
+                return Ok((rest, true));
+            }
+        }
+        self.fail(input, Expect::HYPHEN)
     }
 
     // null_move ::= "--" | "Z0" | "0000" | "null"
+    //
+    // Each spelling is one word: a token that only starts like one (`Zz9`,
+    // `nul`) fails at its start, so the diagnosis speaks of the token as a
+    // whole (a move such as ...) rather than of a letter of a rare word.
     fn null_move<'a>(&self, input: &'a [u8]) -> Res<'a, Move> {
         let start = self.at(input);
+        let word = |i: &'a [u8], text: &'static [u8]| match i.strip_prefix(text) {
+            Some(rest) => Ok((rest, ())),
+            None => self.fail(i, Expect::NULL),
+        };
         let (rest, canonical) = alt((
-            map(|i: &'a [u8]| self.literal(i, b"--", Expect::HYPHEN), |()| true),
-            map(|i: &'a [u8]| self.literal(i, b"Z0", Expect::ZERO), |()| false),
-            map(|i: &'a [u8]| self.literal(i, b"0000", Expect::ZERO), |()| false),
-            map(|i: &'a [u8]| self.literal(i, b"null", Expect::NULL), |()| false),
+            map(|i: &'a [u8]| word(i, b"--"), |()| true),
+            map(|i: &'a [u8]| word(i, b"Z0"), |()| false),
+            map(|i: &'a [u8]| word(i, b"0000"), |()| false),
+            map(|i: &'a [u8]| word(i, b"null"), |()| false),
         ))
         .parse(input)?;
         let mut read = Move::new(San::Null);
@@ -1140,6 +1173,13 @@ mod tests {
             ("--", &["--"], vec![]),
             // castling
             ("0-0", &["O-O"], vec![lint(CastlingZeros, 0..3, "O-O")]),
+            // typographic dashes: en dash, non-breaking hyphen, em dash, hyphen, minus, figure dash
+            ("O\u{2013}O", &["O-O"], vec![lint(CastlingDash, 0..5, "O-O")]),
+            ("O\u{2011}O", &["O-O"], vec![lint(CastlingDash, 0..5, "O-O")]),
+            ("0\u{2014}0", &["O-O"], vec![lint(CastlingDash, 0..5, "O-O")]),
+            ("O\u{2010}O-O+", &["O-O-O+"], vec![lint(CastlingDash, 0..7, "O-O-O")]),
+            ("o-o\u{2212}o", &["O-O-O"], vec![lint(CastlingDash, 0..7, "O-O-O")]),
+            ("O\u{2012}O", &["O-O"], vec![lint(CastlingDash, 0..5, "O-O")]),
             ("0-0-0+", &["O-O-O+"], vec![lint(CastlingZeros, 0..5, "O-O-O")]),
             ("o-o-o#", &["O-O-O#"], vec![lint(CastlingLowercase, 0..5, "O-O-O")]),
             // promotion
@@ -1316,8 +1356,13 @@ mod tests {
             (b"O-0", 2..3, "0", "`O`"),
             (b"0-0-", 4..4, "", "`0`"),
             (b"exd6 e.", 7..7, "", "`e.p.`"),
-            (b"Z", 1..1, "", "`0`"),
-            (b"nul", 3..3, "", "`null`"),
+            // a token that only starts like a null move word is judged as a whole
+            (b"Z", 0..1, "Z", EXPECTED_MOVE),
+            (b"Zz9", 0..1, "Z", EXPECTED_MOVE),
+            (b"nul", 1..2, "u", "a file a-h, a rank 1-8 or `x`"),
+            (b"00", 1..2, "0", "`-`"),
+            // a dash that is no dash castling knows
+            (b"O\xe2\x80\x95O", 1..4, "\u{2015}", "`-`"),
             (
                 b"Nf3\xff",
                 3..4,
@@ -1361,6 +1406,18 @@ mod tests {
         let cases: &[(&[u8], Range<usize>, &str, &str)] = &[
             (b"0-0", 0..3, "0-0", "`O-O` (strict SAN writes castling with the capital letter O)"),
             (b"o-o-o+", 0..5, "o-o-o", "`O-O-O` (strict SAN writes castling with the capital letter O)"),
+            (
+                "O\u{2013}O".as_bytes(),
+                0..5,
+                "O\u{2013}O",
+                "`O-O` (strict SAN writes castling with the capital letter O and the hyphen `-`)",
+            ),
+            (
+                "0\u{2014}0\u{2014}0".as_bytes(),
+                0..9,
+                "0\u{2014}0\u{2014}0",
+                "`O-O-O` (strict SAN writes castling with the capital letter O and the hyphen `-`)",
+            ),
             (b"e8Q", 2..3, "Q", "`=Q` (strict SAN writes a promotion as `=` and a capital letter)"),
             (b"e8=q", 2..4, "=q", "`=Q` (strict SAN writes a promotion as `=` and a capital letter)"),
             (b"e8/Q", 2..4, "/Q", "`=Q` (strict SAN writes a promotion as `=` and a capital letter)"),
@@ -1417,6 +1474,7 @@ mod tests {
         let inputs: &[(&str, Letters)] = &[
             ("0-0", Letters::English),
             ("o-o", Letters::English),
+            ("O\u{2013}O", Letters::English),
             ("e8Q", Letters::English),
             ("e8=q", Letters::English),
             ("e8(Q)", Letters::English),

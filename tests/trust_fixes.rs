@@ -1,0 +1,309 @@
+//! Regression tests, one per fault they pin: perft depths that overflowed the
+//! stack, a REPL that played on after the game was over and an engine that
+//! could not be stopped, explanations that gave a minor reason first or
+//! suggested unrelated moves, and castling written with a typographic dash.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use sanfen::engine::{Engine, Limits};
+use sanfen::{CastlingMode, Fen, Position};
+
+fn sanfen(args: &[&str]) -> assert_cmd::Command {
+    let mut command = cargo_bin_cmd!("sanfen");
+    command.args(args);
+    command
+}
+
+/// Runs the REPL on `input` (piped: no prompt, no colour); its standard output.
+fn repl(input: &str) -> String {
+    let output = sanfen(&["repl"]).write_stdin(input).assert().code(0).stderr("").get_output().clone();
+    String::from_utf8(output.stdout).unwrap()
+}
+
+fn position(fen: &str) -> Position {
+    let fen = Fen::parse(fen, CastlingMode::Standard).unwrap();
+    Position::from_setup(fen.setup, fen.castling_mode).unwrap()
+}
+
+/// A search line with its time (never asserted) replaced by `T`.
+fn without_time(line: &str) -> String {
+    regex::Regex::new(r"[0-9]+\.[0-9]{2} s\)$").unwrap().replace(line, "T s)").into_owned()
+}
+
+// ---- perft ----------------------------------------------------------------------------------------
+
+#[test]
+fn perft_depth_2000_is_a_usage_error_not_a_stack_overflow() {
+    sanfen(&["perft", "--fen", "7k/8/8/8/8/8/8/K7 w - - 0 1", "2000"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr("sanfen: perft: depth 2000 is too deep: at most 32\n");
+    sanfen(&["perft", "--divide", "33"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr("sanfen: perft: depth 33 is too deep: at most 32\n");
+    // the deepest depth allowed works: a mated side has no move at any depth
+    sanfen(&["perft", "--fen", "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", "32"]).assert().code(0).stdout("0\n").stderr("");
+}
+
+// ---- the REPL once the game is over -----------------------------------------------------------------
+
+#[test]
+fn moves_and_go_after_fivefold_repetition_are_refused_until_undo() {
+    let shuffle = "Ra2 Ra7 Ra1 Ra8 ".repeat(4);
+    let input = format!("load r6k/8/8/8/8/8/8/R6K w - - 0 1\n{shuffle}\nRa2 Ra7\ngo\nundo\nKg7\nfen\n");
+    let out = repl(&input);
+    let lines: Vec<&str> = out.lines().collect();
+    let tail = [
+        "8... Ra8",
+        "r6k/8/8/8/8/8/8/R6K w - - 16 9",
+        "game over: fivefold repetition, 1/2-1/2 (draw)",
+        "the game is over (fivefold repetition, 1/2-1/2): \"Ra2\" \"Ra7\" not played; undo or new to play on",
+        "the game is over (fivefold repetition, 1/2-1/2): undo or new to play on",
+        "undone: 8... Ra8",
+        "7k/r7/8/8/8/8/8/R6K b - - 15 8",
+        "8... Kg7",
+        "8/r5k1/8/8/8/8/8/R6K w - - 16 9",
+        "8/r5k1/8/8/8/8/8/R6K w - - 16 9",
+    ];
+    assert_eq!(lines[lines.len() - tail.len()..], tail, "{out}");
+    assert_eq!(lines.iter().filter(|l| l.contains("may claim a draw: threefold repetition")).count(), 8, "{out}");
+    // a claim after each of plies 8 to 15 (the third and fourth time); none once the game is over
+}
+
+#[test]
+fn a_move_after_checkmate_is_refused_in_one_line() {
+    let out = repl("f3 e5 g4 Qh4#\ne4\ngo 3\nnew\ne4\n");
+    let expected = [
+        "1. f3",
+        "rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR b KQkq - 0 1",
+        "1... e5",
+        "rnbqkbnr/pppp1ppp/8/4p3/8/5P2/PPPPP1PP/RNBQKBNR w KQkq - 0 2",
+        "2. g4",
+        "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2",
+        "2... Qh4#",
+        "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+        "game over: checkmate, 0-1 (Black wins)",
+        "the game is over (checkmate, 0-1): \"e4\" not played; undo or new to play on",
+        "the game is over (checkmate, 0-1): undo or new to play on",
+        "new game",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "1. e4",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+    ];
+    assert_eq!(out, expected.map(|l| format!("{l}\n")).concat());
+}
+
+#[test]
+fn seventy_five_moves_and_dead_positions_end_the_game_but_claims_do_not() {
+    let out = repl(
+        "load r6k/8/8/8/8/8/8/R6K w - - 149 100\nRa2\nRa7\nload 8/8/8/8/8/8/8/k6K w - - 0 1\nKg1\n\
+         load r6k/8/8/8/8/8/8/R6K w - - 99 100\nRa2\nRa7\n",
+    );
+    let expected = [
+        "r6k/8/8/8/8/8/8/R6K w - - 149 100",
+        "White may claim a draw: fifty-move rule",
+        "100. Ra2",
+        "r6k/8/8/8/8/8/R7/7K b - - 150 100",
+        "game over: seventy-five-move rule, 1/2-1/2 (draw)",
+        "the game is over (seventy-five-move rule, 1/2-1/2): \"Ra7\" not played; undo or new to play on",
+        "8/8/8/8/8/8/8/k6K w - - 0 1",
+        "game over: insufficient material, 1/2-1/2 (draw)",
+        "the game is over (insufficient material, 1/2-1/2): \"Kg1\" not played; undo or new to play on",
+        "r6k/8/8/8/8/8/8/R6K w - - 99 100",
+        "100. Ra2",
+        "r6k/8/8/8/8/8/R7/7K b - - 100 100",
+        "Black may claim a draw: fifty-move rule",
+        "100... Ra7",
+        "7k/r7/8/8/8/8/R7/7K w - - 101 101",
+        "White may claim a draw: fifty-move rule",
+    ];
+    assert_eq!(out, expected.map(|l| format!("{l}\n")).concat());
+}
+
+// ---- the engine: a line about the search, limits, a stop flag ------------------------------------------
+
+#[test]
+fn go_prints_eval_depth_nodes_and_time_in_one_line() {
+    let out = repl("load 4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1\ngo 2\ngo depth 1\ngo 0.2s\ngo 4000s\ngo depth\n");
+    let lines: Vec<String> = out.lines().map(without_time).collect();
+    assert_eq!(
+        lines[..7],
+        [
+            "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1",
+            "engine: Rxd5 (eval +4.70, depth 2, 41 nodes, T s)",
+            "1. Rxd5",
+            "4k3/8/8/3R4/8/8/8/4K3 b - - 0 1",
+            // Black to move: the evaluation stays from White's side
+            "engine: Ke7 (eval +4.70, depth 1, 4 nodes, T s)",
+            "1... Ke7",
+            "8/4k3/8/3R4/8/8/8/4K3 w - - 1 2",
+        ],
+        "{out}"
+    );
+    // a time: as deep as it allows (the depth reached depends on the machine)
+    let timed =
+        regex::Regex::new(r"^engine: K[a-h][1-8] \(eval \+[0-9]+\.[0-9]{2}, depth [0-9]+, [0-9]+ nodes, T s\)$");
+    assert!(timed.unwrap().is_match(&lines[7]), "{out}");
+    assert!(lines[8].starts_with("2. K"), "{out}");
+    assert_eq!(
+        lines[10..],
+        [
+            "usage: go [DEPTH | depth N | SECONDSs]: \"4000s\" is not a time from 0.1s to 3600s",
+            "usage: go [DEPTH | depth N | SECONDSs]",
+        ]
+    );
+}
+
+#[test]
+fn go_mate_scores_are_from_whites_side() {
+    let out = repl("load 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\ngo 2\n");
+    let lines: Vec<String> = out.lines().map(without_time).collect();
+    assert_eq!(lines[1], "engine: Ra8# (eval #1, depth 2, 56 nodes, T s)");
+    let out = repl("load r5k1/8/8/8/8/8/5PPP/6K1 b - - 0 1\ngo 2\n");
+    let lines: Vec<String> = out.lines().map(without_time).collect();
+    assert_eq!(lines[1], "engine: Ra1# (eval #-1, depth 2, 56 nodes, T s)");
+}
+
+#[test]
+fn a_raised_stop_flag_ends_a_depth_64_search_with_its_best_move_so_far() {
+    let pos = position("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    let stop = Arc::new(AtomicBool::new(false));
+    let raiser = {
+        let stop = Arc::clone(&stop);
+        thread::spawn(move || {
+            thread::sleep(Duration::from_millis(300));
+            stop.store(true, Ordering::Relaxed);
+        })
+    };
+    let start = Instant::now();
+    let result = Engine::new().search_with_stop(&pos, Limits::depth(64), &stop).expect("a move");
+    let took = start.elapsed();
+    raiser.join().unwrap();
+    assert!(result.interrupted);
+    assert!(result.depth >= 1 && result.depth < 64, "{}", result.depth);
+    assert!(pos.is_legal(result.best));
+    // polled every 1,024 nodes: stopping takes far less than a deeper iteration would
+    assert!(took < Duration::from_secs(20), "{took:?}");
+    // raised before the search: iteration 1 still completes, so there is a move
+    let result = Engine::new().search_with_stop(&pos, Limits::depth(64), &AtomicBool::new(true)).unwrap();
+    assert_eq!((result.depth, result.interrupted), (1, true));
+    // never raised: the limits end the search, not the flag
+    let result = Engine::new().search_with_stop(&pos, Limits::depth(2), &AtomicBool::new(false)).unwrap();
+    assert_eq!((result.depth, result.interrupted), (2, false));
+}
+
+// ---- explanations -------------------------------------------------------------------------------
+
+#[test]
+fn nxg5_with_no_knight_reaching_g5_says_so_first() {
+    sanfen(&["resolve", "Nxg5"])
+        .assert()
+        .code(1)
+        .stdout(
+            "input: Nxg5\nreading: Nxg5\ncandidate b1: cannot reach the destination\n\
+             candidate g1: cannot reach the destination\nillegal: no knight can move to g5\n",
+        )
+        .stderr("");
+    sanfen(&["apply", "e4", "e5", "Nxg5"])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr("sanfen: move 3 (Nxg5): illegal: no knight can move to g5\n");
+}
+
+#[test]
+fn a_promotion_no_pawn_can_make_suggests_nothing_unrelated() {
+    let out = repl("e8=Q\nload 4k3/1P6/8/8/8/8/8/4K3 w - - 0 1\ne8=Q\n");
+    let expected = [
+        "illegal move \"e8=Q\": no pawn can move to e8",
+        "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1",
+        "illegal move \"e8=Q\": no pawn can move to e8",
+        "did you mean b8=Q+, b8=R+, b8=B?",
+    ];
+    assert_eq!(out, expected.map(|l| format!("{l}\n")).concat());
+}
+
+#[test]
+fn zz9_is_diagnosed_as_a_whole_token_not_as_the_null_move_z0() {
+    let expected = "found \"Z\", expected a move such as e4, Nf3, exd5, e8=Q or O-O";
+    sanfen(&["san", "Zz9"]).assert().code(1).stdout(format!("error[san:syntax] at 0..1: {expected}\n")).stderr("");
+    sanfen(&["resolve", "Zz9"]).assert().code(1).stdout(format!("input: Zz9\ninvalid move at 0..1: {expected}\n"));
+    let out = repl("Zz9\n");
+    assert_eq!(out, format!("syntax error in \"Zz9\": {expected}\n  Zz9\n  ^\n"));
+}
+
+#[test]
+fn an_illegal_pawn_move_is_one_sentence_not_a_line_per_pawn() {
+    let out = repl("e5\nload 4k3/8/8/b7/8/8/3P1P2/4K3 w - - 0 1\nd4\nload R7/8/7k/8/8/8/4r3/R3K3 w - - 0 1\nRa4\n");
+    let expected = [
+        "illegal move \"e5\": no pawn can move to e5",
+        "did you mean e3, e4?",
+        "4k3/8/8/b7/8/8/3P1P2/4K3 w - - 0 1",
+        "illegal move \"d4\": no pawn can move to d4: the pawn on d2 is pinned by the piece on a5",
+        "R7/8/7k/8/8/8/4r3/R3K3 w - - 0 1",
+        "illegal move \"Ra4\": no rook can move to a4: the rooks on a1 and a8 would leave the king in check from e2",
+    ];
+    assert_eq!(out, expected.map(|l| format!("{l}\n")).concat());
+}
+
+#[test]
+fn a_move_after_checkmate_says_the_game_is_over() {
+    let mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
+    sanfen(&["resolve", "--fen", mated, "e4"])
+        .assert()
+        .code(1)
+        .stdout("input: e4\nreading: e4\nillegal: the game is over: 0-1 by checkmate\n")
+        .stderr("");
+    sanfen(&["apply", "f3", "e5", "g4", "Qh4#", "e4"])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr("sanfen: move 5 (e4): illegal: the game is over: 0-1 by checkmate\n");
+    sanfen(&["resolve", "--fen", "k7/2Q5/8/8/8/8/8/7K b - - 1 1", "Ka7"])
+        .assert()
+        .code(1)
+        .stdout("input: Ka7\nreading: Ka7\nillegal: the game is over: 1/2-1/2 by stalemate\n");
+}
+
+// ---- castling with a typographic dash -------------------------------------------------------------
+
+#[test]
+fn castling_with_a_typographic_dash_is_read_with_a_lint_and_refused_when_strict() {
+    let dashes = ["O\u{2013}O", "O\u{2011}O", "0\u{2014}0", "O\u{2010}O", "O\u{2212}O"];
+    for dash in dashes {
+        let len = dash.len();
+        sanfen(&["san", dash])
+            .assert()
+            .code(0)
+            .stdout(format!(
+                "O-O castles king-side; warning[san:castling-dash] at 0..{len}: \
+                 castling written with a dash other than `-`; SAN writes O-O\n"
+            ))
+            .stderr("");
+        sanfen(&["san", "--strict", dash])
+            .assert()
+            .code(1)
+            .stdout(format!(
+                "error[san:syntax] at 0..{len}: found \"{dash}\", expected `O-O` \
+                 (strict SAN writes castling with the capital letter O and the hyphen `-`)\n"
+            ))
+            .stderr("");
+    }
+    let moves = ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "O\u{2013}O"];
+    let castled = "r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4\n";
+    sanfen(&[&["apply"][..], &moves[..]].concat()).assert().code(0).stdout(castled).stderr(
+        "sanfen: warning: move 7 (O\u{2013}O): castling written with a dash other than `-`; SAN writes O-O \
+         (san:castling-dash)\n",
+    );
+    sanfen(&[&["apply", "--strict"][..], &moves[..]].concat()).assert().code(1).stdout("").stderr(
+        "sanfen: move 7 (O\u{2013}O): not canonical: castling written with a dash other than `-`; SAN writes O-O \
+         (san:castling-dash)\n",
+    );
+}
