@@ -10,12 +10,13 @@ use std::ffi::OsString;
 use std::io::{self, BufWriter, Write};
 
 use sanfen::Position;
+use sanfen::lint::LintPolicy;
 use sanfen::resolve::resolve_text;
 use sanfen::san::{Letters, SanOptions};
 use serde::Serialize;
 
 use super::resolve::{Failure, Lint, Played, lints};
-use super::{Error, ExitCode, PositionArgs, input, moves};
+use super::{Error, ExitCode, LintArgs, PositionArgs, input, moves};
 
 /// `sanfen apply`'s arguments.
 #[derive(Debug, clap::Args)]
@@ -23,9 +24,11 @@ pub struct Args {
     #[command(flatten)]
     position: PositionArgs,
     /// Any lint finding (`0-0`, `e8Q`, a missing `+`, ...) stops the run as an
-    /// illegal move does.
+    /// illegal move does, but those `--allow` names.
     #[arg(long)]
     strict: bool,
+    #[command(flatten)]
+    lints: LintArgs,
     /// Read piece letters of this language: en, pt, es, fr, de, it, nl.
     #[arg(long, value_name = "LANG", default_value = "en")]
     letters: Letters,
@@ -96,7 +99,7 @@ struct Game {
 
 /// Plays the move tokens from `position`: the moves played, and the move that
 /// stopped the run if one did (then the final position is not meaningful).
-fn play(mut position: Position, tokens: &[Vec<u8>], options: SanOptions, strict: bool) -> (Position, Game) {
+fn play(mut position: Position, tokens: &[Vec<u8>], options: SanOptions, policy: LintPolicy) -> (Position, Game) {
     let mut game = Game { fen: None, moves: Vec::new(), error: None };
     for (index, text) in tokens.iter().filter_map(|token| move_text(token)).enumerate() {
         let (index, input) = (index + 1, String::from_utf8_lossy(text).into_owned());
@@ -116,8 +119,9 @@ fn play(mut position: Position, tokens: &[Vec<u8>], options: SanOptions, strict:
             }
         };
         let san = resolution.canonical.as_ref().map(ToString::to_string).unwrap_or_default();
-        let lints = lints(&resolved);
-        if strict && !lints.is_empty() {
+        let lints = lints(&resolved, policy);
+        if lints.iter().any(|lint| lint.denied) {
+            let lints: Vec<Lint> = lints.into_iter().filter(|lint| lint.denied).collect();
             let message = lints.iter().map(|lint| lint.message.as_str()).collect::<Vec<_>>().join("; ");
             game.error = Some(ErrorReport { index, input, stop: Stop::Lint { kind: "lint", message, lints } });
             return (position, game);
@@ -179,7 +183,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
         Ok(())
     })?;
     let options = SanOptions { strict: false, letters: args.letters };
-    let (_, game) = play(position, &tokens, options, args.strict);
+    let (_, game) = play(position, &tokens, options, args.lints.policy(args.strict)?);
     let code = ExitCode::Valid.and_valid(game.error.is_none());
     let mut out = BufWriter::new(io::stdout().lock());
     if args.json {
@@ -227,7 +231,7 @@ mod tests {
     fn the_run_stops_at_the_first_failing_move() {
         let tokens: Vec<Vec<u8>> =
             ["1.", "e4", "e5", "2.", "Nf3", "Nf6", "Nf6"].iter().map(|t| t.as_bytes().to_vec()).collect();
-        let (position, game) = play(Position::default(), &tokens, SanOptions::LENIENT, false);
+        let (position, game) = play(Position::default(), &tokens, SanOptions::LENIENT, LintPolicy::default());
         assert_eq!(game.fen, None);
         assert_eq!(game.moves.len(), 4);
         let error = game.error.unwrap();

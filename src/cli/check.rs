@@ -30,7 +30,7 @@ use sanfen::pgn::validate::{Finding, GameReport, MAX_FINDINGS, Options, Severity
 use serde_json::{Value, json};
 
 use super::report::Style;
-use super::{Error, ExitCode, pgn_input};
+use super::{Error, ExitCode, LintArgs, pgn_input};
 
 /// `sanfen check`'s arguments.
 #[derive(Debug, clap::Args)]
@@ -47,9 +47,11 @@ pub struct Args {
     #[arg(short, long)]
     quiet: bool,
     /// Lint findings (non-canonical SAN, move numbers, check marks, results,
-    /// missing tags) count as errors.
+    /// missing tags) count as errors, but those `--allow` names.
     #[arg(long)]
     strict: bool,
+    #[command(flatten)]
+    lints: LintArgs,
     /// No progress bar, even on a terminal.
     #[arg(long)]
     no_progress: bool,
@@ -108,7 +110,6 @@ struct Checked {
 /// Settings every chunk needs.
 #[derive(Copy, Clone, Debug)]
 struct Settings {
-    strict: bool,
     options: Options,
 }
 
@@ -146,8 +147,7 @@ fn count_game(checked: &mut Checked, report: GameReport, settings: Settings) {
     let totals = &mut checked.totals;
     totals.moves += report.moves;
     totals.skipped += u64::from(report.skipped.is_some());
-    let (errors, lints) =
-        if settings.strict { (report.errors + report.lints, 0) } else { (report.errors, report.lints) };
+    let (errors, lints) = (report.errors, report.lints);
     totals.errors += u64::from(errors);
     totals.lint += u64::from(lints);
     totals.games_with_errors += u64::from(errors > 0);
@@ -195,8 +195,9 @@ fn run_sources(args: &Args, seen_errors: &mut bool) -> Result<ExitCode, Error> {
     let started = Instant::now();
     let stdout = io::stdout();
     let style = Style::for_stdout(stdout.is_terminal());
-    let options = Options { source_lines: style.terminal && !args.json, count_only: args.quiet };
-    let settings = Settings { strict: args.strict, options };
+    let policy = args.lints.policy(args.strict)?;
+    let options = Options { source_lines: style.terminal && !args.json, count_only: args.quiet, policy };
+    let settings = Settings { options };
     let jobs = args.jobs.map_or_else(default_jobs, |n| n as usize);
     let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut totals = Totals::default();
@@ -393,14 +394,13 @@ impl Printer<'_> {
                 match report {
                     Report::Game(report) if self.args.json => {
                         if !report.findings.is_empty() {
-                            let value = game_json(self.file, number, report, self.args.strict);
+                            let value = game_json(self.file, number, report);
                             serde_json::to_writer(&mut text, &value).map_err(io::Error::from).map_err(Error::Output)?;
                             text.push(b'\n');
                         }
                     }
                     Report::Game(report) => {
-                        write_game(&mut text, self.file, number, report, self.args.strict, self.style)
-                            .map_err(Error::Output)?;
+                        write_game(&mut text, self.file, number, report, self.style).map_err(Error::Output)?;
                     }
                     &Report::TooLarge { at, size } => {
                         if self.args.json {
@@ -523,8 +523,8 @@ fn identity(number: u64, report: &GameReport) -> String {
     }
 }
 
-fn is_error(finding: &Finding, strict: bool) -> bool {
-    strict || finding.severity() == Severity::Error
+fn is_error(finding: &Finding) -> bool {
+    finding.severity() == Severity::Error
 }
 
 /// ` (1048576 in a row, to 1:1048576)` for a finding that stands for a run.
@@ -536,14 +536,7 @@ fn repeats_note(finding: &Finding) -> String {
     }
 }
 
-fn write_game(
-    out: &mut Vec<u8>,
-    file: &str,
-    number: u64,
-    report: &GameReport,
-    strict: bool,
-    style: Style,
-) -> io::Result<()> {
+fn write_game(out: &mut Vec<u8>, file: &str, number: u64, report: &GameReport, style: Style) -> io::Result<()> {
     let who = identity(number, report);
     let file = escape(file);
     if let Some(variant) = &report.skipped {
@@ -556,8 +549,7 @@ fn write_game(
         )?;
     }
     for finding in &report.findings {
-        let (label, colour) =
-            if is_error(finding, strict) { ("error", "\x1b[1;31m") } else { ("warning", "\x1b[1;33m") };
+        let (label, colour) = if is_error(finding) { ("error", "\x1b[1;31m") } else { ("warning", "\x1b[1;33m") };
         write!(out, "{file}:{}:{}: {who}", finding.at.line, finding.at.column)?;
         if let (Some(number), Some(side)) = (finding.move_number, finding.side) {
             write!(out, ", {} {}", move_prefix(number, side), escape(&finding.token))?;
@@ -630,8 +622,8 @@ fn finding_json(number: u64, finding: &Finding) -> Value {
     value
 }
 
-fn game_json(file: &str, number: u64, report: &GameReport, strict: bool) -> Value {
-    let (errors, lint): (Vec<&Finding>, Vec<&Finding>) = report.findings.iter().partition(|f| is_error(f, strict));
+fn game_json(file: &str, number: u64, report: &GameReport) -> Value {
+    let (errors, lint): (Vec<&Finding>, Vec<&Finding>) = report.findings.iter().partition(|f| is_error(f));
     let mut value = json!({
         "game": number,
         "file": file,
@@ -689,12 +681,12 @@ mod tests {
     #[test]
     fn terminal_shows_the_source_line_with_a_caret() {
         let pgn = "[White \"Ana\"]\n[Black \"Bruno\"]\n\n1. e4 e5 2. Nf3 Nc6 3. d3 Nf6 4. Nd2 d5 *\n";
-        let options = Options { source_lines: true, count_only: false };
+        let options = Options { source_lines: true, ..Options::default() };
         let mut validator = Validator::new(pgn.as_bytes(), options);
         let mut report = Reader::new(pgn.as_bytes()).read_game(&mut validator).expect("a game");
         report.findings.retain(|f| f.kind.code() == "san:ambiguous");
         let mut out = Vec::new();
-        write_game(&mut out, "g.pgn", 1, &report, false, Style { terminal: true, color: false }).unwrap();
+        write_game(&mut out, "g.pgn", 1, &report, Style { terminal: true, color: false }).unwrap();
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "g.pgn:4:34: game 1 (Ana - Bruno), 4. Nd2: error[san:ambiguous]: ambiguous: pieces on b1 and f3 can both \
@@ -703,7 +695,7 @@ mod tests {
         );
         // in colour: the label only
         let mut out = Vec::new();
-        write_game(&mut out, "g.pgn", 1, &report, true, Style { terminal: true, color: true }).unwrap();
+        write_game(&mut out, "g.pgn", 1, &report, Style { terminal: true, color: true }).unwrap();
         assert!(String::from_utf8(out).unwrap().contains(": \x1b[1;31merror[san:ambiguous]\x1b[0m: ambiguous"));
     }
 }

@@ -130,6 +130,30 @@ struct ReplArgs {
     no_board: bool,
 }
 
+/// Which lint findings to allow and which to deny (`check`, `fmt`, `apply`,
+/// `resolve`).
+#[derive(Debug, Default, clap::Args)]
+struct LintArgs {
+    /// Neither report nor count the lint findings of this code
+    /// (`pgn:missing-move-number`) or group (`pgn`, `san`); repeatable.
+    /// Errors cannot be allowed; a code outweighs its group.
+    #[arg(long, value_name = "CODE")]
+    allow: Vec<String>,
+    /// Report the lint findings of this code or group as errors (the input
+    /// is then invalid); repeatable.
+    #[arg(long, value_name = "CODE")]
+    deny: Vec<String>,
+}
+
+impl LintArgs {
+    /// The policy, with every lint finding denied when `strict` (but those
+    /// `--allow` names).
+    fn policy(&self, strict: bool) -> Result<sanfen::lint::LintPolicy, Error> {
+        sanfen::lint::LintPolicy::from_lists(&self.allow, &self.deny, strict)
+            .map_err(|err| Error::Usage(err.to_string()))
+    }
+}
+
 /// The position `moves` and `perft` work on.
 #[derive(Debug, clap::Args)]
 struct PositionArgs {

@@ -10,12 +10,13 @@ use std::ffi::OsString;
 use std::io::{self, BufWriter, Write};
 
 use sanfen::Position;
+use sanfen::lint::{Level, LintPolicy};
 use sanfen::resolve::{Resolution, SanError, TextResolution, resolve_text};
 use sanfen::san::{Letters, ParseSanError, SanOptions};
 use serde::Serialize;
 
 use super::moves;
-use super::{Error, ExitCode, PositionArgs, input};
+use super::{Error, ExitCode, LintArgs, PositionArgs, input};
 
 /// `sanfen resolve`'s arguments.
 #[derive(Debug, clap::Args)]
@@ -26,9 +27,12 @@ pub struct Args {
     /// report writes English SAN).
     #[arg(long, value_name = "LANG", default_value = "en")]
     letters: Letters,
-    /// Any lint finding is an error: exit code 1 unless the input is canonical SAN.
+    /// Any lint finding is an error (but those `--allow` names): exit code 1
+    /// unless the input is canonical SAN.
     #[arg(long)]
     strict: bool,
+    #[command(flatten)]
+    lints: LintArgs,
     /// One JSON object per SAN on stdout (JSON Lines) and nothing else.
     #[arg(long)]
     json: bool,
@@ -53,6 +57,9 @@ pub struct Lint {
     /// Byte offsets of the part in the input, end exclusive; `None` for a
     /// finding about the whole move.
     pub span: Option<[usize; 2]>,
+    /// Whether the policy makes it an error (`--strict`, `--deny`).
+    #[serde(skip)]
+    pub denied: bool,
 }
 
 impl Lint {
@@ -67,14 +74,15 @@ impl Lint {
     }
 }
 
-/// The lint findings of a resolved token, spelling first (in input order),
-/// then the resolver's.
-pub fn lints(resolved: &TextResolution) -> Vec<Lint> {
+/// The lint findings of a resolved token that `policy` does not allow,
+/// spelling first (in input order), then the resolver's.
+pub fn lints(resolved: &TextResolution, policy: LintPolicy) -> Vec<Lint> {
     let syntax = resolved.syntax_lints.iter().map(|lint| Lint {
         code: lint.code(),
         message: lint.to_string(),
         canonical: lint.canonical.clone(),
         span: Some([lint.span.start, lint.span.end]),
+        denied: false,
     });
     let resolution = &resolved.resolution;
     let san = resolution.canonical.as_ref().map(ToString::to_string).unwrap_or_default();
@@ -83,8 +91,16 @@ pub fn lints(resolved: &TextResolution) -> Vec<Lint> {
         message: format!("{lint}; SAN writes {san}"),
         canonical: san.clone(),
         span: None,
+        denied: false,
     });
-    syntax.chain(moves).collect()
+    syntax
+        .chain(moves)
+        .filter_map(|lint| match policy.level(lint.code) {
+            Level::Allow => None,
+            Level::Warn => Some(lint),
+            Level::Deny => Some(Lint { denied: true, ..lint }),
+        })
+        .collect()
 }
 
 /// Why a token names no move, as JSON shows it (`kind` and the data a tool
@@ -173,7 +189,7 @@ struct Report {
 
 impl Report {
     /// Resolves `text` in `position` and reports.
-    fn new(position: &Position, text: &[u8], options: SanOptions) -> Report {
+    fn new(position: &Position, text: &[u8], options: SanOptions, policy: LintPolicy) -> Report {
         let mut report = Report {
             input: String::from_utf8_lossy(text).into_owned(),
             fen: position.fen().to_string(),
@@ -211,17 +227,17 @@ impl Report {
             }
             Err(error) => report.error = Some(Failure::of(error)),
         }
-        report.lints = lints(&resolved);
+        report.lints = lints(&resolved, policy);
         report
     }
 
-    /// Whether the token resolved, and, when `strict`, was canonical.
-    fn is_valid(&self, strict: bool) -> bool {
-        self.played.is_some() && (!strict || self.lints.is_empty())
+    /// Whether the token resolved with no lint finding the policy denies.
+    fn is_valid(&self) -> bool {
+        self.played.is_some() && !self.lints.iter().any(|lint| lint.denied)
     }
 
     /// The text report: one labelled line per fact.
-    fn write_text(&self, out: &mut impl Write, strict: bool) -> io::Result<()> {
+    fn write_text(&self, out: &mut impl Write) -> io::Result<()> {
         writeln!(out, "input: {}", self.input)?;
         match self.readings.as_slice() {
             [] => {}
@@ -236,9 +252,8 @@ impl Report {
             (None, Some(error)) => writeln!(out, "{}", error.message())?,
             (None, None) => {}
         }
-        let severity = if strict { "error" } else { "warning" };
         for lint in &self.lints {
-            lint.write_located(out, severity)?;
+            lint.write_located(out, if lint.denied { "error" } else { "warning" })?;
         }
         if let Some(fen) = &self.fen_after {
             writeln!(out, "fen after: {fen}")?;
@@ -259,12 +274,13 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
         Err(outcome) => return outcome,
     };
     let options = SanOptions { strict: false, letters: args.letters };
+    let policy = args.lints.policy(args.strict)?;
     let mut out = BufWriter::new(io::stdout().lock());
     let mut code = ExitCode::Valid;
     let mut first = true;
     input::for_each(&args.sans, |text| {
-        let report = Report::new(&position, text, options);
-        code = code.and_valid(report.is_valid(args.strict));
+        let report = Report::new(&position, text, options, policy);
+        code = code.and_valid(report.is_valid());
         if args.json {
             serde_json::to_writer(&mut out, &report).map_err(io::Error::from).map_err(Error::Output)?;
             out.write_all(b"\n").map_err(Error::Output)?;
@@ -272,7 +288,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
             if !first {
                 out.write_all(b"\n").map_err(Error::Output)?;
             }
-            report.write_text(&mut out, args.strict).map_err(Error::Output)?;
+            report.write_text(&mut out).map_err(Error::Output)?;
         }
         first = false;
         Ok(())
@@ -289,15 +305,18 @@ mod tests {
         Position::default()
     }
 
-    fn text(report: &Report, strict: bool) -> String {
+    fn text(report: &Report) -> String {
         let mut out = Vec::new();
-        report.write_text(&mut out, strict).unwrap();
+        report.write_text(&mut out).unwrap();
         String::from_utf8(out).unwrap()
     }
 
     #[test]
     fn report_of_a_move_with_a_spelling_finding() {
-        let report = Report::new(&start(), b"Ng1-f3", SanOptions::LENIENT);
+        let lenient = Report::new(&start(), b"Ng1-f3", SanOptions::LENIENT, LintPolicy::default());
+        assert!(lenient.is_valid());
+        assert!(text(&lenient).contains("\nwarning[san:long-algebraic] at 3..4: "));
+        let report = Report::new(&start(), b"Ng1-f3", SanOptions::LENIENT, LintPolicy::strict());
         assert_eq!(
             report.lints,
             [
@@ -306,19 +325,20 @@ mod tests {
                     message: "`-` between the origin and the destination (long algebraic); SAN leaves it out".into(),
                     canonical: String::new(),
                     span: Some([3, 4]),
+                    denied: true,
                 },
                 Lint {
                     code: "san:over-disambiguated",
                     message: "origin given where no other piece could make the move; SAN writes Nf3".into(),
                     canonical: "Nf3".into(),
                     span: None,
+                    denied: true,
                 }
             ]
         );
-        assert!(report.is_valid(false));
-        assert!(!report.is_valid(true));
+        assert!(!report.is_valid());
         assert_eq!(
-            text(&report, true),
+            text(&report),
             "input: Ng1-f3\nreading: Ng1f3\ncandidate b1: excluded by the given file\ncandidate g1: kept\n\
              move: Nf3 (g1f3)\n\
              error[san:long-algebraic] at 3..4: `-` between the origin and the destination (long algebraic); SAN leaves it out\n\
@@ -329,9 +349,26 @@ mod tests {
 
     #[test]
     fn report_of_text_that_is_no_move() {
-        let report = Report::new(&start(), b"Nz9", SanOptions::LENIENT);
+        let report = Report::new(&start(), b"Nz9", SanOptions::LENIENT, LintPolicy::default());
         assert!(report.readings.is_empty() && report.candidates.is_empty() && report.played.is_none());
         assert!(matches!(report.error, Some(Failure::Syntax { span: [1, 2], .. })), "{:?}", report.error);
-        assert!(!report.is_valid(false));
+        assert!(!report.is_valid());
+    }
+
+    #[test]
+    fn allowed_lints_are_not_reported_and_denied_ones_are_errors() {
+        let mut policy = LintPolicy::default();
+        policy.allow("san:long-algebraic").unwrap();
+        policy.deny("san:over-disambiguated").unwrap();
+        let report = Report::new(&start(), b"Ng1-f3", SanOptions::LENIENT, policy);
+        assert_eq!(
+            report.lints.iter().map(|lint| (lint.code, lint.denied)).collect::<Vec<_>>(),
+            [("san:over-disambiguated", true)]
+        );
+        assert!(!report.is_valid());
+        let mut policy = LintPolicy::default();
+        policy.allow("san").unwrap();
+        let report = Report::new(&start(), b"Ng1-f3", SanOptions::LENIENT, policy);
+        assert!(report.lints.is_empty() && report.is_valid());
     }
 }

@@ -25,6 +25,7 @@
 
 use std::ops::Range;
 
+use crate::lint::{Level, LintPolicy};
 use crate::movegen::Undo;
 use crate::pgn::SEVEN_TAG_ROSTER;
 use crate::pgn::reader::{Location, RawText, ResultToken, Skip, SyntaxError, SyntaxErrorKind, Visitor, result_of};
@@ -52,6 +53,9 @@ pub struct Options {
     /// stays empty; [`GameReport::errors`] and [`GameReport::lints`] count):
     /// for a summary alone, at less cost.
     pub count_only: bool,
+    /// Which lint findings are not reported ([`Level::Allow`]) and which
+    /// are errors ([`Level::Deny`]).
+    pub policy: LintPolicy,
 }
 
 /// What a finding is about.
@@ -313,6 +317,8 @@ impl core::fmt::Display for FindingKind {
 pub struct Finding {
     /// What.
     pub kind: FindingKind,
+    /// How bad: see [`Finding::severity`].
+    pub severity: Severity,
     /// Where: the token, or the game's start for findings about the whole game.
     pub at: Location,
     /// The 1-based half-move number of the move concerned, from the game's
@@ -365,9 +371,10 @@ pub struct SourceLine {
 }
 
 impl Finding {
-    /// The kind's severity.
+    /// How bad it is: the kind's severity, or [`Severity::Error`] for a
+    /// lint finding [`Options::policy`] denies.
     pub fn severity(&self) -> Severity {
-        self.kind.severity()
+        self.severity
     }
 }
 
@@ -496,6 +503,14 @@ impl Recorder<'_> {
 
     /// `context`: the ply, move number and side of the move concerned.
     fn push_with(&mut self, kind: FindingKind, at: Location, token: &[u8], context: Option<(u32, u32, Color)>) {
+        let severity = match kind.severity() {
+            Severity::Lint if !self.options.policy.is_default() => match self.options.policy.level(kind.code()) {
+                Level::Allow => return,
+                Level::Warn => Severity::Lint,
+                Level::Deny => Severity::Error,
+            },
+            severity => severity,
+        };
         let run = self.run.take();
         if let (FindingKind::Syntax(syntax), Some(byte)) = (&kind, single_char(token)) {
             if let Some((last_kind, last_byte, last_offset, index)) = run {
@@ -511,7 +526,7 @@ impl Recorder<'_> {
             let kept = !self.options.count_only && self.findings.len() < MAX_FINDINGS;
             self.run = Some((syntax.clone(), byte, at.offset, kept.then_some(self.findings.len())));
         }
-        match kind.severity() {
+        match severity {
             Severity::Error => self.errors = self.errors.saturating_add(1),
             Severity::Lint => self.lints = self.lints.saturating_add(1),
         }
@@ -539,7 +554,18 @@ impl Recorder<'_> {
         } else {
             String::from_utf8_lossy(token).into_owned()
         };
-        self.findings.push(Finding { kind, at, ply, move_number, side, token, source_line, repeats: 1, until: at });
+        self.findings.push(Finding {
+            kind,
+            severity,
+            at,
+            ply,
+            move_number,
+            side,
+            token,
+            source_line,
+            repeats: 1,
+            until: at,
+        });
     }
 
     /// Whether the input between two stream offsets holds only whitespace.
