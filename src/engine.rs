@@ -171,7 +171,7 @@ impl Engine {
     }
 
     /// [`Engine::search`] that also stops soon after `stop` becomes true (it
-    /// is read every [`CLOCK_INTERVAL`] nodes and between iterations), with
+    /// is read every 1,024 nodes and between iterations), with
     /// the best move of the last completed iteration and
     /// [`SearchResult::interrupted`] set. Iteration 1 always completes, so a
     /// position with a legal move always gets one. The flag is only read.
