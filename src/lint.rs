@@ -42,16 +42,21 @@ pub enum CodeKind {
 /// its kind.
 pub const CODES: &[(&str, CodeKind)] = &[
     ("pgn:bad-tag", CodeKind::Error),
+    ("pgn:comment-after-result", CodeKind::Lint),
+    ("pgn:en-passant-mark", CodeKind::Error),
     ("pgn:fen-tag", CodeKind::Error),
+    ("pgn:invisible-char", CodeKind::Lint),
     ("pgn:missing-move-number", CodeKind::Lint),
     ("pgn:missing-result", CodeKind::Lint),
     ("pgn:missing-tags", CodeKind::Lint),
     ("pgn:move-number", CodeKind::Lint),
+    ("pgn:nag-symbol", CodeKind::Lint),
     ("pgn:null-move", CodeKind::Lint),
     ("pgn:null-move-in-check", CodeKind::Error),
     ("pgn:result-contradicts-position", CodeKind::Lint),
     ("pgn:result-mismatch", CodeKind::Lint),
     ("pgn:result-spelling", CodeKind::Lint),
+    ("pgn:text-between-games", CodeKind::Lint),
     ("pgn:too-deep", CodeKind::Error),
     ("pgn:unclosed-comment", CodeKind::Error),
     ("pgn:unclosed-variation", CodeKind::Error),
@@ -59,9 +64,11 @@ pub const CODES: &[(&str, CodeKind)] = &[
     ("pgn:unexpected-char", CodeKind::Error),
     ("pgn:unmatched-paren", CodeKind::Error),
     ("pgn:unreachable-fen", CodeKind::Lint),
+    ("pgn:utf16", CodeKind::Error),
     ("pgn:variation-without-move", CodeKind::Error),
     ("san:ambiguous", CodeKind::Error),
     ("san:castling-as-king-move", CodeKind::Lint),
+    ("san:castling-dash", CodeKind::Lint),
     ("san:castling-lowercase", CodeKind::Lint),
     ("san:castling-zeros", CodeKind::Lint),
     ("san:check-instead-of-mate", CodeKind::Lint),
@@ -381,7 +388,7 @@ mod tests {
                             let rest = &text[at + 1..];
                             let Some(end) = rest.find('"') else { continue };
                             let name = &rest[group.len() + 1..end];
-                            if !name.is_empty() && name.bytes().all(|b| b.is_ascii_lowercase() || b == b'-') {
+                            if !name.is_empty() && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-') {
                                 found.push(rest[..end].to_owned());
                             }
                         }
