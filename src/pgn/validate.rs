@@ -302,7 +302,7 @@ pub const MAX_TOKEN_TEXT: usize = 80;
 /// The most findings a [`GameReport`] keeps; the findings after them are
 /// counted ([`GameReport::unlisted`]), so a game of garbage costs bounded
 /// memory.
-pub const MAX_FINDINGS: usize = 100;
+pub const MAX_FINDINGS: usize = 1000;
 
 /// The bytes of a source line kept around a finding, at most.
 const SOURCE_WINDOW: usize = 80;
