@@ -452,7 +452,10 @@ impl Recorder<'_> {
     /// `context`: the ply, move number and side of the move concerned.
     fn push_with(&mut self, kind: FindingKind, at: Location, token: &[u8], context: Option<(u32, u32, Color)>) {
         let run = self.run.take();
-        if let (FindingKind::Syntax(syntax), Some(byte)) = (&kind, single_char(token)) {
+        if let Some((syntax, byte)) = match &kind {
+            FindingKind::Syntax(syntax) => single_char(token).map(|byte| (syntax, byte)),
+            _ => None,
+        } {
             if let Some((last_kind, last_byte, last_offset, index)) = run {
                 if last_kind == *syntax && last_byte == byte && self.only_whitespace(last_offset + 1, at.offset) {
                     if let Some(finding) = index.and_then(|i| self.findings.get_mut(i)) {
