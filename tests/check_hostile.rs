@@ -100,7 +100,7 @@ fn unmatched_parens(count: usize) -> String {
 
 #[test]
 fn findings_past_the_cap_are_counted_not_listed() {
-    let input = unmatched_parens(250);
+    let input = unmatched_parens(MAX_FINDINGS + 150);
     let output = sanfen(&["check", "-"]).write_stdin(input.clone()).assert().code(1).get_output().clone();
     let mut expected = String::new();
     for i in 0..MAX_FINDINGS {
@@ -109,9 +109,9 @@ fn findings_past_the_cap_are_counted_not_listed() {
             7 + 5 * i
         ));
     }
-    expected.push_str("<stdin>:1:1: game 1 (C - D, ?, round ?): and 150 more findings, not listed (at most 100 are listed per game)\n");
+    expected.push_str("<stdin>:1:1: game 1 (C - D, ?, round ?): and 150 more findings, not listed (at most 1000 are listed per game)\n");
     expected.push_str(&format!(
-        "1 games, 1 moves, 1 games with errors, 250 errors, 0 lint findings, 0 skipped, {} bytes\n",
+        "1 games, 1 moves, 1 games with errors, 1150 errors, 0 lint findings, 0 skipped, {} bytes\n",
         input.len()
     ));
     assert_eq!(untimed(&output.stdout), expected);
@@ -123,16 +123,16 @@ fn findings_past_the_cap_are_counted_not_listed() {
 
 #[test]
 fn validator_keeps_the_first_findings_and_counts_the_rest() {
-    let input = unmatched_parens(1000);
+    let input = unmatched_parens(MAX_FINDINGS + 900);
     let mut validator = Validator::new(input.as_bytes(), Options::default());
     let report = Reader::new(input.as_bytes()).read_game(&mut validator).expect("a game");
-    assert_eq!((report.findings.len(), report.unlisted, report.errors, report.lints), (MAX_FINDINGS, 900, 1000, 0));
-    assert_eq!(report.findings.last().map(|f| (f.at.line, f.at.column)), Some((9, 7 + 5 * 99)));
+    assert_eq!((report.findings.len(), report.unlisted, report.errors, report.lints), (MAX_FINDINGS, 900, 1900, 0));
+    assert_eq!(report.findings.last().map(|f| (f.at.line, f.at.column)), Some((9, 7 + 5 * 999)));
     // counting alone counts the same
     let options = Options { count_only: true, ..Options::default() };
     let mut validator = Validator::new(input.as_bytes(), options);
     let report = Reader::new(input.as_bytes()).read_game(&mut validator).expect("a game");
-    assert_eq!((report.findings.len(), report.unlisted, report.errors), (0, 0, 1000));
+    assert_eq!((report.findings.len(), report.unlisted, report.errors), (0, 0, 1900));
 }
 
 #[test]
@@ -403,4 +403,41 @@ fn closed_output_keeps_the_verdict() {
     // stopped before the end with only lint seen: the run did not finish
     let lint = "1. e4 e5 *\n\n".repeat(30_000);
     assert_eq!(check_with_closed_output(lint.into()), 2);
+}
+
+#[test]
+fn chunker_passes_a_large_game_on_in_pieces() {
+    use sanfen::pgn::reader::Location;
+    let big = format!("[Event \"big\"]\n\n1. e4 {{{}}} *\n\n", "a".repeat(5000));
+    let input = format!("{CLEAN}{big}{CLEAN}");
+    /// Reads 100 bytes at a time.
+    struct Slow<'a>(&'a [u8]);
+    impl Read for Slow<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = buf.len().min(self.0.len()).min(100);
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+    let mut chunker = Chunker::with_target(Slow(input.as_bytes()), 1).with_limit(1000);
+    let mut chunks = Vec::new();
+    while let Some(chunk) = chunker.next_chunk(Vec::new()).expect("reading from memory") {
+        chunks.push(chunk);
+    }
+    // every byte once, in order
+    assert_eq!(chunks.iter().flat_map(|c| c.data.clone()).collect::<Vec<u8>>(), input.as_bytes());
+    let game = Location { line: 11, column: 1, offset: CLEAN.len() as u64 };
+    let pieces: Vec<_> = chunks.iter().filter(|c| c.oversized.is_some()).collect();
+    assert!(pieces.len() >= 2, "{}", pieces.len());
+    assert!(pieces.iter().all(|c| c.oversized.is_some_and(|o| o.game == game)));
+    assert_eq!(pieces.iter().filter(|c| c.oversized.is_some_and(|o| o.last)).count(), 1);
+    assert_eq!(pieces.iter().flat_map(|c| c.data.clone()).collect::<Vec<u8>>(), big.as_bytes());
+    // whole games before and after
+    assert_eq!((chunks[0].data.as_slice(), chunks[0].oversized), (CLEAN.as_bytes(), None));
+    let last_piece = chunks.iter().position(|c| c.oversized.is_some_and(|o| o.last)).unwrap();
+    let after = &chunks[last_piece + 1..];
+    assert!(after.iter().all(|c| c.oversized.is_none()));
+    assert_eq!(after[0].start.line, 15);
+    assert_eq!(after.iter().flat_map(|c| c.data.clone()).collect::<Vec<u8>>(), CLEAN.as_bytes());
 }

@@ -105,7 +105,16 @@ struct Checked {
     reports: Vec<(u64, Report)>,
     /// The chunk's buffer, to be reused for a later chunk.
     data: Vec<u8>,
+    /// Where the games not yet checked start, when the reports reached
+    /// [`REPORT_BUDGET`] findings before the chunk's end: the index in
+    /// `data`, and the location.
+    resume: Option<(usize, Location)>,
 }
+
+/// The findings a part of a chunk keeps at most (and the game that reaches
+/// the number): a chunk of many small broken games is checked in parts, so
+/// that the reports held stay bounded.
+const REPORT_BUDGET: usize = 8192;
 
 /// Settings every chunk needs.
 #[derive(Copy, Clone, Debug)]
@@ -114,10 +123,14 @@ struct Settings {
 }
 
 fn check_chunk(chunk: Chunk, settings: Settings) -> Checked {
+    if chunk.oversized.is_none() {
+        return check_part(chunk.data, 0, chunk.start, settings);
+    }
     let mut checked = Checked {
         totals: Totals { bytes: chunk.data.len() as u64, ..Totals::default() },
         reports: Vec::new(),
         data: Vec::new(),
+        resume: None,
     };
     if let Some(oversized) = chunk.oversized {
         // a piece of a game too large to read: the game is one error, at its last piece
@@ -131,15 +144,57 @@ fn check_chunk(chunk: Chunk, settings: Settings) -> Checked {
             }
             totals.games += 1;
         }
-    } else {
-        let mut validator = Validator::with_base(&chunk.data, chunk.start.offset, settings.options);
-        let mut reader = Reader::with_start(&chunk.data, chunk.start);
-        while let Some(report) = reader.read_game(&mut validator) {
-            count_game(&mut checked, report, settings);
-        }
     }
     checked.data = chunk.data;
     checked
+}
+
+/// Checks the games of `data[from..]` (whole games, `data[from]` at
+/// `start`), up to the end or until the reports hold [`REPORT_BUDGET`]
+/// findings.
+fn check_part(data: Vec<u8>, from: usize, start: Location, settings: Settings) -> Checked {
+    let mut checked = Checked { totals: Totals::default(), reports: Vec::new(), data: Vec::new(), resume: None };
+    let part = &data[from..];
+    let mut end = part.len();
+    {
+        let mut validator = Validator::with_base(part, start.offset, settings.options);
+        let mut reader = Reader::with_start(part, start);
+        let mut kept = 0;
+        while let Some(report) = reader.read_game(&mut validator) {
+            kept += report.findings.len();
+            count_game(&mut checked, report, settings);
+            if kept >= REPORT_BUDGET {
+                let at = reader.location();
+                let used = usize::try_from(at.offset - start.offset).unwrap_or(part.len()).min(part.len());
+                if used < part.len() {
+                    end = used;
+                    checked.resume = Some((from + used, at));
+                }
+                break;
+            }
+        }
+    }
+    checked.totals.bytes = end as u64;
+    checked.data = data;
+    checked
+}
+
+/// Prints a checked chunk and checks and prints the rest of it, if it was
+/// checked in part; adds up the counts. The chunk's buffer, to reuse.
+fn print_chunk(
+    mut checked: Checked,
+    settings: Settings,
+    printer: &mut Printer<'_>,
+    totals: &mut Totals,
+) -> Result<Vec<u8>, Error> {
+    loop {
+        printer.chunk(&checked)?;
+        totals.add(&checked.totals);
+        match checked.resume {
+            Some((from, start)) => checked = check_part(checked.data, from, start, settings),
+            None => return Ok(checked.data),
+        }
+    }
 }
 
 /// Adds one game to the counts, and keeps its report when there is something to say.
@@ -300,12 +355,7 @@ fn check_sequential(
     let mut buffer = Vec::new();
     loop {
         match chunker.next_chunk(buffer) {
-            Ok(Some(chunk)) => {
-                let checked = check_chunk(chunk, settings);
-                printer.chunk(&checked)?;
-                totals.add(&checked.totals);
-                buffer = checked.data;
-            }
+            Ok(Some(chunk)) => buffer = print_chunk(check_chunk(chunk, settings), settings, printer, &mut totals)?,
             Ok(None) => return Ok((totals, None)),
             Err(error) => return Ok((totals, Some(ReadFailure { offset: chunker.bytes_read(), error }))),
         }
@@ -361,9 +411,7 @@ fn check_parallel(
         }
         // write what is ready, in order
         while let Some(checked) = done.remove(&next) {
-            printer.chunk(&checked)?;
-            totals.add(&checked.totals);
-            spare.push(checked.data);
+            spare.push(print_chunk(checked, settings, printer, &mut totals)?);
             next += 1;
         }
     }
@@ -697,5 +745,30 @@ mod tests {
         let mut out = Vec::new();
         write_game(&mut out, "g.pgn", 1, &report, Style { terminal: true, color: true }).unwrap();
         assert!(String::from_utf8(out).unwrap().contains(": \x1b[1;31merror[san:ambiguous]\x1b[0m: ambiguous"));
+    }
+
+    #[test]
+    fn terminal_shows_control_bytes_escaped_and_a_window_of_a_long_line() {
+        let pgn = format!("[White \"A\x1b[2J\"]\n\n1. e4 {{{}\x07}} e5 2. Ke3 *\n", "x".repeat(200));
+        let options = Options { source_lines: true, count_only: false };
+        let mut validator = Validator::new(pgn.as_bytes(), options);
+        let mut report = Reader::new(pgn.as_bytes()).read_game(&mut validator).expect("a game");
+        report.findings.retain(|f| f.kind.code() == "san:illegal");
+        let mut out = Vec::new();
+        write_game(&mut out, "g.pgn", 1, &report, false, Style { terminal: true, color: false }).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].starts_with("g.pgn:3:217: game 1 (A\\x1b[2J - ?), 2. Ke3: error[san:illegal]: "), "{text}");
+        assert_eq!(
+            lines[1..],
+            ["  |", &format!("3 | …{}\\x07}} e5 2. Ke3 *", "x".repeat(31)), &format!("  | {}^^^", " ".repeat(44)),]
+        );
+        assert!(!text.bytes().any(|b| b < 0x20 && b != b'\n'), "no control byte but line ends: {text:?}");
+    }
+
+    #[test]
+    fn escape_shows_control_characters() {
+        assert_eq!(escape("Ana"), "Ana");
+        assert_eq!(escape("a\x1b[31mb\r\n\t\x07\x7f\u{9b}é"), "a\\x1b[31mb\\r\\n\\t\\x07\\x7f\\u{9b}é");
     }
 }

@@ -350,7 +350,7 @@ pub const MAX_TOKEN_TEXT: usize = 80;
 /// The most findings a [`GameReport`] keeps; the findings after them are
 /// counted ([`GameReport::unlisted`]), so a game of garbage costs bounded
 /// memory.
-pub const MAX_FINDINGS: usize = 100;
+pub const MAX_FINDINGS: usize = 1000;
 
 /// The bytes of a source line kept around a finding, at most.
 const SOURCE_WINDOW: usize = 80;
@@ -512,7 +512,10 @@ impl Recorder<'_> {
             severity => severity,
         };
         let run = self.run.take();
-        if let (FindingKind::Syntax(syntax), Some(byte)) = (&kind, single_char(token)) {
+        if let Some((syntax, byte)) = match &kind {
+            FindingKind::Syntax(syntax) => single_char(token).map(|byte| (syntax, byte)),
+            _ => None,
+        } {
             if let Some((last_kind, last_byte, last_offset, index)) = run {
                 if last_kind == *syntax && last_byte == byte && self.only_whitespace(last_offset + 1, at.offset) {
                     if let Some(finding) = index.and_then(|i| self.findings.get_mut(i)) {
