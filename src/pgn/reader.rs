@@ -297,14 +297,34 @@ const CLASS_TABLE: [u8; 256] = {
 /// The class of every byte; the tokenizer looks nothing else up.
 pub(crate) static CLASS: [u8; 256] = CLASS_TABLE;
 
-/// [`CLASS`], but for the first bytes of invisible characters: what ends a
-/// run of token bytes.
-static RUN: [u8; 256] = {
+/// [`CLASS`], but [`MAYBE_WS`] for the first bytes of invisible
+/// characters: what the movetext loop dispatches on.
+static MOVETEXT: [u8; 256] = {
     let mut table = CLASS_TABLE;
     table[0xa0] = MAYBE_WS;
     table[0xc2] = MAYBE_WS;
     table[0xe2] = MAYBE_WS;
     table[0xef] = MAYBE_WS;
+    table
+};
+
+/// In [`RUN`]: a byte that ends a run of token bytes.
+const RUN_END: u8 = 1;
+
+/// What a byte does to a run of token bytes: [`TOKEN`] continues it,
+/// [`RUN_END`] ends it, [`MAYBE_WS`] ends it if an invisible character
+/// starts there.
+static RUN: [u8; 256] = {
+    let mut table = [RUN_END; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = match MOVETEXT[b] {
+            TOKEN => TOKEN,
+            MAYBE_WS => MAYBE_WS,
+            _ => RUN_END,
+        };
+        b += 1;
+    }
     table
 };
 
@@ -338,14 +358,13 @@ fn run_end(input: &[u8], mut i: usize) -> usize {
     // token bytes too; the table says which marks are delimiters.
     if let Some(bytes) = input.get(i..i + 8) {
         let word = u64::from_le_bytes(bytes.try_into().unwrap_or_default());
-        // bytes from 0x80 too: an invisible character may start there
-        let mut marks = delimiter_marks(word) | (word & HIGHS);
+        let mut marks = delimiter_marks(word);
         while marks != 0 {
             let k = (marks.trailing_zeros() / 8) as usize;
             match RUN[bytes[k] as usize] {
-                TOKEN => {}
-                MAYBE_WS if invisible_len(input, i + k) == 0 => {}
-                _ => return i + k,
+                RUN_END => return i + k,
+                MAYBE_WS if invisible_len(input, i + k) > 0 => return i + k,
+                _ => {}
             }
             marks &= marks - 1;
         }
@@ -353,9 +372,9 @@ fn run_end(input: &[u8], mut i: usize) -> usize {
     }
     while i < input.len() {
         match RUN[input[i] as usize] {
-            TOKEN => i += 1,
-            MAYBE_WS if invisible_len(input, i) == 0 => i += 1,
-            _ => break,
+            RUN_END => break,
+            MAYBE_WS if invisible_len(input, i) > 0 => break,
+            _ => i += 1,
         }
     }
     i
@@ -365,9 +384,9 @@ const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
 const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
 
 /// The high bit of each byte of `word` that may be a delimiter (a byte whose
-/// class is not [`TOKEN`]): every delimiter is marked, and some token bytes
-/// may be (`!`, `#`, `9`, `=`, `?` and a few more, and any byte after a
-/// marked one).
+/// class is not [`TOKEN`]) or start an invisible character (every byte from
+/// 0x80): every one is marked, and some token bytes may be (`!`, `#`, `9`,
+/// `=`, `?` and a few more, and any byte after a marked one).
 #[inline(always)]
 fn delimiter_marks(word: u64) -> u64 {
     let repeat = |byte: u8| ONES * u64::from(byte);
@@ -377,7 +396,7 @@ fn delimiter_marks(word: u64) -> u64 {
     // `}` and DEL
     let z = (word & repeat(0x99)) ^ repeat(0x19);
     let high = z.wrapping_sub(ONES) & !z;
-    (low | high) & HIGHS
+    (low | high | word) & HIGHS
 }
 
 /// Whether a line starting at `i` (inside a `{` comment) starts with a tag
@@ -887,8 +906,9 @@ impl<'a> Reader<'a> {
             return Some(self.read_utf16(visitor));
         }
         let from = self.cur;
-        let found = self.find_game_start();
-        if self.cur.pos > from.pos {
+        let mut text = false;
+        let found = self.find_game_start(&mut text);
+        if text && self.cur.pos > from.pos {
             self.emit_outside(from, self.cur.pos, visitor);
         }
         if !found {
@@ -985,8 +1005,9 @@ impl<'a> Reader<'a> {
     }
 
     /// Between games: skips whitespace, escape lines and comments up to the
-    /// next game, and stands at its first item; `false` at the end.
-    fn find_game_start(&mut self) -> bool {
+    /// next game, and stands at its first item; `false` at the end. Sets
+    /// `text` when more than whitespace came before it.
+    fn find_game_start(&mut self, text: &mut bool) -> bool {
         let input = self.input;
         // The first comment since the last game, if any: a game that starts
         // with a movetext token starts there.
@@ -994,6 +1015,7 @@ impl<'a> Reader<'a> {
         loop {
             self.cur.skip_ws(input);
             let Some(&b) = input.get(self.cur.pos) else { return false };
+            *text |= b != b'[';
             match b {
                 b'%' if self.at_line_start(&self.cur) => {
                     self.cur.skip_escape_line(input);
@@ -1112,6 +1134,46 @@ impl<'a> Reader<'a> {
         ended
     }
 
+    /// At an invisible character in the movetext, in a run of whitespace
+    /// that started on `line` (after the game's last item, which ends at
+    /// `end` when a blank line ends the game): whether the game ends in the
+    /// run (then `cur` stays, and the characters belong to what follows);
+    /// else the characters are reported (when `emit`) and `cur` stands at
+    /// the end of the run.
+    #[cold]
+    fn invisible_run<V: Visitor>(
+        &self,
+        cur: &mut Cursor,
+        line: u32,
+        end: Option<usize>,
+        visitor: &mut V,
+        emit: bool,
+    ) -> bool {
+        let input = self.input;
+        let mut after = *cur;
+        loop {
+            let len = match input.get(after.pos) {
+                Some(&b) if b >= 0x80 => invisible_len(input, after.pos),
+                _ => 0,
+            };
+            if len == 0 {
+                break;
+            }
+            after.pos += len;
+            after.skip_ws(input);
+        }
+        let blank =
+            end.is_some_and(|end| after.line >= line.saturating_add(2) && blank_line_between(input, end, after.pos));
+        if blank || matches!(input.get(after.pos), None | Some(b'[')) {
+            return true;
+        }
+        if emit {
+            self.emit_invisible(*cur, after.pos, visitor);
+        }
+        *cur = after;
+        false
+    }
+
     /// Reports the invisible characters in the whitespace from `from` to `to`.
     fn emit_invisible<V: Visitor>(&self, from: Cursor, to: usize, visitor: &mut V) {
         let input = self.input;
@@ -1142,34 +1204,16 @@ impl<'a> Reader<'a> {
         // ends the game.
         let mut moved = false;
         loop {
-            // the run of whitespace (and invisible characters) before the next item
-            let run = cur;
+            let line = cur.line;
             cur.skip_ws(input);
-            let mut invisible = false;
-            while input.get(cur.pos).is_some_and(|&b| b >= 0x80) {
-                let len = invisible_len(input, cur.pos);
-                if len == 0 {
-                    break;
-                }
-                invisible = true;
-                cur.pos += len;
-                cur.skip_ws(input);
+            if moved && cur.line >= line.saturating_add(2) && blank_line_between(input, end, cur.pos) {
+                break;
             }
             let pos = cur.pos;
-            let ends = moved && cur.line >= run.line.saturating_add(2) && blank_line_between(input, end, cur.pos);
-            let Some(&b) = input.get(pos).filter(|&&b| !ends && b != b'[') else {
-                if invisible {
-                    // after the game: read again by what comes next
-                    cur = run;
-                }
-                break;
-            };
+            let Some(&b) = input.get(pos) else { break };
             let emit = !skip_all && skip_from == NO_SKIP;
-            if invisible && emit {
-                self.emit_invisible(run, pos, visitor);
-            }
-            let class = CLASS[b as usize];
-            if class == TOKEN || class == DOLLAR {
+            let class = MOVETEXT[b as usize];
+            if class == TOKEN || class == DOLLAR || (class == MAYBE_WS && invisible_len(input, pos) == 0) {
                 if b == b'%' && self.at_line_start(&cur) {
                     let at = self.loc(&cur, pos);
                     let line = cur.skip_escape_line(input);
@@ -1260,6 +1304,14 @@ impl<'a> Reader<'a> {
                         skip_from = NO_SKIP;
                     } else if emit {
                         visitor.end_variation(at);
+                    }
+                }
+                LBRACKET => break,
+                MAYBE_WS => {
+                    // an invisible character
+                    if self.invisible_run(&mut cur, line, moved.then_some(end), visitor, emit) {
+                        // after the game: read again by what comes next
+                        break;
                     }
                 }
                 _ => {
