@@ -770,9 +770,12 @@ impl Cursor {
 ///
 /// - A game starts at its first tag or movetext token. Whitespace, `%`
 ///   escape lines and comments before it belong to no game when a tag follows
-///   them (or nothing does); when a movetext token follows, the game starts at
-///   the first of those comments, and they are its first comments. So a
-///   stretch holding only comments is no game.
+///   them (or nothing does), and are reported outside any game
+///   ([`Visitor::between_games`], [`Visitor::escape`]); when a movetext token
+///   follows, the game starts at the first of those comments, and they are
+///   its first comments. So a stretch holding only comments is no game.
+/// - Invisible characters (no-break space, zero-width space, a byte order
+///   mark after the start) are whitespace, reported ([`Visitor::invisible`]).
 /// - Its tags come first. A tag whose name this game already has starts the
 ///   next game when a blank line (a line of whitespace alone) came after the
 ///   previous tag: that is how header-only games (tags and no movetext) are
@@ -781,8 +784,9 @@ impl Cursor {
 ///   movetext has begun (a token or comment after the tags), at a blank line
 ///   once a movetext token has been read (as python-chess reads it: a game
 ///   without a result token followed by tagless movetext), or at the end of
-///   the input. Whatever follows a result token on its line belongs to the
-///   next game.
+///   the input. The comments after a result token on its line are the game's
+///   ([`Visitor::after_result`]); whatever else follows on the line belongs
+///   to the next game.
 /// - A `{` comment that is not closed ends at the end of the input, or before
 ///   a line that starts with a tag pair (then the comment is an error, not an
 ///   event, and the tag starts the next game).
