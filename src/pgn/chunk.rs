@@ -55,6 +55,9 @@
 //! - in a tag section, a line that starts with a well-formed tag whose name
 //!   the section already has, after a blank line (header-only games).
 //!
+//! A stream that looks like UTF-16 at its start (what the reader reports as
+//! one error) is one chunk.
+//!
 //! A chunk ends at the first cut point found at least the target size from
 //! its start, so it may be bigger when no cut point comes; memory is bounded
 //! by the largest game (a stream with no `\n` at all is one chunk). The
@@ -66,8 +69,8 @@ use std::io::{self, Read};
 #[cfg(doc)]
 use crate::pgn::reader::Reader;
 use crate::pgn::reader::{
-    CLASS, DOLLAR, Location, TOKEN, TagScan, invisible_before, is_recovery_line, result_of, scan_tag, skip_blank,
-    skip_blank_back,
+    CLASS, DOLLAR, Location, TOKEN, TagScan, invisible_before, is_recovery_line, looks_utf16, result_of, scan_tag,
+    skip_blank, skip_blank_back,
 };
 
 /// How much is read from the stream at a time.
@@ -107,6 +110,9 @@ pub struct Chunker<R: Read> {
     eof: bool,
     /// Whether the stream start was looked at for a byte order mark.
     started: bool,
+    /// The stream looks like UTF-16: one chunk, which the reader reads as one
+    /// error (there are no games to cut between).
+    utf16: bool,
     bytes_read: u64,
     state: ScanState,
 }
@@ -133,6 +139,7 @@ impl<R: Read> Chunker<R> {
             target: target.max(1),
             eof: false,
             started: false,
+            utf16: false,
             bytes_read: 0,
             state: ScanState::default(),
         }
@@ -164,7 +171,11 @@ impl<R: Read> Chunker<R> {
     /// kept.
     pub fn next_chunk(&mut self, buffer: Vec<u8>) -> io::Result<Option<Chunk>> {
         loop {
-            if self.started && !self.scanning {
+            if self.utf16 && !self.eof {
+                self.fill()?;
+                continue;
+            }
+            if self.started && !self.scanning && !self.utf16 {
                 match self.quick_cut() {
                     Search::Found(at) => {
                         self.scan = at;
@@ -174,7 +185,7 @@ impl<R: Read> Chunker<R> {
                     Search::NeedMore => {}
                 }
             }
-            if self.started && self.scanning && self.scan_lines() {
+            if self.started && self.scanning && !self.utf16 && self.scan_lines() {
                 return Ok(Some(self.cut(buffer)));
             }
             if self.eof {
@@ -283,8 +294,10 @@ impl<R: Read> Chunker<R> {
         self.filled += read;
         self.bytes_read += read as u64;
         self.eof = read == 0;
-        if !self.started && (self.filled >= 3 || self.eof) {
+        // (64 bytes: what the reader looks at for UTF-16)
+        if !self.started && (self.filled >= 64 || self.eof) {
             self.started = true;
+            self.utf16 = looks_utf16(&self.buf[..self.filled]);
             if self.buf[..self.filled].starts_with(b"\xef\xbb\xbf") {
                 self.buf.drain(..3);
                 self.filled -= 3;

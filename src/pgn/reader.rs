@@ -664,15 +664,13 @@ fn is_en_passant_mark(token: &[u8]) -> bool {
 
 /// Whether the input starts as UTF-16 text does: with a UTF-16 byte order
 /// mark, or with a NUL byte in every other place (and only there) over its
-/// first bytes.
-fn looks_utf16(input: &[u8]) -> bool {
+/// first 64 bytes.
+pub(crate) fn looks_utf16(input: &[u8]) -> bool {
     if input.starts_with(b"\xff\xfe") || input.starts_with(b"\xfe\xff") {
         return true;
     }
-    let head = &input[..input.len().min(64) & !1];
-    if head.len() < 4 {
-        return false;
-    }
+    // (never fewer than 64 bytes: a chunk may be shorter than the stream)
+    let Some(head) = input.get(..64) else { return false };
     let (even, odd): (Vec<u8>, Vec<u8>) = head.chunks_exact(2).map(|pair| (pair[0], pair[1])).unzip();
     let nul = |bytes: &[u8]| bytes.iter().all(|&b| b == 0);
     let none = |bytes: &[u8]| bytes.iter().all(|&b| b != 0);
@@ -791,7 +789,8 @@ impl Cursor {
 ///   a line that starts with a tag pair (then the comment is an error, not an
 ///   event, and the tag starts the next game).
 /// - [`Visitor::end_game`] gets the location just after the game's last token,
-///   comment or tag, so it does not depend on what follows the game.
+///   comment, tag or escape line, so it does not depend on what follows the
+///   game.
 /// - Open variations at the end of a game are reported once
 ///   ([`SyntaxErrorKind::UnclosedVariation`], at the innermost `(`), and get
 ///   no [`Visitor::end_variation`].
@@ -1092,8 +1091,12 @@ impl<'a> Reader<'a> {
                 if let Some(from) = invisible.take() {
                     self.emit_invisible(from, cur.pos, visitor);
                 }
-                let at = self.loc(&cur, cur.pos);
-                visitor.escape(cur.skip_escape_line(input), at);
+                let start = cur.pos;
+                let at = self.loc(&cur, start);
+                let line = cur.skip_escape_line(input);
+                visitor.escape(line, at);
+                // the game goes on to the end of its escape lines
+                self.end = start + line.len();
                 fresh = cur.at_line_start();
                 continue;
             }
@@ -1224,6 +1227,8 @@ impl<'a> Reader<'a> {
                     if emit {
                         visitor.escape(line, at);
                     }
+                    // the game goes on to the end of its escape lines
+                    end = pos + line.len();
                     continue;
                 }
                 let result = self.tokens(&mut cur, visitor, emit);
