@@ -388,7 +388,9 @@ mod tests {
                             let rest = &text[at + 1..];
                             let Some(end) = rest.find('"') else { continue };
                             let name = &rest[group.len() + 1..end];
-                            if !name.is_empty() && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-') {
+                            if !name.is_empty()
+                                && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+                            {
                                 found.push(rest[..end].to_owned());
                             }
                         }

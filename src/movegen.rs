@@ -40,6 +40,13 @@ pub(crate) struct Undo {
     halfmoves: u32,
 }
 
+impl Undo {
+    /// The move taken back, or `None` for a null move.
+    pub(crate) fn played(&self) -> Option<Move> {
+        self.m
+    }
+}
+
 /// Where generated moves go: a list, or a counter that never builds them.
 trait Sink {
     /// Moves of a non-pawn piece from `from` to each of `targets`.

@@ -233,7 +233,7 @@ fn utf16_input_is_one_clear_error() {
         if bom {
             bytes.extend_from_slice(if big_endian { b"\xfe\xff" } else { b"\xff\xfe" });
         }
-        for unit in "[Event \"A\"]\n\n1. e4 e5 *\n".encode_utf16() {
+        for unit in "[Event \"A\"]\n[Site \"B\"]\n\n1. e4 e5 *\n".encode_utf16() {
             bytes.extend_from_slice(&if big_endian { unit.to_be_bytes() } else { unit.to_le_bytes() });
         }
         bytes
@@ -249,6 +249,14 @@ fn utf16_input_is_one_clear_error() {
             ["1: input looks like UTF-16; convert it to UTF-8"]
         );
     }
+    // a stream that starts as UTF-16 is one chunk, whatever follows
+    let mut input = utf16(false, false);
+    input.extend_from_slice(b"\n\n[Event \"A\"]\n1. e4 *\n\n[Event \"B\"]\n1. d4 *\n");
+    let mut chunker = Chunker::with_target(&input[..], 1);
+    let chunk = chunker.next_chunk(Vec::new()).unwrap().unwrap();
+    assert_eq!(chunk.data, input);
+    assert_eq!(chunker.next_chunk(Vec::new()).unwrap(), None);
+    assert_eq!(findings(&input), owned(&[(1, &format!("1:1 pgn:utf16 ⟨⟩: {message}"))]));
     let stdout = finding_places(&["check"], &utf16(false, true));
     assert!(stdout.starts_with(&format!("<stdin>:1:1: game 1: error[pgn:utf16]: {message}\n")), "{stdout}");
 }

@@ -750,12 +750,12 @@ mod tests {
     #[test]
     fn terminal_shows_control_bytes_escaped_and_a_window_of_a_long_line() {
         let pgn = format!("[White \"A\x1b[2J\"]\n\n1. e4 {{{}\x07}} e5 2. Ke3 *\n", "x".repeat(200));
-        let options = Options { source_lines: true, count_only: false };
+        let options = Options { source_lines: true, ..Options::default() };
         let mut validator = Validator::new(pgn.as_bytes(), options);
         let mut report = Reader::new(pgn.as_bytes()).read_game(&mut validator).expect("a game");
         report.findings.retain(|f| f.kind.code() == "san:illegal");
         let mut out = Vec::new();
-        write_game(&mut out, "g.pgn", 1, &report, false, Style { terminal: true, color: false }).unwrap();
+        write_game(&mut out, "g.pgn", 1, &report, Style { terminal: true, color: false }).unwrap();
         let text = String::from_utf8(out).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         assert!(lines[0].starts_with("g.pgn:3:217: game 1 (A\\x1b[2J - ?), 2. Ke3: error[san:illegal]: "), "{text}");

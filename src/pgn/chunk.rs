@@ -55,6 +55,9 @@
 //! - in a tag section, a line that starts with a well-formed tag whose name
 //!   the section already has, after a blank line (header-only games).
 //!
+//! A stream that looks like UTF-16 at its start (what the reader reports as
+//! one error) is one chunk.
+//!
 //! A chunk ends at the first cut point found at least the target size from
 //! its start, so it may be bigger when no cut point comes. The reading
 //! thread of `sanfen check -j N` cuts the chunks: with the quick search it
@@ -78,8 +81,8 @@ use std::io::{self, Read};
 #[cfg(doc)]
 use crate::pgn::reader::Reader;
 use crate::pgn::reader::{
-    CLASS, DOLLAR, Location, NL, TOKEN, TagScan, WS, invisible_before, is_recovery_line, result_of, scan_tag,
-    skip_blank, skip_blank_back,
+    CLASS, DOLLAR, Location, NL, TOKEN, TagScan, WS, invisible_before, is_recovery_line, looks_utf16, result_of,
+    scan_tag, skip_blank, skip_blank_back,
 };
 
 /// How much is read from the stream at a time.
@@ -155,6 +158,9 @@ pub struct Chunker<R: Read> {
     eof: bool,
     /// Whether the stream start was looked at for a byte order mark.
     started: bool,
+    /// The stream looks like UTF-16: one chunk, which the reader reads as one
+    /// error (there are no games to cut between).
+    utf16: bool,
     bytes_read: u64,
     state: ScanState,
     /// Set while a game larger than the limit is passed on in pieces.
@@ -198,6 +204,7 @@ impl<R: Read> Chunker<R> {
             target: target.max(1),
             eof: false,
             started: false,
+            utf16: false,
             bytes_read: 0,
             state: ScanState::default(),
             discard: None,
@@ -245,7 +252,18 @@ impl<R: Read> Chunker<R> {
             if let Some(discard) = self.discard {
                 return Ok(Some(self.next_piece(discard, buffer)));
             }
-            if self.started && !self.scanning {
+            if self.utf16 && !self.eof {
+                // one chunk while it is not larger than a game may be; then
+                // pieces, as of a game too large
+                if self.filled > self.limit {
+                    let game = self.location_of(0);
+                    self.discard = Some(Discard { game, line_start: true, ..Discard::default() });
+                    continue;
+                }
+                self.fill();
+                continue;
+            }
+            if self.started && !self.scanning && !self.utf16 {
                 match self.quick_cut() {
                     Search::Found(at) => {
                         self.scan = at;
@@ -255,7 +273,7 @@ impl<R: Read> Chunker<R> {
                     Search::NeedMore => {}
                 }
             }
-            let cut = self.started && self.scanning && self.scan_lines();
+            let cut = self.started && self.scanning && !self.utf16 && self.scan_lines();
             // a game too large: the one from the last cut point to the one
             // found, or an unended one
             let too_large = self.scanning
@@ -442,8 +460,10 @@ impl<R: Read> Chunker<R> {
         self.filled += read;
         self.bytes_read += read as u64;
         self.eof = read == 0;
-        if !self.started && (self.filled >= 3 || self.eof) {
+        // (64 bytes: what the reader looks at for UTF-16)
+        if !self.started && (self.filled >= 64 || self.eof) {
             self.started = true;
+            self.utf16 = looks_utf16(&self.buf[..self.filled]);
             if self.buf[..self.filled].starts_with(b"\xef\xbb\xbf") {
                 self.buf.drain(..3);
                 self.filled -= 3;

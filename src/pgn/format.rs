@@ -28,8 +28,10 @@
 //! resolves (in any spelling [`resolve_text`] reads leniently, English
 //! letters) to exactly one legal move or is a null move out of check, and
 //! the reader reported no syntax error. Otherwise the game is written
-//! **unchanged**: the bytes from its first token to its last, then one
-//! newline, and [`FormattedGame::error`] says why (the first problem). (A game
+//! **unchanged**: the bytes from its first token to its last (but for its
+//! line ends, the output's), then one line end, and
+//! [`FormattedGame::error`] says why (the first problem); UTF-16 input is
+//! written back byte for byte. (A game
 //! of tags alone gets a blank line and a termination marker after them, as a
 //! rewritten one does: without it, the rewritten game after it could be read
 //! as more of its tags.)
@@ -58,20 +60,30 @@
 //!   break. Variations are kept, `(` glued to the token after it and `)` to
 //!   the token before it, lichess style: `1. e4 (1. d4 d5) 1... e5`. The
 //!   termination marker ends the movetext, canonical (`1–0` is `1-0`, `½-½`
-//!   is `1/2-1/2`); a movetext without one gets the Result tag's value if it
-//!   is a marker, else `*`.
+//!   is `1/2-1/2`, and so is a Result tag of `½-½`); a movetext without one
+//!   gets the Result tag's value if it is a marker, else `*`.
 //! - **Lines** of movetext are at most [`MAX_WIDTH`] bytes: tokens are
 //!   separated by one space and a token that does not fit starts a new line.
 //!   A move number stays on the line of its move. Comments are never broken
 //!   (their text is their meaning): a comment longer than a line sits on its
 //!   own line, and a comment's own line breaks are kept. Tag lines are never
 //!   wrapped.
-//! - Lines end with `\n`; games are separated by one blank line
-//!   ([`format_pgn`] and `sanfen fmt` write it; [`FormattedGame::text`] has
-//!   none). What the reader finds between games is part of no game and is
-//!   dropped: a UTF-8 byte order mark, `%` escape lines, comments before a
-//!   game's tags. So are `%` escape lines inside a rewritten game: they are
-//!   not PGN data.
+//! - **Nothing is dropped.** A comment after the termination marker, on its
+//!   line, stays there: `1-0 {note}`. Comments and `%` escape lines between
+//!   games are written as they are, each on its own line(s), where they
+//!   were: before the next game (a blank line after them), or after the
+//!   last game ([`Formatter::take_outside`]). An escape line among a game's
+//!   tags is written after the tags; one in the movetext on a line of its
+//!   own at its place. Evaluation symbols written for NAGs (`±`) are written
+//!   `$n`; an en passant mark written apart (`exd6 e.p.`) goes the way of
+//!   a glued one (canonical SAN has none). Only whitespace changes: invisible
+//!   characters between tokens (no-break and zero-width spaces, a byte order
+//!   mark after the start) are whitespace, and the byte order mark at the
+//!   start of the input is not written.
+//! - Lines end as the input's first line does, `\r\n` or `\n`, throughout
+//!   (comments and games written unchanged included: never a mix); games are
+//!   separated by one blank line ([`format_pgn`] and `sanfen fmt` write it;
+//!   [`FormattedGame::text`] has none).
 //!
 //! Formatting is idempotent: formatting the output again gives the same
 //! bytes.

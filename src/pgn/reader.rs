@@ -297,14 +297,34 @@ const CLASS_TABLE: [u8; 256] = {
 /// The class of every byte; the tokenizer looks nothing else up.
 pub(crate) static CLASS: [u8; 256] = CLASS_TABLE;
 
-/// [`CLASS`], but for the first bytes of invisible characters: what ends a
-/// run of token bytes.
-static RUN: [u8; 256] = {
+/// [`CLASS`], but [`MAYBE_WS`] for the first bytes of invisible
+/// characters: what the movetext loop dispatches on.
+static MOVETEXT: [u8; 256] = {
     let mut table = CLASS_TABLE;
     table[0xa0] = MAYBE_WS;
     table[0xc2] = MAYBE_WS;
     table[0xe2] = MAYBE_WS;
     table[0xef] = MAYBE_WS;
+    table
+};
+
+/// In [`RUN`]: a byte that ends a run of token bytes.
+const RUN_END: u8 = 1;
+
+/// What a byte does to a run of token bytes: [`TOKEN`] continues it,
+/// [`RUN_END`] ends it, [`MAYBE_WS`] ends it if an invisible character
+/// starts there.
+static RUN: [u8; 256] = {
+    let mut table = [RUN_END; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = match MOVETEXT[b] {
+            TOKEN => TOKEN,
+            MAYBE_WS => MAYBE_WS,
+            _ => RUN_END,
+        };
+        b += 1;
+    }
     table
 };
 
@@ -338,14 +358,13 @@ fn run_end(input: &[u8], mut i: usize) -> usize {
     // token bytes too; the table says which marks are delimiters.
     if let Some(bytes) = input.get(i..i + 8) {
         let word = u64::from_le_bytes(bytes.try_into().unwrap_or_default());
-        // bytes from 0x80 too: an invisible character may start there
-        let mut marks = delimiter_marks(word) | (word & HIGHS);
+        let mut marks = delimiter_marks(word);
         while marks != 0 {
             let k = (marks.trailing_zeros() / 8) as usize;
             match RUN[bytes[k] as usize] {
-                TOKEN => {}
-                MAYBE_WS if invisible_len(input, i + k) == 0 => {}
-                _ => return i + k,
+                RUN_END => return i + k,
+                MAYBE_WS if invisible_len(input, i + k) > 0 => return i + k,
+                _ => {}
             }
             marks &= marks - 1;
         }
@@ -353,9 +372,9 @@ fn run_end(input: &[u8], mut i: usize) -> usize {
     }
     while i < input.len() {
         match RUN[input[i] as usize] {
-            TOKEN => i += 1,
-            MAYBE_WS if invisible_len(input, i) == 0 => i += 1,
-            _ => break,
+            RUN_END => break,
+            MAYBE_WS if invisible_len(input, i) > 0 => break,
+            _ => i += 1,
         }
     }
     i
@@ -365,9 +384,9 @@ const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
 const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
 
 /// The high bit of each byte of `word` that may be a delimiter (a byte whose
-/// class is not [`TOKEN`]): every delimiter is marked, and some token bytes
-/// may be (`!`, `#`, `9`, `=`, `?` and a few more, and any byte after a
-/// marked one).
+/// class is not [`TOKEN`]) or start an invisible character (every byte from
+/// 0x80): every one is marked, and some token bytes may be (`!`, `#`, `9`,
+/// `=`, `?` and a few more, and any byte after a marked one).
 #[inline(always)]
 fn delimiter_marks(word: u64) -> u64 {
     let repeat = |byte: u8| ONES * u64::from(byte);
@@ -377,7 +396,7 @@ fn delimiter_marks(word: u64) -> u64 {
     // `}` and DEL
     let z = (word & repeat(0x99)) ^ repeat(0x19);
     let high = z.wrapping_sub(ONES) & !z;
-    (low | high) & HIGHS
+    (low | high | word) & HIGHS
 }
 
 /// Whether a line starting at `i` (inside a `{` comment) starts with a tag
@@ -645,15 +664,13 @@ fn is_en_passant_mark(token: &[u8]) -> bool {
 
 /// Whether the input starts as UTF-16 text does: with a UTF-16 byte order
 /// mark, or with a NUL byte in every other place (and only there) over its
-/// first bytes.
-fn looks_utf16(input: &[u8]) -> bool {
+/// first 64 bytes.
+pub(crate) fn looks_utf16(input: &[u8]) -> bool {
     if input.starts_with(b"\xff\xfe") || input.starts_with(b"\xfe\xff") {
         return true;
     }
-    let head = &input[..input.len().min(64) & !1];
-    if head.len() < 4 {
-        return false;
-    }
+    // (never fewer than 64 bytes: a chunk may be shorter than the stream)
+    let Some(head) = input.get(..64) else { return false };
     let (even, odd): (Vec<u8>, Vec<u8>) = head.chunks_exact(2).map(|pair| (pair[0], pair[1])).unzip();
     let nul = |bytes: &[u8]| bytes.iter().all(|&b| b == 0);
     let none = |bytes: &[u8]| bytes.iter().all(|&b| b != 0);
@@ -751,9 +768,12 @@ impl Cursor {
 ///
 /// - A game starts at its first tag or movetext token. Whitespace, `%`
 ///   escape lines and comments before it belong to no game when a tag follows
-///   them (or nothing does); when a movetext token follows, the game starts at
-///   the first of those comments, and they are its first comments. So a
-///   stretch holding only comments is no game.
+///   them (or nothing does), and are reported outside any game
+///   ([`Visitor::between_games`], [`Visitor::escape`]); when a movetext token
+///   follows, the game starts at the first of those comments, and they are
+///   its first comments. So a stretch holding only comments is no game.
+/// - Invisible characters (no-break space, zero-width space, a byte order
+///   mark after the start) are whitespace, reported ([`Visitor::invisible`]).
 /// - Its tags come first. A tag whose name this game already has starts the
 ///   next game when a blank line (a line of whitespace alone) came after the
 ///   previous tag: that is how header-only games (tags and no movetext) are
@@ -762,13 +782,15 @@ impl Cursor {
 ///   movetext has begun (a token or comment after the tags), at a blank line
 ///   once a movetext token has been read (as python-chess reads it: a game
 ///   without a result token followed by tagless movetext), or at the end of
-///   the input. Whatever follows a result token on its line belongs to the
-///   next game.
+///   the input. The comments after a result token on its line are the game's
+///   ([`Visitor::after_result`]); whatever else follows on the line belongs
+///   to the next game.
 /// - A `{` comment that is not closed ends at the end of the input, or before
 ///   a line that starts with a tag pair (then the comment is an error, not an
 ///   event, and the tag starts the next game).
 /// - [`Visitor::end_game`] gets the location just after the game's last token,
-///   comment or tag, so it does not depend on what follows the game.
+///   comment, tag or escape line, so it does not depend on what follows the
+///   game.
 /// - Open variations at the end of a game are reported once
 ///   ([`SyntaxErrorKind::UnclosedVariation`], at the innermost `(`), and get
 ///   no [`Visitor::end_variation`].
@@ -887,8 +909,9 @@ impl<'a> Reader<'a> {
             return Some(self.read_utf16(visitor));
         }
         let from = self.cur;
-        let found = self.find_game_start();
-        if self.cur.pos > from.pos {
+        let mut text = false;
+        let found = self.find_game_start(&mut text);
+        if text && self.cur.pos > from.pos {
             self.emit_outside(from, self.cur.pos, visitor);
         }
         if !found {
@@ -985,8 +1008,9 @@ impl<'a> Reader<'a> {
     }
 
     /// Between games: skips whitespace, escape lines and comments up to the
-    /// next game, and stands at its first item; `false` at the end.
-    fn find_game_start(&mut self) -> bool {
+    /// next game, and stands at its first item; `false` at the end. Sets
+    /// `text` when more than whitespace came before it.
+    fn find_game_start(&mut self, text: &mut bool) -> bool {
         let input = self.input;
         // The first comment since the last game, if any: a game that starts
         // with a movetext token starts there.
@@ -994,6 +1018,7 @@ impl<'a> Reader<'a> {
         loop {
             self.cur.skip_ws(input);
             let Some(&b) = input.get(self.cur.pos) else { return false };
+            *text |= b != b'[';
             match b {
                 b'%' if self.at_line_start(&self.cur) => {
                     self.cur.skip_escape_line(input);
@@ -1066,8 +1091,12 @@ impl<'a> Reader<'a> {
                 if let Some(from) = invisible.take() {
                     self.emit_invisible(from, cur.pos, visitor);
                 }
-                let at = self.loc(&cur, cur.pos);
-                visitor.escape(cur.skip_escape_line(input), at);
+                let start = cur.pos;
+                let at = self.loc(&cur, start);
+                let line = cur.skip_escape_line(input);
+                visitor.escape(line, at);
+                // the game goes on to the end of its escape lines
+                self.end = start + line.len();
                 fresh = cur.at_line_start();
                 continue;
             }
@@ -1112,6 +1141,46 @@ impl<'a> Reader<'a> {
         ended
     }
 
+    /// At an invisible character in the movetext, in a run of whitespace
+    /// that started on `line` (after the game's last item, which ends at
+    /// `end` when a blank line ends the game): whether the game ends in the
+    /// run (then `cur` stays, and the characters belong to what follows);
+    /// else the characters are reported (when `emit`) and `cur` stands at
+    /// the end of the run.
+    #[cold]
+    fn invisible_run<V: Visitor>(
+        &self,
+        cur: &mut Cursor,
+        line: u32,
+        end: Option<usize>,
+        visitor: &mut V,
+        emit: bool,
+    ) -> bool {
+        let input = self.input;
+        let mut after = *cur;
+        loop {
+            let len = match input.get(after.pos) {
+                Some(&b) if b >= 0x80 => invisible_len(input, after.pos),
+                _ => 0,
+            };
+            if len == 0 {
+                break;
+            }
+            after.pos += len;
+            after.skip_ws(input);
+        }
+        let blank =
+            end.is_some_and(|end| after.line >= line.saturating_add(2) && blank_line_between(input, end, after.pos));
+        if blank || matches!(input.get(after.pos), None | Some(b'[')) {
+            return true;
+        }
+        if emit {
+            self.emit_invisible(*cur, after.pos, visitor);
+        }
+        *cur = after;
+        false
+    }
+
     /// Reports the invisible characters in the whitespace from `from` to `to`.
     fn emit_invisible<V: Visitor>(&self, from: Cursor, to: usize, visitor: &mut V) {
         let input = self.input;
@@ -1142,40 +1211,24 @@ impl<'a> Reader<'a> {
         // ends the game.
         let mut moved = false;
         loop {
-            // the run of whitespace (and invisible characters) before the next item
-            let run = cur;
+            let line = cur.line;
             cur.skip_ws(input);
-            let mut invisible = false;
-            while input.get(cur.pos).is_some_and(|&b| b >= 0x80) {
-                let len = invisible_len(input, cur.pos);
-                if len == 0 {
-                    break;
-                }
-                invisible = true;
-                cur.pos += len;
-                cur.skip_ws(input);
+            if moved && cur.line >= line.saturating_add(2) && blank_line_between(input, end, cur.pos) {
+                break;
             }
             let pos = cur.pos;
-            let ends = moved && cur.line >= run.line.saturating_add(2) && blank_line_between(input, end, cur.pos);
-            let Some(&b) = input.get(pos).filter(|&&b| !ends && b != b'[') else {
-                if invisible {
-                    // after the game: read again by what comes next
-                    cur = run;
-                }
-                break;
-            };
+            let Some(&b) = input.get(pos) else { break };
             let emit = !skip_all && skip_from == NO_SKIP;
-            if invisible && emit {
-                self.emit_invisible(run, pos, visitor);
-            }
-            let class = CLASS[b as usize];
-            if class == TOKEN || class == DOLLAR {
+            let class = MOVETEXT[b as usize];
+            if class == TOKEN || class == DOLLAR || (class == MAYBE_WS && invisible_len(input, pos) == 0) {
                 if b == b'%' && self.at_line_start(&cur) {
                     let at = self.loc(&cur, pos);
                     let line = cur.skip_escape_line(input);
                     if emit {
                         visitor.escape(line, at);
                     }
+                    // the game goes on to the end of its escape lines
+                    end = pos + line.len();
                     continue;
                 }
                 let result = self.tokens(&mut cur, visitor, emit);
@@ -1260,6 +1313,14 @@ impl<'a> Reader<'a> {
                         skip_from = NO_SKIP;
                     } else if emit {
                         visitor.end_variation(at);
+                    }
+                }
+                LBRACKET => break,
+                MAYBE_WS => {
+                    // an invisible character
+                    if self.invisible_run(&mut cur, line, moved.then_some(end), visitor, emit) {
+                        // after the game: read again by what comes next
+                        break;
                     }
                 }
                 _ => {

@@ -440,8 +440,6 @@ struct Line {
     /// The next move needs its move number (line start, after a comment or
     /// a variation).
     needs_number: bool,
-    /// The last token played was an en passant capture: its canonical SAN.
-    en_passant: Option<SanPlus>,
 }
 
 impl Line {
@@ -455,7 +453,6 @@ impl Line {
             since_dead: 0,
             number: None,
             needs_number: true,
-            en_passant: None,
         }
     }
 
@@ -637,7 +634,6 @@ impl Recorder<'_> {
         if let Some(san) = crate::parse::san::canonical(token, crate::san::Letters::English.table()) {
             if let Quick::Canonical(m) = quick::find_with_checkers(&line.pos, line.checkers, &san.san) {
                 let context = (line.ply + 1, line.pos.fullmoves(), line.pos.turn());
-                let en_passant = matches!(m, crate::Move::EnPassant { .. });
                 line.undo = Some(line.pos.undo_info(Some(m)));
                 line.pos.play_unchecked(m);
                 line.checkers = line.pos.checkers_after(m);
@@ -652,9 +648,6 @@ impl Recorder<'_> {
                     self.push_with(FindingKind::MoveShape { lint, canonical }, at, token, Some(context));
                 }
                 advance(line);
-                if en_passant {
-                    line.en_passant = Some(SanPlus { suffix: wanted, ..san });
-                }
                 return true;
             }
         }
@@ -709,9 +702,6 @@ impl Recorder<'_> {
                     line.pos.play_unchecked(m);
                     line.checkers = line.pos.checkers();
                     advance(line);
-                    if matches!(m, crate::Move::EnPassant { .. }) {
-                        line.en_passant = Some(SanPlus { en_passant_mark: false, ..canonical });
-                    }
                     true
                 }
             },
@@ -751,7 +741,6 @@ fn advance(line: &mut Line) {
     line.ply += 1;
     line.needs_number = false;
     line.number = None;
-    line.en_passant = None;
 }
 
 /// After a move that cannot be played on `line`.
@@ -759,7 +748,6 @@ fn kill(line: &mut Line) {
     line.dead = true;
     line.since_dead = 0;
     line.number = None;
-    line.en_passant = None;
 }
 
 /// Plays and checks games; give it to a [`crate::pgn::reader::Reader`] over the same input.
@@ -1055,7 +1043,7 @@ impl Visitor for Validator<'_> {
     }
 
     fn en_passant_mark(&mut self, token: &[u8], at: Location) {
-        let Some(line) = self.lines.last_mut() else { return };
+        let Some(line) = self.lines.last() else { return };
         if line.dead {
             return;
         }
@@ -1065,12 +1053,18 @@ impl Visitor for Validator<'_> {
             Color::Black => (Color::White, line.pos.fullmoves()),
         };
         let context = Some((line.ply, number, side));
-        match line.en_passant {
-            Some(canonical) => {
+        // the move before the mark, as the line's undo information has it
+        let en_passant = line.undo.filter(|undo| matches!(undo.played(), Some(crate::Move::EnPassant { .. })));
+        match en_passant {
+            Some(undo) if line.ply > 0 => {
+                let mut before = line.pos.clone();
+                before.unplay(&undo);
+                let m = undo.played().expect("an en passant capture");
+                let canonical = crate::notation::san_plus(&before, m);
                 let kind = FindingKind::Spelling { kind: SanLintKind::EnPassantSuffix, canonical };
                 self.recorder.push_with(kind, at, token, context);
             }
-            None => self.recorder.push_with(FindingKind::EnPassantMarkWithoutCapture, at, token, context),
+            _ => self.recorder.push_with(FindingKind::EnPassantMarkWithoutCapture, at, token, context),
         }
     }
 
