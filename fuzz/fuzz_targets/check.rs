@@ -28,6 +28,13 @@ fuzz_target!(|data: &[u8]| {
     check(&input);
 });
 
+/// Whether the findings' source lines are compared between the whole input,
+/// its chunks and its blocks. On: `sanfen check` shows them on a terminal,
+/// and its output must not depend on `-j`. Today they differ (see the seeds
+/// `source-line-*` and `j1-blocks-source-line-*`); turning this off checks
+/// everything else while that is being fixed.
+const COMPARE_SOURCE_LINES: bool = true;
+
 /// The options of `sanfen check` on a terminal: findings with their source line.
 const OPTIONS: Options = Options { source_lines: true, count_only: false };
 
@@ -78,6 +85,18 @@ fn check(input: &[u8]) {
 
 /// Asserts that `reports` are `whole`, showing the first that differs.
 fn same_reports(reports: &[GameReport], whole: &[GameReport], what: &str) {
+    let without_source_lines = |reports: &[GameReport]| {
+        let mut reports = reports.to_vec();
+        for finding in reports.iter_mut().flat_map(|report| &mut report.findings) {
+            finding.source_line = None;
+        }
+        reports
+    };
+    let (reports, whole) = if COMPARE_SOURCE_LINES {
+        (reports.to_vec(), whole.to_vec())
+    } else {
+        (without_source_lines(reports), without_source_lines(whole))
+    };
     if let Some(i) = (0..reports.len().max(whole.len())).find(|&i| reports.get(i) != whole.get(i)) {
         panic!("{what}: game {} differs\nwhole:  {:#?}\nchunks: {:#?}", i + 1, whole.get(i), reports.get(i));
     }
@@ -181,7 +200,9 @@ fn sequential(mut input: &[u8], block: usize) -> Vec<GameReport> {
     let mut len = 0;
     let mut start = Location { line: 1, column: 1, offset: 0 };
     let mut first = true;
-    let mut size = block;
+    // the first read holds the byte order mark whole (the command's first
+    // block is 1 MiB)
+    let mut size = block.max(3);
     loop {
         let target = len + size;
         if space.len() < target {

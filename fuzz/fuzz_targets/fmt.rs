@@ -47,6 +47,15 @@ const CHECK_TEXT_OUTSIDE_GAMES: bool = false;
 /// documentation says so); turn it on when it keeps them.
 const CHECK_ESCAPE_LINES_IN_GAMES: bool = false;
 
+/// Whether an input that starts with a UTF-8 byte order mark is formatted
+/// whole, as `format_pgn` does (`Formatter::new` given the input and the
+/// reader's location after the mark). On: today a game written unchanged
+/// is then copied 3 bytes off (seed
+/// `format-pgn-bom-unchanged-game-shifted-3-bytes.pgn`). Off: such an input
+/// is formatted from after the mark, as its chunks are, and `format_pgn` is
+/// not compared for it; everything else is still checked.
+const FORMAT_WHOLE_INPUT_WITH_BOM: bool = true;
+
 fuzz_target!(|data: &[u8]| {
     let input = structured::input(data);
     check(&input);
@@ -54,9 +63,15 @@ fuzz_target!(|data: &[u8]| {
 
 fn check(input: &[u8]) {
     // format, reading the input's games at the same time
-    let mut reader = Reader::new(input);
+    let bom = input.starts_with(b"\xef\xbb\xbf");
+    let whole = FORMAT_WHOLE_INPUT_WITH_BOM || !bom;
+    let (mut reader, text) = if whole {
+        (Reader::new(input), input)
+    } else {
+        (Reader::with_start(&input[3..], Location { line: 1, column: 1, offset: 3 }), &input[3..])
+    };
     let start = reader.location();
-    let mut both = Both { formatter: Formatter::new(input, start), model: Model::new() };
+    let mut both = Both { formatter: Formatter::new(text, start), model: Model::new() };
     let mut out = Vec::new();
     let mut games = Vec::new();
     while let Some((game, model)) = reader.read_game(&mut both) {
@@ -64,7 +79,9 @@ fn check(input: &[u8]) {
         append_game(&mut out, &game.text, first);
         games.push((game, model));
     }
-    assert_eq!(format_pgn(input).0, out, "format_pgn gives the games formatted one by one");
+    if whole {
+        assert_eq!(format_pgn(input).0, out, "format_pgn gives the games formatted one by one");
+    }
     let small = 2 + input.len() % 61;
     for (target, line_by_line) in [(1, false), (1, true), (small, false)] {
         let by_chunks = chunked(input, target, line_by_line);
@@ -97,18 +114,22 @@ fn check(input: &[u8]) {
             Some(_) => compare_unchanged(input, game, before, after, i),
         }
         if CHECK_ESCAPE_LINES_IN_GAMES {
-            assert_eq!(
-                escape_lines(&out, after),
-                escape_lines(input, before),
-                "game {}: the escape lines are kept",
-                i + 1
+            let (kept, given) = (escape_lines(&out, after), escape_lines(input, before));
+            assert!(
+                kept == given,
+                "game {}: the escape lines are kept: {:?} in {:?}",
+                i + 1,
+                lossy(&kept),
+                lossy(&given)
             );
         }
     }
     if CHECK_TEXT_OUTSIDE_GAMES {
         let models: Vec<&GameModel> = games.iter().map(|(_, model)| model).collect();
         let in_gaps = gaps(input, start.offset, &models);
-        assert_eq!(out_gaps, in_gaps, "the text between games is kept");
+        for (i, (kept, given)) in out_gaps.iter().zip(&in_gaps).enumerate() {
+            assert!(kept == given, "the text before game {} is kept: {:?} in {:?}", i + 1, lossy(kept), lossy(given));
+        }
     }
 }
 
@@ -154,6 +175,11 @@ fn gaps(input: &[u8], start: u64, games: &[&GameModel]) -> Vec<Vec<Vec<u8>>> {
     }
     gaps.push(words(&input[from..]));
     gaps
+}
+
+/// Byte strings, readable.
+fn lossy(texts: &[Vec<u8>]) -> Vec<String> {
+    texts.iter().map(|text| String::from_utf8_lossy(text).into_owned()).collect()
 }
 
 fn words(text: &[u8]) -> Vec<Vec<u8>> {

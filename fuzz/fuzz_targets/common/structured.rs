@@ -32,7 +32,7 @@ pub fn input(data: &[u8]) -> Cow<'_, [u8]> {
 
 /// Renders the PGN that `data` describes.
 pub fn render(data: &[u8]) -> Vec<u8> {
-    let pgn = Pgn::arbitrary_take_rest(Unstructured::new(data)).unwrap_or_default();
+    let pgn = Pgn::read(Unstructured::new(data));
     let mut out = Out { text: Vec::new(), crlf: pgn.crlf, column: 0 };
     if pgn.bom {
         out.text.extend_from_slice(b"\xef\xbb\xbf");
@@ -46,18 +46,66 @@ pub fn render(data: &[u8]) -> Vec<u8> {
     out.text
 }
 
+/// A few bytes (at most 15), so that byte blobs do not eat the input.
+#[derive(Debug, Default)]
+struct Blob(Vec<u8>);
+
+impl<'a> Arbitrary<'a> for Blob {
+    fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Blob> {
+        let len = usize::from(u.arbitrary::<u8>()? % 16);
+        Ok(Blob(u.bytes(len.min(u.len()))?.to_vec()))
+    }
+}
+
+/// A short list (at most 7 items).
+#[derive(Debug, Default)]
+struct Few<T>(Vec<T>);
+
+impl<'a, T: Arbitrary<'a>> Arbitrary<'a> for Few<T> {
+    fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Few<T>> {
+        let len = u.arbitrary::<u8>()? % 8;
+        let mut items = Vec::with_capacity(usize::from(len));
+        for _ in 0..len {
+            items.push(u.arbitrary()?);
+        }
+        Ok(Few(items))
+    }
+}
+
 /// A PGN file.
-#[derive(Arbitrary, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Pgn {
     bom: bool,
     crlf: bool,
     items: Vec<Item>,
 }
 
-#[derive(Arbitrary, Debug)]
+impl Pgn {
+    /// Items while the bytes last.
+    fn read(mut u: Unstructured<'_>) -> Pgn {
+        let flags = u.arbitrary::<u8>().unwrap_or(0);
+        let mut pgn = Pgn { bom: flags & 0x0f == 1, crlf: flags & 0xf0 == 0x10, items: Vec::new() };
+        while !u.is_empty() {
+            match u.arbitrary() {
+                Ok(item) => pgn.items.push(item),
+                Err(_) => break,
+            }
+        }
+        pgn
+    }
+}
+
+#[derive(Debug)]
 enum Item {
     Game(Game),
     Between(Between),
+}
+
+impl<'a> Arbitrary<'a> for Item {
+    fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Item> {
+        // mostly games
+        Ok(if u.arbitrary::<u8>()? < 224 { Item::Game(u.arbitrary()?) } else { Item::Between(u.arbitrary()?) })
+    }
 }
 
 /// Text between games.
@@ -68,12 +116,12 @@ enum Between {
     Comment(Comment),
     LineComment(Text),
     Word(u8),
-    Bytes(Vec<u8>),
+    Bytes(Blob),
 }
 
-#[derive(Arbitrary, Debug)]
+#[derive(Debug)]
 struct Game {
-    tags: Vec<Tag>,
+    tags: Few<Tag>,
     /// A start position from [`STARTS`], with its `FEN` (and `SetUp`,
     /// `Variant`) tags.
     start: Option<u8>,
@@ -85,22 +133,58 @@ struct Game {
     close: bool,
 }
 
-#[derive(Arbitrary, Debug)]
+impl<'a> Arbitrary<'a> for Game {
+    fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Game> {
+        let tags = u.arbitrary()?;
+        let start = if u.arbitrary::<u8>()? < 64 { Some(u.arbitrary()?) } else { None };
+        let blank = u.arbitrary::<u8>()? < 224;
+        // about 64 nodes a game
+        let mut nodes = Vec::new();
+        while !u.is_empty() && u.arbitrary::<u8>()? >= 4 {
+            nodes.push(u.arbitrary()?);
+        }
+        Ok(Game { tags, start, blank, nodes, result: u.arbitrary()?, close: u.arbitrary::<u8>()? < 224 })
+    }
+}
+
+#[derive(Debug)]
 struct Tag {
     name: TagName,
     value: Text,
-    /// Spaces and escapes as written by hand.
+    /// Spaces around the name and the value.
     loose: bool,
+    /// `"` and `\` left unescaped in the value.
+    unescaped: bool,
 }
 
-#[derive(Arbitrary, Debug)]
+impl<'a> Arbitrary<'a> for Tag {
+    fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Tag> {
+        let flags = u.arbitrary::<u8>()?;
+        Ok(Tag { name: u.arbitrary()?, value: u.arbitrary()?, loose: flags & 7 == 0, unescaped: flags & 0xf8 == 0 })
+    }
+}
+
+#[derive(Debug)]
 enum TagName {
     Roster(u8),
     Known(u8),
-    Bytes(Vec<u8>),
+    /// `FEN`, `SetUp` or `Variant`, with a value that is mostly not one.
+    Special(u8),
+    Bytes(Blob),
 }
 
-#[derive(Arbitrary, Debug)]
+impl<'a> Arbitrary<'a> for TagName {
+    fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<TagName> {
+        Ok(match u.arbitrary::<u8>()? {
+            0..=191 => TagName::Roster(u.arbitrary()?),
+            192..=239 => TagName::Known(u.arbitrary()?),
+            240..=247 => TagName::Special(u.arbitrary()?),
+            _ => TagName::Bytes(u.arbitrary()?),
+        })
+    }
+}
+
+#[derive(Debug)]
 enum Node {
     /// A legal move (the index modulo the number of legal moves).
     Move {
@@ -111,7 +195,7 @@ enum Node {
     /// A word from [`WORDS`].
     Word(u8),
     /// Any bytes, as a token.
-    Bytes(Vec<u8>),
+    Bytes(Blob),
     Comment(Comment),
     LineComment(Text),
     Nag(u8),
@@ -122,7 +206,26 @@ enum Node {
     Escape(Text),
 }
 
-#[derive(Arbitrary, Debug)]
+impl<'a> Arbitrary<'a> for Node {
+    fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Node> {
+        // mostly moves, some comments, NAGs and variations, few odd tokens
+        Ok(match u.arbitrary::<u8>()? {
+            0..=167 => Node::Move { index: u.arbitrary()?, spelling: u.arbitrary()?, number: u.arbitrary()? },
+            168..=183 => Node::Comment(u.arbitrary()?),
+            184..=189 => Node::Nag(u.arbitrary()?),
+            190..=193 => Node::Annotation(u.arbitrary()?),
+            194..=209 => Node::Open,
+            210..=229 => Node::Close,
+            230..=239 => Node::Newline,
+            240..=244 => Node::Word(u.arbitrary()?),
+            245..=247 => Node::Bytes(u.arbitrary()?),
+            248..=252 => Node::LineComment(u.arbitrary()?),
+            _ => Node::Escape(u.arbitrary()?),
+        })
+    }
+}
+
+#[derive(Debug)]
 enum Spelling {
     Canonical,
     NoCheckMark,
@@ -135,7 +238,24 @@ enum Spelling {
     Annotated(u8),
 }
 
-#[derive(Arbitrary, Debug)]
+impl<'a> Arbitrary<'a> for Spelling {
+    fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Spelling> {
+        // mostly canonical
+        Ok(match u.arbitrary::<u8>()? {
+            0..=159 => Spelling::Canonical,
+            160..=175 => Spelling::NoCheckMark,
+            176..=183 => Spelling::Long,
+            184..=191 => Spelling::Uci,
+            192..=207 => Spelling::Zeros,
+            208..=215 => Spelling::NoCaptureMark,
+            216..=223 => Spelling::NoEquals,
+            224..=239 => Spelling::EnPassantMark,
+            _ => Spelling::Annotated(u.arbitrary()?),
+        })
+    }
+}
+
+#[derive(Debug)]
 enum Number {
     /// As PGN writes them.
     Auto,
@@ -144,17 +264,41 @@ enum Number {
     Wrong(u16),
 }
 
-#[derive(Arbitrary, Debug)]
+impl<'a> Arbitrary<'a> for Number {
+    fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Number> {
+        // mostly as PGN writes them
+        Ok(match u.arbitrary::<u8>()? {
+            0..=199 => Number::Auto,
+            200..=229 => Number::None,
+            230..=247 => Number::Glued,
+            _ => Number::Wrong(u.arbitrary()?),
+        })
+    }
+}
+
+#[derive(Debug)]
 struct Comment {
     /// Keep `}` in the text (which ends the comment early).
     raw: bool,
     text: Text,
 }
 
-#[derive(Arbitrary, Debug)]
+impl<'a> Arbitrary<'a> for Comment {
+    fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Comment> {
+        Ok(Comment { raw: u.arbitrary::<u8>()? >= 240, text: u.arbitrary()? })
+    }
+}
+
+#[derive(Debug)]
 enum Text {
-    Words(Vec<u8>),
-    Bytes(Vec<u8>),
+    Words(Few<u8>),
+    Bytes(Blob),
+}
+
+impl<'a> Arbitrary<'a> for Text {
+    fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Text> {
+        Ok(if u.arbitrary::<u8>()? < 208 { Text::Words(u.arbitrary()?) } else { Text::Bytes(u.arbitrary()?) })
+    }
 }
 
 #[derive(Arbitrary, Debug)]
@@ -258,8 +402,7 @@ const WORDS: &[&str] = &[
 ];
 
 /// Tag names besides the roster.
-const TAG_NAMES: &[&str] =
-    &["FEN", "SetUp", "Variant", "WhiteElo", "ECO", "TimeControl", "Annotator", "PlyCount", "Termination", "Opening"];
+const TAG_NAMES: &[&str] = &["WhiteElo", "ECO", "TimeControl", "Annotator", "PlyCount", "Termination", "Opening"];
 
 const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
 
@@ -305,7 +448,7 @@ impl Out {
 impl Text {
     fn bytes(&self) -> Vec<u8> {
         match self {
-            Text::Words(words) => {
+            Text::Words(Few(words)) => {
                 let mut text = Vec::new();
                 for (i, &w) in words.iter().enumerate() {
                     if i > 0 && w % 3 != 0 {
@@ -315,7 +458,7 @@ impl Text {
                 }
                 text
             }
-            Text::Bytes(bytes) => bytes.clone(),
+            Text::Bytes(Blob(bytes)) => bytes.clone(),
         }
     }
 
@@ -355,7 +498,7 @@ impl Between {
                 out.newline();
             }
             Between::Word(w) => out.token(word(*w)),
-            Between::Bytes(bytes) => out.raw(bytes),
+            Between::Bytes(Blob(bytes)) => out.raw(bytes),
         }
     }
 }
@@ -383,10 +526,10 @@ impl Game {
             out.raw(format!("[FEN \"{fen}\"]").as_bytes());
             out.newline();
         }
-        for tag in &self.tags {
+        for tag in &self.tags.0 {
             tag.render(out);
         }
-        if self.blank && (!self.tags.is_empty() || start.is_some()) {
+        if self.blank && (!self.tags.0.is_empty() || start.is_some()) {
             out.newline();
         }
         let position = match start {
@@ -426,7 +569,7 @@ impl Game {
                     continue;
                 }
                 Node::Word(w) => out.token(word(*w)),
-                Node::Bytes(bytes) => out.token(bytes),
+                Node::Bytes(Blob(bytes)) => out.token(bytes),
                 Node::Comment(comment) => out.token(&comment.bytes()),
                 Node::LineComment(text) => {
                     out.token(b";");
@@ -442,10 +585,11 @@ impl Game {
                     out.token(b"(");
                 }
                 Node::Close => {
+                    // a `)` with no `(` comes from the words
                     if lines.len() > 1 {
                         lines.pop();
+                        out.token(b")");
                     }
-                    out.token(b")");
                 }
                 Node::Newline => out.newline(),
                 Node::Escape(text) => {
@@ -485,11 +629,12 @@ impl Tag {
         let name: Cow<'_, [u8]> = match &self.name {
             TagName::Roster(i) => Cow::Borrowed(ROSTER[usize::from(*i) % 7].as_bytes()),
             TagName::Known(i) => Cow::Borrowed(TAG_NAMES[usize::from(*i) % TAG_NAMES.len()].as_bytes()),
-            TagName::Bytes(bytes) => Cow::Borrowed(bytes),
+            TagName::Special(i) => Cow::Borrowed(["FEN", "SetUp", "Variant"][usize::from(*i) % 3].as_bytes()),
+            TagName::Bytes(Blob(bytes)) => Cow::Borrowed(bytes),
         };
         let mut value = Vec::new();
         for b in self.value.line() {
-            if !self.loose && (b == b'"' || b == b'\\') {
+            if !self.unescaped && (b == b'"' || b == b'\\') {
                 value.push(b'\\');
             }
             value.push(b);
