@@ -49,8 +49,9 @@ fn check(input: &[u8]) {
         assert_eq!(reader.location().offset, input.len() as u64, "the reader stops at the end");
         reports
     };
+    let newlines: Vec<usize> = input.iter().enumerate().filter(|(_, b)| **b == b'\n').map(|(i, _)| i).collect();
     for report in &whole {
-        check_report(input, report);
+        check_report(input, &newlines, report);
     }
 
     // counting only
@@ -103,7 +104,7 @@ fn same_reports(reports: &[GameReport], whole: &[GameReport], what: &str) {
 }
 
 /// Checks what one report says about its game.
-fn check_report(input: &[u8], report: &GameReport) {
+fn check_report(input: &[u8], newlines: &[usize], report: &GameReport) {
     assert!(report.at.offset <= input.len() as u64);
     let mut errors = 0;
     let mut lints = 0;
@@ -115,8 +116,8 @@ fn check_report(input: &[u8], report: &GameReport) {
         let offset = finding.at.offset as usize;
         assert!(offset <= input.len(), "{finding:?}");
         assert!(finding.at.offset >= report.at.offset, "{finding:?} before its game at {:?}", report.at);
-        assert_eq!(finding.at, location(input, offset), "{finding:?}");
-        assert_eq!(finding.source_line.as_deref(), Some(&*source_line(input, offset)), "{finding:?}");
+        assert_eq!(finding.at, location(input, newlines, offset), "{finding:?}");
+        assert_eq!(finding.source_line.as_deref(), Some(&*source_line(input, newlines, offset)), "{finding:?}");
     }
     assert!(
         report.findings.windows(2).all(|pair| pair[0].at.offset <= pair[1].at.offset),
@@ -138,17 +139,18 @@ fn check_findings_cap(report: &GameReport, errors: u32, lints: u32) {
     assert_eq!((report.errors, report.lints), (errors, lints), "the counts are those of the findings kept");
 }
 
-/// The location of `offset` in a whole input (a byte order mark at the start
-/// is not counted in the first line's columns).
-fn location(input: &[u8], offset: usize) -> Location {
-    let before = &input[..offset];
-    let line = 1 + before.iter().filter(|&&b| b == b'\n').count() as u32;
-    let column = offset - line_start(input, offset) + 1;
+/// The location of `offset` in a whole input whose `\n`s are at `newlines`
+/// (a byte order mark at the start is not counted in the first line's
+/// columns).
+fn location(input: &[u8], newlines: &[usize], offset: usize) -> Location {
+    let line = 1 + newlines.partition_point(|&newline| newline < offset) as u32;
+    let column = offset - line_start(input, newlines, offset) + 1;
     Location { line, column: column as u32, offset: offset as u64 }
 }
 
-fn line_start(input: &[u8], offset: usize) -> usize {
-    match input[..offset].iter().rposition(|&b| b == b'\n') {
+fn line_start(input: &[u8], newlines: &[usize], offset: usize) -> usize {
+    let before = newlines.partition_point(|&newline| newline < offset);
+    match before.checked_sub(1).map(|i| newlines[i]) {
         Some(newline) => newline + 1,
         None if input.starts_with(b"\xef\xbb\xbf") && offset >= 3 => 3,
         None => 0,
@@ -157,9 +159,9 @@ fn line_start(input: &[u8], offset: usize) -> usize {
 
 /// The line that holds `offset`, without its line end, decoded as UTF-8 or,
 /// when it is not, Latin-1.
-fn source_line(input: &[u8], offset: usize) -> String {
-    let start = line_start(input, offset);
-    let end = input[start..].iter().position(|&b| b == b'\n').map_or(input.len(), |i| start + i);
+fn source_line(input: &[u8], newlines: &[usize], offset: usize) -> String {
+    let start = line_start(input, newlines, offset);
+    let end = newlines.get(newlines.partition_point(|&newline| newline < start)).copied().unwrap_or(input.len());
     let line = &input[start..end];
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     match std::str::from_utf8(line) {
