@@ -224,6 +224,10 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 impl LintPolicy {
+    /// Every lint finding a warning: [`LintPolicy::default`], as a constant.
+    pub const DEFAULT: LintPolicy =
+        LintPolicy { allowed: 0, denied: 0, allowed_groups: 0, denied_groups: 0, strict: false };
+
     /// Every lint finding an error, unless allowed by name or group.
     pub fn strict() -> LintPolicy {
         LintPolicy { strict: true, ..LintPolicy::default() }

@@ -24,8 +24,11 @@ fuzz_target!(|data: &[u8]| {
     // skipping paths are checked too.
     let skip_variations = data.first().is_some_and(|b| b & 1 == 1);
     let skip_movetext = data.first().is_some_and(|b| b & 6 == 6);
+    // where lines start, counted once: locations are checked by a binary
+    // search (a count from the start for each event made long inputs slow)
+    let newlines: Vec<usize> = data.iter().enumerate().filter(|(_, b)| **b == b'\n').map(|(i, _)| i).collect();
     let whole = {
-        let mut checker = Checker::new(data, skip_variations, skip_movetext);
+        let mut checker = Checker::new(data, &newlines, skip_variations, skip_movetext);
         let mut reader = Reader::new(data);
         let mut games = Vec::new();
         while let Some(game) = reader.read_game(&mut checker) {
@@ -47,7 +50,7 @@ fuzz_target!(|data: &[u8]| {
             // column 1, or 4 after the stream's byte order mark (columns count bytes)
             assert_eq!(chunk.start.column, if start == 3 && chunk.start.line == 1 { 4 } else { 1 });
             assert!(next.is_none_or(|next| next == chunk.start), "chunks follow each other");
-            let mut checker = Checker::new(data, skip_variations, skip_movetext);
+            let mut checker = Checker::new(data, &newlines, skip_variations, skip_movetext);
             assert_eq!(chunk.start, checker.location(start));
             assert_eq!(&data[start..start + chunk.data.len()], chunk.data.as_slice());
             let mut reader = Reader::with_start(&chunk.data, chunk.start);
@@ -88,6 +91,8 @@ enum Event {
 /// input, and records them.
 struct Checker<'a> {
     input: &'a [u8],
+    /// The offsets of the input's `\n`s.
+    newlines: &'a [usize],
     skip_variations: bool,
     skip_movetext: bool,
     events: Vec<Event>,
@@ -103,9 +108,10 @@ struct Checker<'a> {
 }
 
 impl<'a> Checker<'a> {
-    fn new(input: &'a [u8], skip_variations: bool, skip_movetext: bool) -> Checker<'a> {
+    fn new(input: &'a [u8], newlines: &'a [usize], skip_variations: bool, skip_movetext: bool) -> Checker<'a> {
         Checker {
             input,
+            newlines,
             skip_variations,
             skip_movetext,
             events: Vec::new(),
@@ -119,9 +125,11 @@ impl<'a> Checker<'a> {
 
     /// The location of `offset`, counted from the start of the input.
     fn location(&self, offset: usize) -> Location {
-        let before = &self.input[..offset];
-        let line = 1 + before.iter().filter(|&&b| b == b'\n').count() as u32;
-        let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |newline| newline + 1);
+        // the newlines before `offset` (columns count every byte, a byte
+        // order mark's included)
+        let before = self.newlines.partition_point(|&newline| newline < offset);
+        let line = 1 + before as u32;
+        let line_start = before.checked_sub(1).map_or(0, |i| self.newlines[i] + 1);
         Location { line, column: (offset - line_start + 1) as u32, offset: offset as u64 }
     }
 
