@@ -186,7 +186,7 @@ fn a_game_over_the_limit_is_one_error_and_the_next_is_checked() {
         String::from_utf8(output.stderr).unwrap(),
         format!(
             "{path}:1001:1: game 101: game of {size} bytes, larger than the limit of 8388608 bytes (game written \
-             unchanged)\n{path}:1019:7: game 102: 1... e4: illegal: no piece of that kind can make the move; did you mean e5, e6, a5? \
+             unchanged)\n{path}:1019:7: game 102: 1... e4: illegal: no pawn can move to e4; did you mean e5, e6? \
              (game written unchanged)\n"
         )
     );
