@@ -1006,7 +1006,7 @@ fn header_only_games() {
         shown(b"[Event \"A\"]\n[Site \"x\"]\n\n[Event \"B\"]\n[Site \"y\"]\n \t\r\n%escape\n[Site \"z\"]\n"),
         [
             vec!["1:1 begin", "1:1 tag Event ⟨A⟩", "2:1 tag Site ⟨x⟩", "end_tags", "2:11 end"],
-            vec!["4:1 begin", "4:1 tag Event ⟨B⟩", "5:1 tag Site ⟨y⟩", "7:1 escape ⟨%escape⟩", "end_tags", "5:11 end"],
+            vec!["4:1 begin", "4:1 tag Event ⟨B⟩", "5:1 tag Site ⟨y⟩", "7:1 escape ⟨%escape⟩", "end_tags", "7:8 end"],
             vec!["8:1 begin", "8:1 tag Site ⟨z⟩", "end_tags", "8:11 end"],
         ]
     );
