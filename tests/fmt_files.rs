@@ -24,7 +24,7 @@ const SMALL_FORMATTED: &str = "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"
                                [Black \"?\"]\n[Result \"0-1\"]\n\n1. e4 e5 2. Nf3 0-1\n";
 const BAD: &str = "1. e4 e5 2. Ke3 *\n";
 /// Why `2. Ke3` after `1. e4 e5` is illegal.
-const KE3: &str = "illegal: no piece of that kind can make the move; did you mean Ke2, Bd3, Be2?";
+const KE3: &str = "illegal: no king can move to e3; did you mean Ke2?";
 /// The user and group the files of other users belong to.
 const NOBODY: u32 = 65534;
 

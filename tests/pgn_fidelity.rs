@@ -257,8 +257,12 @@ fn utf16_input_is_one_clear_error() {
     assert_eq!(chunk.data, input);
     assert_eq!(chunker.next_chunk(Vec::new()).unwrap(), None);
     assert_eq!(findings(&input), owned(&[(1, &format!("1:1 pgn:utf16 ⟨⟩: {message}"))]));
-    let stdout = finding_places(&["check"], &utf16(false, true));
-    assert!(stdout.starts_with(&format!("<stdin>:1:1: game 1: error[pgn:utf16]: {message}\n")), "{stdout}");
+    // the command says it once, before reading, however large the input
+    let output = cargo_bin_cmd!("sanfen").arg("check").write_stdin(utf16(false, true)).output().unwrap();
+    assert_eq!(
+        (String::from_utf8(output.stderr).unwrap(), output.status.code()),
+        (format!("sanfen: <stdin>: not PGN text: {message}\n"), Some(1))
+    );
 }
 
 // ---- results --------------------------------------------------------------------------

@@ -7,6 +7,9 @@ use std::ffi::{OsStr, OsString};
 use std::fs::File;
 use std::io::{self, BufReader, Read};
 
+use sanfen::pgn::validate::FindingKind;
+use sanfen::pgn::{SyntaxErrorKind, looks_utf16};
+
 use super::Error;
 
 /// A compression format, recognised by its magic bytes.
@@ -126,12 +129,13 @@ pub fn from_reader(display: String, raw: Box<dyn Read + Send>, size: Option<u64>
 }
 
 /// Why a stream that starts with `head` is not PGN text, when that is clear:
-/// a UTF-16 byte order mark, or control bytes (other than whitespace) more
+/// UTF-16 text ([`looks_utf16`]: as the reader says it, once for the whole
+/// stream, however large), or control bytes (other than whitespace) more
 /// than 8 and more than 1 in 100 of `head`. PGN text holds none; a stray
 /// one or two are reported as findings.
 pub fn not_text(head: &[u8]) -> Option<String> {
-    if head.starts_with(b"\xff\xfe") || head.starts_with(b"\xfe\xff") {
-        return Some("UTF-16 text (a UTF-16 byte order mark); convert it to UTF-8".to_owned());
+    if looks_utf16(head) {
+        return Some(FindingKind::Syntax(SyntaxErrorKind::Utf16).to_string());
     }
     let is_control = |b: &u8| (*b < 0x20 && !matches!(*b, b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)) || *b == 0x7f;
     let controls = head.iter().filter(|b| is_control(b)).count();
@@ -222,7 +226,7 @@ mod tests {
         );
         assert_eq!(
             not_text(b"\xff\xfe[\0E\0").as_deref(),
-            Some("UTF-16 text (a UTF-16 byte order mark); convert it to UTF-8")
+            Some("input looks like UTF-16, which PGN never is; convert it to UTF-8")
         );
     }
 

@@ -21,5 +21,5 @@ pub const SEVEN_TAG_ROSTER: [(&str, &str); 7] = [
 ];
 
 pub use chunk::{Chunk, Chunker};
-pub use reader::Reader;
 pub use reader::{Location, RawText, ResultToken, Skip, SyntaxError, SyntaxErrorKind, Visitor};
+pub use reader::{Reader, looks_utf16};

@@ -665,7 +665,7 @@ fn is_en_passant_mark(token: &[u8]) -> bool {
 /// Whether the input starts as UTF-16 text does: with a UTF-16 byte order
 /// mark, or with a NUL byte in every other place (and only there) over its
 /// first 64 bytes.
-pub(crate) fn looks_utf16(input: &[u8]) -> bool {
+pub fn looks_utf16(input: &[u8]) -> bool {
     if input.starts_with(b"\xff\xfe") || input.starts_with(b"\xfe\xff") {
         return true;
     }
