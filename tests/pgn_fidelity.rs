@@ -413,12 +413,13 @@ fn castling_with_unicode_dashes_reaches_the_san_parser_whole() {
 }
 
 #[test]
-#[ignore = "needs the SAN parser to accept Unicode dashes"]
 fn castling_with_unicode_dashes_is_read_with_a_lint() {
     let input = "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O–O Nf6 *\n";
     let found = findings(input.as_bytes());
-    assert_eq!(found.len(), 1, "{found:?}");
-    assert!(found[0].1.starts_with("1:35 ") && found[0].1.ends_with("[O-O]"), "{found:?}");
+    assert_eq!(
+        found,
+        [(1, "1:35 san:castling-dash ⟨O–O⟩: castling written with a dash other than `-`; write O-O [O-O]".to_owned())]
+    );
     assert_eq!(
         formatted(input.as_bytes()),
         format!("{ROSTER}[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O Nf6 *\n")
