@@ -345,6 +345,11 @@ impl LintPolicy {
         if self.strict { Level::Deny } else { Level::Warn }
     }
 
+    /// Whether some lint finding would be an error.
+    pub fn denies_any(&self) -> bool {
+        self.strict || self.denied != 0 || self.denied_groups != 0
+    }
+
     /// Whether every lint finding is a warning (the default: nothing allowed
     /// or denied, not strict).
     pub fn is_default(&self) -> bool {

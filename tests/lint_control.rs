@@ -162,3 +162,37 @@ fn resolve_reports_a_denied_finding_as_an_error_and_drops_an_allowed_one() {
         )
     );
 }
+
+#[test]
+fn fmt_writes_a_game_with_a_denied_finding_unchanged_and_says_why() {
+    let input = format!("{GAME}\n[Event \"y\"]\n\n1. d4 d5 *\n");
+    let output = cargo_bin_cmd!("sanfen")
+        .args(["fmt", "--deny", "san:castling-zeros"])
+        .write_stdin(input.clone())
+        .output()
+        .unwrap();
+    assert_eq!(
+        (
+            String::from_utf8(output.stdout).unwrap(),
+            String::from_utf8(output.stderr).unwrap(),
+            output.status.code()
+        ),
+        (
+            "[Event \"x\"]\n\n1. e4 e5 Nf3 Nc6 3. Bc4 Bc5 4. 0-0 *\n\n[Event \"y\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n\
+             [Round \"?\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n\n1. d4 d5 *\n"
+                .to_owned(),
+            "<stdin>:3:32: game 1: 0-0: castling written with zeros; write O-O (san:castling-zeros, denied) (game \
+             written unchanged)\n"
+                .to_owned(),
+            Some(1)
+        )
+    );
+    // a code allowed out of a denied group: the game is rewritten
+    let output = cargo_bin_cmd!("sanfen")
+        .args(["fmt", "--deny", "san", "--allow", "san:castling-zeros"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert_eq!((output.stderr.as_slice(), output.status.code()), (&b""[..], Some(0)));
+    assert!(String::from_utf8(output.stdout).unwrap().contains("4. O-O *"));
+}

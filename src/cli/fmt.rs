@@ -16,13 +16,14 @@ use std::ffi::{OsStr, OsString};
 use std::io::{self, BufWriter, Read, Write};
 use std::sync::{Arc, Mutex, PoisonError};
 
+use sanfen::lint::LintPolicy;
 use sanfen::pgn::chunk::Chunker;
-use sanfen::pgn::format::{Formatter, append_game};
+use sanfen::pgn::format::{Formatter, append_game, denied_findings};
 use sanfen::pgn::reader::Reader;
 
 use super::pgn_input::{self, Source};
 use super::rewrite::{self, InPlace};
-use super::{Error, ExitCode};
+use super::{Error, ExitCode, LintArgs};
 
 /// `sanfen fmt`'s arguments.
 #[derive(Debug, clap::Args)]
@@ -57,6 +58,13 @@ pub struct Args {
     /// `--check` (and make the exit code 1 too). Not with `--in-place`.
     #[arg(long, conflicts_with = "in_place")]
     check: bool,
+    /// `--deny CODE`: a game with a lint finding of that code or group
+    /// (`sanfen check` names them) is written unchanged and reported, as a
+    /// game with an error is; `--allow CODE` takes a code out of a denied
+    /// group. Other lint findings are not reported: `fmt` writes the
+    /// canonical form.
+    #[command(flatten)]
+    lints: LintArgs,
     /// PGN files (`.gz`, `.zst` decompressed); none, or `-`, reads standard
     /// input.
     ///
@@ -112,13 +120,14 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut first = true;
+    let policy = args.lints.policy(false)?;
     for name in &names {
         let result = if args.in_place {
-            rewrite_in_place(name)
+            rewrite_in_place(name, policy)
         } else if args.check {
-            check_source(name, &mut out)
+            check_source(name, policy, &mut out)
         } else {
-            pgn_input::open(name).and_then(|source| format_source(source, &mut out, &mut first, Error::Output))
+            pgn_input::open(name).and_then(|source| format_source(source, policy, &mut out, &mut first, Error::Output))
         };
         match result {
             Ok(valid) => code = code.and_valid(valid),
@@ -139,6 +148,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
 /// was rewritten.
 fn format_source(
     source: Source,
+    policy: LintPolicy,
     out: &mut dyn Write,
     first: &mut bool,
     write_error: impl Fn(io::Error) -> Error,
@@ -190,7 +200,12 @@ fn format_source(
             let formatter = Formatter::new(&chunk.data, chunk.start);
             let crlf = *crlf.get_or_insert(formatter.crlf());
             let mut formatter = formatter.with_crlf(crlf);
-            while let Some(game) = reader.read_game(&mut formatter) {
+            let mut denied = denied_findings(&chunk.data, chunk.start, policy).into_iter();
+            loop {
+                if let Some(error) = denied.next().flatten() {
+                    formatter.refuse_next_game(error);
+                }
+                let Some(game) = reader.read_game(&mut formatter) else { break };
                 games += 1;
                 append_game(&mut text, &game.text, *first);
                 *first &= game.text.is_empty();
@@ -225,7 +240,7 @@ fn format_source(
 /// [`InPlace`] says (owner, group, mode, kind and links kept; refusals; the
 /// temporary file removed on errors and signals); a file whose text would
 /// not change is left as it is. Whether every game was rewritten.
-fn rewrite_in_place(name: &OsStr) -> Result<bool, Error> {
+fn rewrite_in_place(name: &OsStr, policy: LintPolicy) -> Result<bool, Error> {
     let file = InPlace::open(name)?;
     let display = name.to_string_lossy().into_owned();
     if pgn_input::is_compressed(file.target().as_os_str()) {
@@ -242,7 +257,7 @@ fn rewrite_in_place(name: &OsStr) -> Result<bool, Error> {
     }
     let write_error = file.write_error();
     let mut out = Both(BufWriter::with_capacity(1 << 16, file.output()), Compare(Arc::clone(&comparison)));
-    let valid = format_source(source, &mut out, &mut true, &write_error)?;
+    let valid = format_source(source, policy, &mut out, &mut true, &write_error)?;
     out.flush().map_err(&write_error)?;
     drop(out);
     if comparison.lock().unwrap_or_else(PoisonError::into_inner).differs() {
@@ -257,13 +272,13 @@ fn rewrite_in_place(name: &OsStr) -> Result<bool, Error> {
 /// input instead of writing it, and prints `would reformat NAME` on `out`
 /// when they differ. Whether every game was rewritten and nothing would
 /// change.
-fn check_source(name: &OsStr, out: &mut dyn Write) -> Result<bool, Error> {
+fn check_source(name: &OsStr, policy: LintPolicy, out: &mut dyn Write) -> Result<bool, Error> {
     let source = pgn_input::open(name)?;
     let display = source.name.clone();
     let comparison = Arc::new(Mutex::new(Comparison::default()));
     let reader = Tee { inner: source.reader, comparison: Arc::clone(&comparison) };
     let source = Source { reader: Box::new(reader), ..source };
-    let valid = format_source(source, &mut Compare(Arc::clone(&comparison)), &mut true, Error::Output)?;
+    let valid = format_source(source, policy, &mut Compare(Arc::clone(&comparison)), &mut true, Error::Output)?;
     let differs = comparison.lock().unwrap_or_else(PoisonError::into_inner).differs();
     if differs {
         writeln!(out, "would reformat {display}").map_err(Error::Output)?;

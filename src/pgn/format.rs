@@ -93,11 +93,13 @@ use core::ops::Range;
 
 use memchr::{memchr, memrchr};
 
+use crate::lint::LintPolicy;
 use crate::pgn::SEVEN_TAG_ROSTER;
 use crate::pgn::reader::{
     Location, RawText, Reader, ResultToken, Skip, SyntaxError, SyntaxErrorKind, Visitor, result_of,
 };
 use crate::pgn::start::{Start, StartError, start_position};
+use crate::pgn::validate::{Options, Severity, Validator};
 use crate::quick::{self, Quick};
 use crate::resolve::{SanError, resolve_text};
 use crate::san::{Letters, ParseSanError, San, SanOptions, SanPlus};
@@ -168,6 +170,15 @@ pub enum FormatErrorKind {
         /// The mark as written, after the move's number (`12. e.p.`).
         text: String,
     },
+    /// A lint finding that the policy denies ([`denied_findings`]).
+    Denied {
+        /// The finding's code (`san:castling-zeros`).
+        code: &'static str,
+        /// The token as written (empty for a finding about the whole game).
+        token: String,
+        /// What the finding says.
+        message: String,
+    },
 }
 
 impl fmt::Display for FormatError {
@@ -207,6 +218,10 @@ impl fmt::Display for FormatErrorKind {
             FormatErrorKind::EnPassantMarkWithoutCapture { text } => {
                 write!(f, "{text}: an en passant mark after a move that is no en passant capture")
             }
+            FormatErrorKind::Denied { code, token, message } if token.is_empty() => {
+                write!(f, "{message} ({code}, denied)")
+            }
+            FormatErrorKind::Denied { code, token, message } => write!(f, "{token}: {message} ({code}, denied)"),
         }
     }
 }
@@ -372,6 +387,11 @@ pub struct Formatter<'a> {
     after_result: Vec<u8>,
     /// The game is UTF-16: written as it is, byte for byte.
     verbatim: bool,
+    /// Why the next game is to be written unchanged, when the caller knows
+    /// ([`Formatter::refuse_next_game`]).
+    next_refusal: Option<FormatError>,
+    /// The same, for the game being read.
+    refusal: Option<FormatError>,
 }
 
 impl<'a> Formatter<'a> {
@@ -398,6 +418,8 @@ impl<'a> Formatter<'a> {
             tag_escapes: Vec::new(),
             after_result: Vec::new(),
             verbatim: false,
+            next_refusal: None,
+            refusal: None,
         }
     }
 
@@ -447,6 +469,12 @@ impl<'a> Formatter<'a> {
     }
 
     /// Records the first problem of the game.
+    /// Makes the next game read be written unchanged, for this reason
+    /// (unless it has a problem of its own, which is then the reason given).
+    pub fn refuse_next_game(&mut self, error: FormatError) {
+        self.next_refusal = Some(error);
+    }
+
     fn fail(&mut self, at: Location, kind: FormatErrorKind) {
         if self.error.is_none() {
             self.error = Some(FormatError { at, kind });
@@ -630,6 +658,7 @@ impl Visitor for Formatter<'_> {
         self.tag_escapes.clear();
         self.after_result.clear();
         self.verbatim = false;
+        self.refusal = self.next_refusal.take();
     }
 
     fn tag(&mut self, name: &[u8], value: RawText<'_>, at: Location) {
@@ -843,6 +872,10 @@ impl Visitor for Formatter<'_> {
             self.fail(at, FormatErrorKind::Syntax(SyntaxErrorKind::UnclosedVariation, String::new()));
         }
         self.in_game = false;
+        if let Some(refusal) = self.refusal.take() {
+            // a problem of its own comes first
+            self.error.get_or_insert(refusal);
+        }
         let (text, error) = match self.error.take() {
             Some(error) if self.verbatim => {
                 let len = self.input.len();
@@ -861,6 +894,53 @@ impl Visitor for Formatter<'_> {
         full.extend_from_slice(&text);
         FormattedGame { text: self.line_ends(full), error }
     }
+}
+
+/// For each game of `input` (whole games, the first at `start`, as a
+/// [`crate::pgn::Chunk`] holds them), the first finding that `policy` makes
+/// an error of a lint finding, as the reason to write the game unchanged
+/// (for [`Formatter::refuse_next_game`]); `None` for the other games. Empty
+/// when the policy denies nothing.
+///
+/// ```
+/// use sanfen::lint::LintPolicy;
+/// use sanfen::pgn::Location;
+/// use sanfen::pgn::format::denied_findings;
+///
+/// let pgn = b"1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. 0-0 *\n\n1. d4 d5 *\n";
+/// let start = Location { line: 1, column: 1, offset: 0 };
+/// let mut policy = LintPolicy::default();
+/// policy.deny("san:castling-zeros").unwrap();
+/// let denied = denied_findings(pgn, start, policy);
+/// assert_eq!(denied.len(), 2);
+/// let error = denied[0].as_ref().unwrap();
+/// assert_eq!((error.at.line, error.at.column), (1, 35));
+/// assert_eq!(error.to_string(), "0-0: castling written with zeros; write O-O (san:castling-zeros, denied)");
+/// assert_eq!(denied[1], None);
+/// ```
+pub fn denied_findings(input: &[u8], start: Location, policy: LintPolicy) -> Vec<Option<FormatError>> {
+    if !policy.denies_any() {
+        return Vec::new();
+    }
+    let options = Options { policy, ..Options::default() };
+    let mut validator = Validator::with_base(input, start.offset, options);
+    let mut reader = Reader::with_start(input, start);
+    let mut denied = Vec::new();
+    while let Some(report) = reader.read_game(&mut validator) {
+        let finding = report
+            .findings
+            .into_iter()
+            .find(|finding| finding.severity() == Severity::Error && finding.kind.severity() == Severity::Lint);
+        denied.push(finding.map(|finding| FormatError {
+            at: finding.at,
+            kind: FormatErrorKind::Denied {
+                code: finding.kind.code(),
+                message: finding.kind.to_string(),
+                token: finding.token,
+            },
+        }));
+    }
+    denied
 }
 
 /// Appends a game's text to PGN output, with the blank line that separates
