@@ -40,12 +40,12 @@ use sanfen::{Color, Move, Outcome, Position};
 /// reader finds outside games) must be in the output, word for word between
 /// the same games. Off: the formatter drops it today (its documentation says
 /// so); turn it on when it keeps that text.
-const CHECK_TEXT_OUTSIDE_GAMES: bool = false;
+const CHECK_TEXT_OUTSIDE_GAMES: bool = true;
 
 /// Whether the `%` escape lines inside a rewritten game must be in the output
 /// game, in the same order. Off: the formatter drops them today (its
 /// documentation says so); turn it on when it keeps them.
-const CHECK_ESCAPE_LINES_IN_GAMES: bool = false;
+const CHECK_ESCAPE_LINES_IN_GAMES: bool = true;
 
 /// Whether an input that starts with a UTF-8 byte order mark is formatted
 /// whole, as `format_pgn` does (`Formatter::new` given the input and the
@@ -79,6 +79,9 @@ fn check(input: &[u8]) {
         append_game(&mut out, &game.text, first);
         games.push((game, model));
     }
+    // comments and escape lines after the last game
+    let first = out.is_empty();
+    append_game(&mut out, &both.formatter.take_outside(), first);
     if whole {
         assert_eq!(format_pgn(input).0, out, "format_pgn gives the games formatted one by one");
     }
@@ -139,14 +142,21 @@ fn chunked(input: &[u8], target: usize, line_by_line: bool) -> Vec<u8> {
     let mut chunker = if line_by_line { chunker.line_by_line() } else { chunker };
     let mut out = Vec::new();
     let mut first = true;
+    let mut crlf = None;
     let mut buffer = Vec::new();
     while let Some(chunk) = chunker.next_chunk(buffer).expect("reading from memory") {
         let mut reader = Reader::with_start(&chunk.data, chunk.start);
-        let mut formatter = Formatter::new(&chunk.data, chunk.start);
+        let formatter = Formatter::new(&chunk.data, chunk.start);
+        // every chunk ends its lines as the first does
+        let crlf = *crlf.get_or_insert(formatter.crlf());
+        let mut formatter = formatter.with_crlf(crlf);
         while let Some(game) = reader.read_game(&mut formatter) {
             append_game(&mut out, &game.text, first);
             first &= game.text.is_empty();
         }
+        let outside = formatter.take_outside();
+        append_game(&mut out, &outside, first);
+        first &= outside.is_empty();
         buffer = chunk.data;
     }
     out
@@ -204,13 +214,30 @@ fn escape_lines(input: &[u8], game: &GameModel) -> Vec<Vec<u8>> {
     lines
 }
 
-/// A game written unchanged: its bytes, and it reads back alike.
+/// `text` with each `\r\n` as `\n`.
+fn lf(text: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    for (i, &b) in text.iter().enumerate() {
+        if !(b == b'\r' && text.get(i + 1) == Some(&b'\n')) {
+            out.push(b);
+        }
+    }
+    out
+}
+
+/// A game written unchanged: its bytes (but for its line ends, the
+/// output's), and it reads back alike.
 fn compare_unchanged(input: &[u8], game: &FormattedGame, before: &GameModel, after: &GameModel, i: usize) {
     let raw = &input[before.span.clone()];
     let kept = raw.iter().rposition(|b| !b.is_ascii_whitespace()).map_or(0, |last| last + 1);
-    let mut expected = raw[..kept].to_vec();
+    let mut expected = lf(&raw[..kept]);
     expected.push(b'\n');
-    let rest = game.text.strip_prefix(&expected[..]).unwrap_or_else(|| {
+    let text = lf(&game.text);
+    // the text between games before it (comments, escape lines) comes first,
+    // a blank line after it
+    let from = (0..=text.len().saturating_sub(expected.len()))
+        .find(|&from| text[from..].starts_with(&expected) && (from == 0 || text[..from].ends_with(b"\n\n")));
+    let rest = from.map(|from| &text[from + expected.len()..]).unwrap_or_else(|| {
         panic!(
             "game {} is written unchanged: {:?}\nbut is {:?}",
             i + 1,
@@ -541,6 +568,31 @@ impl Visitor for Both<'_> {
     fn syntax_error(&mut self, error: SyntaxError) {
         self.model.syntax_error(error.clone());
         self.formatter.syntax_error(error);
+    }
+
+    fn after_result(&mut self, text: &[u8], at: Location) {
+        self.formatter.after_result(text, at);
+        self.model.after_result(text, at);
+    }
+
+    fn between_games(&mut self, text: &[u8], at: Location) {
+        self.formatter.between_games(text, at);
+        self.model.between_games(text, at);
+    }
+
+    fn escape(&mut self, line: &[u8], at: Location) {
+        self.formatter.escape(line, at);
+        self.model.escape(line, at);
+    }
+
+    fn invisible(&mut self, text: &[u8], at: Location) {
+        self.formatter.invisible(text, at);
+        self.model.invisible(text, at);
+    }
+
+    fn en_passant_mark(&mut self, token: &[u8], at: Location) {
+        self.formatter.en_passant_mark(token, at);
+        self.model.en_passant_mark(token, at);
     }
 
     fn end_game(&mut self, at: Location) -> (FormattedGame, GameModel) {
