@@ -420,3 +420,13 @@ fn castling_with_unicode_dashes_is_read_with_a_lint() {
         format!("{ROSTER}[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O Nf6 *\n")
     );
 }
+
+#[test]
+fn game_written_unchanged_after_a_byte_order_mark_is_copied_from_its_first_byte() {
+    let (text, unchanged) = format_pgn(b"\xef\xbb\xbf1. Ke3 *\n");
+    assert_eq!(String::from_utf8(text).unwrap(), "1. Ke3 *\n");
+    assert_eq!(unchanged.len(), 1);
+    assert_eq!((unchanged[0].1.at.line, unchanged[0].1.at.column), (1, 7));
+    let (text, _) = format_pgn(b"\xef\xbb\xbf[White \"A\"]\n\n1. e4 e5 2. Ke3 1-0\n");
+    assert_eq!(String::from_utf8(text).unwrap(), "[White \"A\"]\n\n1. e4 e5 2. Ke3 1-0\n");
+}

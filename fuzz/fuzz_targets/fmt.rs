@@ -48,12 +48,12 @@ const CHECK_TEXT_OUTSIDE_GAMES: bool = true;
 const CHECK_ESCAPE_LINES_IN_GAMES: bool = true;
 
 /// Whether an input that starts with a UTF-8 byte order mark is formatted
-/// whole, as `format_pgn` does (`Formatter::new` given the input and the
-/// reader's location after the mark). On: today a game written unchanged
-/// is then copied 3 bytes off (seed
+/// whole, as `format_pgn` does (`Reader::new` given the input, the
+/// `Formatter` the input after the mark and the reader's location). On: this
+/// once copied a game written unchanged 3 bytes off (seed
 /// `format-pgn-bom-unchanged-game-shifted-3-bytes.pgn`). Off: such an input
-/// is formatted from after the mark, as its chunks are, and `format_pgn` is
-/// not compared for it; everything else is still checked.
+/// is read from after the mark, as its chunks are, and `format_pgn` is not
+/// compared for it; everything else is still checked.
 const FORMAT_WHOLE_INPUT_WITH_BOM: bool = true;
 
 fuzz_target!(|data: &[u8]| {
@@ -66,7 +66,7 @@ fn check(input: &[u8]) {
     let bom = input.starts_with(b"\xef\xbb\xbf");
     let whole = FORMAT_WHOLE_INPUT_WITH_BOM || !bom;
     let (mut reader, text) = if whole {
-        (Reader::new(input), input)
+        (Reader::new(input), &input[if bom { 3 } else { 0 }..])
     } else {
         (Reader::with_start(&input[3..], Location { line: 1, column: 1, offset: 3 }), &input[3..])
     };

@@ -376,8 +376,22 @@ pub struct Formatter<'a> {
 
 impl<'a> Formatter<'a> {
     /// A formatter for games read from `input`, whose first byte is at
-    /// `start`: what the [`Reader`] is given (the input and
-    /// [`Reader::location`] before the first game, or a chunk and its start).
+    /// `start`: a chunk and its start, as the [`Reader`] is given them, or a
+    /// whole stream and [`Reader::location`] before its first game. A stream
+    /// that starts with a UTF-8 byte order mark is given without it (the
+    /// reader skips it, so its location is then 3 bytes on), as
+    /// [`format_pgn`] does:
+    ///
+    /// ```
+    /// use sanfen::pgn::format::Formatter;
+    /// use sanfen::pgn::reader::Reader;
+    ///
+    /// let pgn = b"\xef\xbb\xbf1. Ke3 *\n";
+    /// let mut reader = Reader::new(pgn);
+    /// let mut formatter = Formatter::new(&pgn[3..], reader.location());
+    /// let game = reader.read_game(&mut formatter).unwrap();
+    /// assert_eq!(game.text, b"1. Ke3 *\n");
+    /// ```
     pub fn new(input: &'a [u8], start: Location) -> Formatter<'a> {
         Formatter {
             input,
@@ -889,7 +903,10 @@ pub fn uses_crlf(input: &[u8]) -> bool {
 /// and why.
 pub fn format_pgn(input: &[u8]) -> (Vec<u8>, Vec<(usize, FormatError)>) {
     let mut reader = Reader::new(input);
-    let mut formatter = Formatter::new(input, reader.location());
+    // the formatter's input starts where the reader starts, after the byte
+    // order mark the reader skips
+    let skipped = usize::try_from(reader.location().offset).unwrap_or(0).min(input.len());
+    let mut formatter = Formatter::new(&input[skipped..], reader.location());
     let mut out = Vec::with_capacity(input.len() + input.len() / 4);
     let mut unchanged = Vec::new();
     let mut games = 0;
