@@ -348,6 +348,8 @@ pub struct Formatter<'a> {
     start: u64,
     /// Offset of the game's first byte and of the byte after its last token.
     begin: u64,
+    /// Where the game's first byte is.
+    begin_at: Location,
     end: u64,
     error: Option<FormatError>,
     tag_bytes: Vec<u8>,
@@ -397,6 +399,7 @@ impl<'a> Formatter<'a> {
             input,
             start: start.offset,
             begin: start.offset,
+            begin_at: start,
             end: start.offset,
             error: None,
             tag_bytes: Vec::new(),
@@ -527,7 +530,9 @@ impl<'a> Formatter<'a> {
     }
 
     /// The game as it was; a game of tags alone gets its termination marker
-    /// after them.
+    /// after them (when the reader reads that marker as the game's: not
+    /// after a token that gives no event, like a stray `.`, after which a
+    /// blank line ends the game).
     fn unchanged(&self) -> Vec<u8> {
         let len = self.input.len();
         let index = |offset: u64| usize::try_from(offset.saturating_sub(self.start)).unwrap_or(len).min(len);
@@ -541,9 +546,16 @@ impl<'a> Formatter<'a> {
                 // The reader ended it at a tag it already had, after a blank
                 // line; the rewritten game after it may start with a tag it
                 // lacks (`[Event`), and would then be read as part of it.
+                let bare = text.len();
                 text.push(b'\n');
                 text.extend_from_slice(self.marker());
                 text.push(b'\n');
+                if !one_game(&text, self.begin_at) {
+                    // The reader read a movetext token, so a blank line
+                    // ends the game: the marker would be a game of its own,
+                    // and the game after it cannot join this one.
+                    text.truncate(bare);
+                }
             }
         }
         text
@@ -589,6 +601,17 @@ impl<'a> Formatter<'a> {
     }
 }
 
+/// Whether `text`, starting at `at` in its stream, reads as one game.
+fn one_game(text: &[u8], at: Location) -> bool {
+    struct Games;
+    impl Visitor for Games {
+        type Output = ();
+        fn end_game(&mut self, _at: Location) {}
+    }
+    let mut reader = Reader::with_start(text, at);
+    reader.read_game(&mut Games).is_some() && reader.read_game(&mut Games).is_none()
+}
+
 /// Writes `[Name "value"]` and a line break, the value re-escaped.
 fn write_tag(out: &mut Vec<u8>, name: &[u8], raw_value: &[u8]) {
     out.push(b'[');
@@ -631,6 +654,7 @@ impl Visitor for Formatter<'_> {
 
     fn begin_game(&mut self, at: Location) {
         self.begin = at.offset;
+        self.begin_at = at;
         self.end = at.offset;
         self.error = None;
         self.tag_bytes.clear();
