@@ -50,8 +50,12 @@ fn check(input: &[u8]) {
         reports
     };
     let newlines: Vec<usize> = input.iter().enumerate().filter(|(_, b)| **b == b'\n').map(|(i, _)| i).collect();
+    // findings about the text between two games (invisible characters,
+    // comments, escape lines) come with the next game
+    let mut after = 0;
     for report in &whole {
-        check_report(input, &newlines, report);
+        check_report(input, &newlines, report, after);
+        after = report.at.offset;
     }
 
     // counting only
@@ -98,8 +102,9 @@ fn same_reports(reports: &[GameReport], whole: &[GameReport], what: &str) {
     }
 }
 
-/// Checks what one report says about its game.
-fn check_report(input: &[u8], newlines: &[usize], report: &GameReport) {
+/// Checks what one report says about its game, which comes after the game
+/// that starts at `after`.
+fn check_report(input: &[u8], newlines: &[usize], report: &GameReport, after: u64) {
     assert!(report.at.offset <= input.len() as u64);
     let mut errors = 0;
     let mut lints = 0;
@@ -110,7 +115,7 @@ fn check_report(input: &[u8], newlines: &[usize], report: &GameReport) {
         }
         let offset = finding.at.offset as usize;
         assert!(offset <= input.len(), "{finding:?}");
-        assert!(finding.at.offset >= report.at.offset, "{finding:?} before its game at {:?}", report.at);
+        assert!(finding.at.offset >= after, "{finding:?} before the game before its game at {:?}", report.at);
         assert_eq!(finding.at, location(newlines, offset), "{finding:?}");
         let shown = finding.source_line.as_ref().expect("source lines were asked for");
         if !shown.cut_before && !shown.cut_after {

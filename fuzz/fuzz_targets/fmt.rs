@@ -194,8 +194,38 @@ fn lossy(texts: &[Vec<u8>]) -> Vec<String> {
     texts.iter().map(|text| String::from_utf8_lossy(text).into_owned()).collect()
 }
 
+/// The words of `text`, between whitespace as the reader knows it: ASCII
+/// whitespace, vertical tab, and the invisible characters (no-break space,
+/// `A0` alone, zero-width space, byte order mark).
 fn words(text: &[u8]) -> Vec<Vec<u8>> {
-    text.split(|b| b.is_ascii_whitespace()).filter(|w| !w.is_empty()).map(<[u8]>::to_vec).collect()
+    let mut words = Vec::new();
+    let mut word = Vec::new();
+    let mut i = 0;
+    while i < text.len() {
+        let rest = &text[i..];
+        let space = if rest[0].is_ascii_whitespace() || rest[0] == 0x0b || rest[0] == 0xa0 {
+            1
+        } else if rest.starts_with(b"\xc2\xa0") {
+            2
+        } else if rest.starts_with(b"\xe2\x80\x8b") || rest.starts_with(b"\xef\xbb\xbf") {
+            3
+        } else {
+            0
+        };
+        if space == 0 {
+            word.push(rest[0]);
+            i += 1;
+        } else {
+            if !word.is_empty() {
+                words.push(std::mem::take(&mut word));
+            }
+            i += space;
+        }
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
 }
 
 /// The `%` escape lines of a game (lines that start with `%`, but in a
