@@ -632,11 +632,11 @@ fn unescape(raw: &[u8]) -> Vec<u8> {
     let mut value = Vec::with_capacity(raw.len());
     let mut bytes = raw.iter().copied().peekable();
     while let Some(byte) = bytes.next() {
-        if byte == b'\\' {
-            if let Some(next) = bytes.next_if(|&next| next == b'"' || next == b'\\') {
-                value.push(next);
-                continue;
-            }
+        if byte == b'\\'
+            && let Some(next) = bytes.next_if(|&next| next == b'"' || next == b'\\')
+        {
+            value.push(next);
+            continue;
         }
         value.push(byte);
     }

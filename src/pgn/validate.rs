@@ -513,15 +513,17 @@ impl Recorder<'_> {
             FindingKind::Syntax(syntax) => single_char(token).map(|byte| (syntax, byte)),
             _ => None,
         } {
-            if let Some((last_kind, last_byte, last_offset, index)) = run {
-                if last_kind == *syntax && last_byte == byte && self.only_whitespace(last_offset + 1, at.offset) {
-                    if let Some(finding) = index.and_then(|i| self.findings.get_mut(i)) {
-                        finding.repeats = finding.repeats.saturating_add(1);
-                        finding.until = at;
-                    }
-                    self.run = Some((last_kind, last_byte, at.offset, index));
-                    return;
+            if let Some((last_kind, last_byte, last_offset, index)) = run
+                && last_kind == *syntax
+                && last_byte == byte
+                && self.only_whitespace(last_offset + 1, at.offset)
+            {
+                if let Some(finding) = index.and_then(|i| self.findings.get_mut(i)) {
+                    finding.repeats = finding.repeats.saturating_add(1);
+                    finding.until = at;
                 }
+                self.run = Some((last_kind, last_byte, at.offset, index));
+                return;
             }
             let kept = !self.options.count_only && self.findings.len() < MAX_FINDINGS;
             self.run = Some((syntax.clone(), byte, at.offset, kept.then_some(self.findings.len())));
@@ -638,25 +640,25 @@ impl Recorder<'_> {
         }
         self.check_number(line, token, at);
         // the fast path: canonical SAN naming exactly one legal move
-        if let Some(san) = crate::parse::san::canonical(token, crate::san::Letters::English.table()) {
-            if let Quick::Canonical(m) = quick::find_with_checkers(&line.pos, line.checkers, &san.san) {
-                let context = (line.ply + 1, line.pos.fullmoves(), line.pos.turn());
-                line.undo = Some(line.pos.undo_info(Some(m)));
-                line.pos.play_unchecked(m);
-                line.checkers = line.pos.checkers_after(m);
-                let wanted = if line.checkers.any() || san.suffix.is_some() {
-                    quick::suffix_with_checkers(&line.pos, line.checkers)
-                } else {
-                    None
-                };
-                if wanted != san.suffix {
-                    let lint = suffix_lint(san.suffix, wanted);
-                    let canonical = SanPlus { suffix: wanted, ..san };
-                    self.push_with(FindingKind::MoveShape { lint, canonical }, at, token, Some(context));
-                }
-                advance(line);
-                return true;
+        if let Some(san) = crate::parse::san::canonical(token, crate::san::Letters::English.table())
+            && let Quick::Canonical(m) = quick::find_with_checkers(&line.pos, line.checkers, &san.san)
+        {
+            let context = (line.ply + 1, line.pos.fullmoves(), line.pos.turn());
+            line.undo = Some(line.pos.undo_info(Some(m)));
+            line.pos.play_unchecked(m);
+            line.checkers = line.pos.checkers_after(m);
+            let wanted = if line.checkers.any() || san.suffix.is_some() {
+                quick::suffix_with_checkers(&line.pos, line.checkers)
+            } else {
+                None
+            };
+            if wanted != san.suffix {
+                let lint = suffix_lint(san.suffix, wanted);
+                let canonical = SanPlus { suffix: wanted, ..san };
+                self.push_with(FindingKind::MoveShape { lint, canonical }, at, token, Some(context));
             }
+            advance(line);
+            return true;
         }
         self.play_slow(line, token, at)
     }
@@ -891,21 +893,23 @@ impl<'a> Validator<'a> {
             }
         }
         // the mainline's end
-        if let Some(main) = self.lines.first() {
-            if !self.skipping && !main.dead && !main.pos.has_legal_moves() {
-                let (ending, expected) = if main.pos.is_check() {
-                    ("checkmate", if main.pos.turn() == Color::White { "0-1" } else { "1-0" })
-                } else {
-                    ("stalemate", "1/2-1/2")
-                };
-                if let (Some((_, marker_at, _)), Some(written)) = (marker, marker_text) {
-                    if written != expected {
-                        let kind = FindingKind::ResultContradictsPosition { ending, expected };
-                        let token = marker_token(recorder.input, recorder.base, marker_at);
-                        let token = if token.is_empty() { written.as_bytes() } else { token };
-                        recorder.push(kind, marker_at, token, None);
-                    }
-                }
+        if let Some(main) = self.lines.first()
+            && !self.skipping
+            && !main.dead
+            && !main.pos.has_legal_moves()
+        {
+            let (ending, expected) = if main.pos.is_check() {
+                ("checkmate", if main.pos.turn() == Color::White { "0-1" } else { "1-0" })
+            } else {
+                ("stalemate", "1/2-1/2")
+            };
+            if let (Some((_, marker_at, _)), Some(written)) = (marker, marker_text)
+                && written != expected
+            {
+                let kind = FindingKind::ResultContradictsPosition { ending, expected };
+                let token = marker_token(recorder.input, recorder.base, marker_at);
+                let token = if token.is_empty() { written.as_bytes() } else { token };
+                recorder.push(kind, marker_at, token, None);
             }
         }
         if self.tags.roster != 0x7f {
@@ -976,10 +980,10 @@ impl Visitor for Validator<'_> {
 
     fn tag(&mut self, name: &[u8], value: RawText<'_>, at: Location) {
         let range = self.recorder.range_of(value.0);
-        if let Some(i) = memchr::memchr(b'"', value.0) {
-            if i == 0 || value.0[i - 1] != b'\\' {
-                self.recorder.push(FindingKind::UnescapedQuote, at, name, None);
-            }
+        if let Some(i) = memchr::memchr(b'"', value.0)
+            && (i == 0 || value.0[i - 1] != b'\\')
+        {
+            self.recorder.push(FindingKind::UnescapedQuote, at, name, None);
         }
         // one comparison per tag: the roster bit (`SEVEN_TAG_ROSTER` order) and what is kept
         let tags = &mut self.tags;
@@ -1049,18 +1053,18 @@ impl Visitor for Validator<'_> {
 
     fn move_number(&mut self, number: u32, black: bool, token: &[u8], at: Location) {
         let range = self.recorder.range_of(token);
-        if let Some(line) = self.lines.last_mut() {
-            if !line.dead {
-                line.number = Some((number, black, at, range));
-            }
+        if let Some(line) = self.lines.last_mut()
+            && !line.dead
+        {
+            line.number = Some((number, black, at, range));
         }
     }
 
     fn san(&mut self, token: &[u8], at: Location) {
-        if let Some(line) = self.lines.last_mut() {
-            if self.recorder.play(line, token, at) {
-                self.report.moves += 1;
-            }
+        if let Some(line) = self.lines.last_mut()
+            && self.recorder.play(line, token, at)
+        {
+            self.report.moves += 1;
         }
     }
 
