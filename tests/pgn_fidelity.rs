@@ -448,3 +448,12 @@ fn game_with_a_bad_tag_and_a_stray_dot_gets_no_marker_that_would_read_as_a_new_g
     );
     assert_eq!(unchanged.len(), 1);
 }
+
+#[test]
+fn game_written_unchanged_keeps_the_spaces_that_end_its_last_comment() {
+    // `Ke3` is illegal: the game is written as it was, its `;` comment whole
+    let input = "1. e4 e5 2. Ke3 ; ends with spaces  \n";
+    let (text, unchanged) = fmt(input.as_bytes());
+    assert_eq!(String::from_utf8(text).unwrap(), input);
+    assert_eq!(unchanged.len(), 1);
+}

@@ -267,7 +267,7 @@ fn compare_unchanged(input: &[u8], game: &FormattedGame, before: &GameModel, aft
         assert_eq!((&after.tags, &after.items), (&before.tags, &before.items), "game {}: reads back alike", i + 1);
         return;
     }
-    let kept = raw.iter().rposition(|b| !b.is_ascii_whitespace()).map_or(0, |last| last + 1);
+    let kept = raw.iter().rposition(|&b| b != b'\n' && b != b'\r').map_or(0, |last| last + 1);
     let mut expected = lf(&raw[..kept]);
     expected.push(b'\n');
     let text = lf(&game.text);

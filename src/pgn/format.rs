@@ -537,7 +537,8 @@ impl<'a> Formatter<'a> {
         let len = self.input.len();
         let index = |offset: u64| usize::try_from(offset.saturating_sub(self.start)).unwrap_or(len).min(len);
         let raw = &self.input[index(self.begin)..index(self.end).max(index(self.begin))];
-        let kept = raw.iter().rposition(|b| !b.is_ascii_whitespace()).map_or(0, |last| last + 1);
+        // only its line ends go: a `;` comment or an escape line may end with spaces
+        let kept = raw.iter().rposition(|&b| b != b'\n' && b != b'\r').map_or(0, |last| last + 1);
         let mut text = Vec::with_capacity(kept + 4);
         if kept > 0 {
             text.extend_from_slice(&raw[..kept]);

@@ -834,10 +834,10 @@ impl<'a> Validator<'a> {
     }
 
     /// The end of the game's last line: `at` (where the game ends), or, when
-    /// the game's last item took the line end with it (a `{` comment not
-    /// closed before the next game's tags), the end of the line before it,
-    /// so that the place shown is the game's own line, found alike in the
-    /// whole input and in a chunk that ends there.
+    /// the game's last item took line ends with it (a `{` comment not closed
+    /// before the next game's tags), the place just after its last byte that
+    /// is not whitespace, so that the place shown is on the game's own line,
+    /// found alike in the whole input and in a chunk that ends there.
     fn last_line_end(&self, at: Location) -> Location {
         let begin = self.report.at;
         let input = self.recorder.input;
@@ -847,16 +847,19 @@ impl<'a> Validator<'a> {
         if at.column != 1 || end <= from || end > input.len() || input[end - 1] != b'\n' {
             return at;
         }
-        end -= 1;
-        if end > from && input[end - 1] == b'\r' {
+        let mut line = at.line;
+        while end > from && input[end - 1].is_ascii_whitespace() {
             end -= 1;
+            if input[end] == b'\n' {
+                line -= 1;
+            }
         }
         let offset = base + end as u64;
         let column = match memchr::memrchr(b'\n', &input[from..end]) {
             Some(newline) => end - (from + newline),
             None => begin.column as usize + (end - from),
         };
-        Location { line: at.line - 1, column: u32::try_from(column).unwrap_or(u32::MAX), offset }
+        Location { line, column: u32::try_from(column).unwrap_or(u32::MAX), offset }
     }
 
     fn end_checks(&mut self, at: Location) {
