@@ -441,3 +441,57 @@ fn chunker_passes_a_large_game_on_in_pieces() {
     assert_eq!(after[0].start.line, 15);
     assert_eq!(after.iter().flat_map(|c| c.data.clone()).collect::<Vec<u8>>(), CLEAN.as_bytes());
 }
+
+/// Each finding as `LINE:COL code | source line`, from the whole input and
+/// from its chunks (chunks of one game each).
+fn placed_findings(input: &[u8]) -> (Vec<String>, Vec<String>) {
+    let options = Options { source_lines: true, ..Options::default() };
+    let show = |finding: &sanfen::pgn::validate::Finding| {
+        let line = finding.source_line.as_ref().expect("a source line");
+        format!("{}:{} {} | {}", finding.at.line, finding.at.column, finding.kind.code(), line.text)
+    };
+    let mut whole = Vec::new();
+    let mut reader = Reader::new(input);
+    let mut validator = Validator::new(input, options);
+    while let Some(report) = reader.read_game(&mut validator) {
+        whole.extend(report.findings.iter().map(show));
+    }
+    let mut chunked = Vec::new();
+    let mut chunker = Chunker::with_target(input, 1);
+    let mut buffer = Vec::new();
+    while let Some(chunk) = chunker.next_chunk(buffer).expect("reading from memory") {
+        let mut reader = Reader::with_start(&chunk.data, chunk.start);
+        let mut validator = Validator::with_base(&chunk.data, chunk.start.offset, options);
+        while let Some(report) = reader.read_game(&mut validator) {
+            chunked.extend(report.findings.iter().map(show));
+        }
+        buffer = chunk.data;
+    }
+    (whole, chunked)
+}
+
+#[test]
+fn missing_result_after_an_unclosed_comment_is_shown_on_the_game_s_own_line() {
+    let (whole, chunked) = placed_findings(b"1. e4 {\n[Event \"B\"]\n");
+    let expected = [
+        "1:1 pgn:missing-tags | 1. e4 {",
+        "1:7 pgn:unclosed-comment | 1. e4 {",
+        "1:8 pgn:missing-result | 1. e4 {",
+        "2:1 pgn:missing-tags | [Event \"B\"]",
+        "2:12 pgn:missing-result | [Event \"B\"]",
+    ];
+    assert_eq!(whole, expected);
+    assert_eq!(chunked, expected);
+    // a `\r\n` line end too
+    let (whole, chunked) = placed_findings(b"1. e4 {\r\n[Event \"B\"]\r\n");
+    assert_eq!(whole[2], "1:8 pgn:missing-result | 1. e4 {");
+    assert_eq!(chunked, whole);
+}
+
+#[test]
+fn source_line_after_a_byte_order_mark_is_shown_without_it() {
+    let (whole, chunked) = placed_findings(b"\xef\xbb\xbf1. e4 e5 2. Ke3 *\n");
+    let expected = ["1:4 pgn:missing-tags | 1. e4 e5 2. Ke3 *", "1:16 san:illegal | 1. e4 e5 2. Ke3 *"];
+    assert_eq!(whole, expected);
+    assert_eq!(chunked, expected);
+}

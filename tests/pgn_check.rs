@@ -430,13 +430,14 @@ fn injected_wrong_move_number() {
 
 #[test]
 fn injected_unclosed_comment() {
-    // the comment runs to the next game's tags, which end it
+    // the comment runs to the next game's tags, which end it; the missing
+    // result is placed after its last word, on its own line
     let (lines, summary) = injected("Re3 0-1", "Re3 { the end 0-1");
     assert_eq!(
         lines,
         [
             "24:47 pgn:unclosed-comment { the end 0-1: comment opened here is never closed with }",
-            "26:1 pgn:missing-result : no termination marker (1-0, 0-1, 1/2-1/2 or *)",
+            "24:60 pgn:missing-result : no termination marker (1-0, 0-1, 1/2-1/2 or *)",
         ]
     );
     assert_eq!(summary.errors, 1);

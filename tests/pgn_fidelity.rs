@@ -425,3 +425,40 @@ fn castling_with_unicode_dashes_is_read_with_a_lint() {
         format!("{ROSTER}[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O Nf6 *\n")
     );
 }
+
+#[test]
+fn game_written_unchanged_after_a_byte_order_mark_is_copied_from_its_first_byte() {
+    let (text, unchanged) = format_pgn(b"\xef\xbb\xbf1. Ke3 *\n");
+    assert_eq!(String::from_utf8(text).unwrap(), "1. Ke3 *\n");
+    assert_eq!(unchanged.len(), 1);
+    assert_eq!((unchanged[0].1.at.line, unchanged[0].1.at.column), (1, 7));
+    let (text, _) = format_pgn(b"\xef\xbb\xbf[White \"A\"]\n\n1. e4 e5 2. Ke3 1-0\n");
+    assert_eq!(String::from_utf8(text).unwrap(), "[White \"A\"]\n\n1. e4 e5 2. Ke3 1-0\n");
+}
+
+#[test]
+fn game_with_a_bad_tag_and_a_stray_dot_gets_no_marker_that_would_read_as_a_new_game() {
+    // the `.` is a movetext token (no event): a blank line ends the game, so
+    // a termination marker after one would be a game of its own
+    for input in ["[].", "[\n."] {
+        let (text, unchanged) = fmt(input.as_bytes());
+        assert_eq!(String::from_utf8(text).unwrap(), format!("{input}\n"));
+        assert_eq!(unchanged.len(), 1, "{input:?}");
+    }
+    // a game of tags alone, one of them bad, still gets its marker
+    let (text, unchanged) = fmt(b"[A \"b\"]\n[]\n\n[A \"c\"]\n1. e4 *\n");
+    assert_eq!(
+        String::from_utf8(text).unwrap(),
+        format!("[A \"b\"]\n[]\n\n*\n\n{ROSTER}[Result \"*\"]\n[A \"c\"]\n\n1. e4 *\n")
+    );
+    assert_eq!(unchanged.len(), 1);
+}
+
+#[test]
+fn game_written_unchanged_keeps_the_spaces_that_end_its_last_comment() {
+    // `Ke3` is illegal: the game is written as it was, its `;` comment whole
+    let input = "1. e4 e5 2. Ke3 ; ends with spaces  \n";
+    let (text, unchanged) = fmt(input.as_bytes());
+    assert_eq!(String::from_utf8(text).unwrap(), input);
+    assert_eq!(unchanged.len(), 1);
+}

@@ -10,9 +10,8 @@
 //! - counting only (`check --quiet`) gives the same counts;
 //! - the input cut into chunks by the `Chunker` (small targets, with the quick
 //!   search and line by line), each chunk validated on its own as
-//!   `sanfen check -j N` does, gives exactly the reports of the whole input;
-//! - read in small blocks as `sanfen check -j 1` does (a game that reaches the
-//!   end of the block is read again with more input), it gives them too.
+//!   `sanfen check` does (with `-j 1` as with `-j N`: the same chunks), gives
+//!   exactly the reports of the whole input, source lines included.
 
 #![no_main]
 
@@ -29,11 +28,11 @@ fuzz_target!(|data: &[u8]| {
     check(&input);
 });
 
-/// Whether the findings' source lines are compared between the whole input,
-/// its chunks and its blocks. On: `sanfen check` shows them on a terminal,
-/// and its output must not depend on `-j`. Today they differ (see the seeds
-/// `source-line-*` and `j1-blocks-source-line-*`); turning this off checks
-/// everything else while that is being fixed.
+/// Whether the findings' source lines are compared between the whole input
+/// and its chunks. On: `sanfen check` shows them on a terminal, and its
+/// output must not depend on `-j` or on where chunks end (seeds
+/// `source-line-*`, and `j1-blocks-source-line-*` from when `-j 1` read
+/// blocks of its own); turning this off checks everything else.
 const COMPARE_SOURCE_LINES: bool = true;
 
 /// The options of `sanfen check` on a terminal: findings with their source line.
@@ -51,8 +50,12 @@ fn check(input: &[u8]) {
         reports
     };
     let newlines: Vec<usize> = input.iter().enumerate().filter(|(_, b)| **b == b'\n').map(|(i, _)| i).collect();
+    // findings about the text between two games (invisible characters,
+    // comments, escape lines) come with the next game
+    let mut after = 0;
     for report in &whole {
-        check_report(input, &newlines, report);
+        check_report(input, &newlines, report, after);
+        after = report.at.offset;
     }
 
     // counting only
@@ -72,16 +75,11 @@ fn check(input: &[u8]) {
         );
     }
 
-    // `check -j N`: chunks of whole games, each validated on its own
+    // `check`: chunks of whole games, each validated on its own
     let small = 2 + input.len() % 61;
     for (target, line_by_line) in [(1, false), (1, true), (small, false), (small, true), (1000, false)] {
         let what = format!("chunks of at least {target} bytes (line by line: {line_by_line})");
         same_reports(&chunked(input, target, line_by_line), &whole, &what);
-    }
-
-    // `check -j 1`: blocks read into one buffer
-    for block in [1 + input.len() % 13, 64] {
-        same_reports(&sequential(input, block), &whole, &format!("blocks of {block} bytes"));
     }
 }
 
@@ -104,8 +102,9 @@ fn same_reports(reports: &[GameReport], whole: &[GameReport], what: &str) {
     }
 }
 
-/// Checks what one report says about its game.
-fn check_report(input: &[u8], newlines: &[usize], report: &GameReport) {
+/// Checks what one report says about its game, which comes after the game
+/// that starts at `after`.
+fn check_report(input: &[u8], newlines: &[usize], report: &GameReport, after: u64) {
     assert!(report.at.offset <= input.len() as u64);
     let mut errors = 0;
     let mut lints = 0;
@@ -116,7 +115,7 @@ fn check_report(input: &[u8], newlines: &[usize], report: &GameReport) {
         }
         let offset = finding.at.offset as usize;
         assert!(offset <= input.len(), "{finding:?}");
-        assert!(finding.at.offset >= report.at.offset, "{finding:?} before its game at {:?}", report.at);
+        assert!(finding.at.offset >= after, "{finding:?} before the game before its game at {:?}", report.at);
         assert_eq!(finding.at, location(newlines, offset), "{finding:?}");
         let shown = finding.source_line.as_ref().expect("source lines were asked for");
         if !shown.cut_before && !shown.cut_after {
@@ -194,65 +193,4 @@ fn chunked(input: &[u8], target: usize, line_by_line: bool) -> Vec<GameReport> {
     // the summary's byte count: every byte but a byte order mark
     assert_eq!(bytes + if input.starts_with(b"\xef\xbb\xbf") { 3 } else { 0 }, input.len());
     reports
-}
-
-/// The reports of `input` read as `sanfen check -j 1` reads a stream, in
-/// blocks of `block` bytes into one buffer: games are validated from the
-/// buffer, and a game that reaches its end before the input's end is read
-/// again once more input is in (with twice the block while no game fits).
-fn sequential(mut input: &[u8], block: usize) -> Vec<GameReport> {
-    let mut reports = Vec::new();
-    let mut space: Vec<u8> = Vec::new();
-    let mut len = 0;
-    let mut start = Location { line: 1, column: 1, offset: 0 };
-    let mut first = true;
-    // the first read holds the byte order mark whole (the command's first
-    // block is 1 MiB)
-    let mut size = block.max(3);
-    loop {
-        let target = len + size;
-        if space.len() < target {
-            space.resize(target, 0);
-        }
-        let read = (target - len).min(input.len());
-        space[len..len + read].copy_from_slice(&input[..read]);
-        input = &input[read..];
-        len += read;
-        let eof = input.is_empty();
-        if first {
-            first = false;
-            if space[..len].starts_with(b"\xef\xbb\xbf") {
-                space.copy_within(3..len, 0);
-                len -= 3;
-                start.offset = 3;
-            }
-        }
-        let buf = &space[..len];
-        let end = start.offset + buf.len() as u64;
-        let mut consumed = start;
-        {
-            let mut validator = Validator::with_base(buf, start.offset, OPTIONS);
-            let mut reader = Reader::with_start(buf, start);
-            while let Some(report) = reader.read_game(&mut validator) {
-                let after = reader.location();
-                if !eof && after.offset >= end {
-                    break;
-                }
-                consumed = after;
-                reports.push(report);
-            }
-            if eof {
-                consumed = reader.location();
-            }
-        }
-        if eof {
-            assert_eq!(consumed.offset, end, "the last block is read to its end");
-            return reports;
-        }
-        let used = usize::try_from(consumed.offset - start.offset).unwrap_or(buf.len()).min(buf.len());
-        size = if used == 0 { size * 2 } else { block };
-        space.copy_within(used..len, 0);
-        len -= used;
-        start = consumed;
-    }
 }

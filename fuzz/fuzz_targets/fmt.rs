@@ -28,9 +28,11 @@ mod structured;
 use std::ops::Range;
 
 use libfuzzer_sys::fuzz_target;
-use sanfen::pgn::format::{FormattedGame, Formatter, append_game, format_pgn};
+use sanfen::pgn::format::{FormatError, FormatErrorKind, FormattedGame, Formatter, append_game, format_pgn};
 use sanfen::pgn::start::{Start, start_position};
-use sanfen::pgn::{Chunker, Location, RawText, Reader, ResultToken, SEVEN_TAG_ROSTER, Skip, SyntaxError, Visitor};
+use sanfen::pgn::{
+    Chunker, Location, RawText, Reader, ResultToken, SEVEN_TAG_ROSTER, Skip, SyntaxError, SyntaxErrorKind, Visitor,
+};
 use sanfen::resolve::resolve_text;
 use sanfen::san::{Annotation, San, SanOptions};
 use sanfen::{Color, Move, Outcome, Position};
@@ -40,20 +42,20 @@ use sanfen::{Color, Move, Outcome, Position};
 /// reader finds outside games) must be in the output, word for word between
 /// the same games. Off: the formatter drops it today (its documentation says
 /// so); turn it on when it keeps that text.
-const CHECK_TEXT_OUTSIDE_GAMES: bool = false;
+const CHECK_TEXT_OUTSIDE_GAMES: bool = true;
 
 /// Whether the `%` escape lines inside a rewritten game must be in the output
 /// game, in the same order. Off: the formatter drops them today (its
 /// documentation says so); turn it on when it keeps them.
-const CHECK_ESCAPE_LINES_IN_GAMES: bool = false;
+const CHECK_ESCAPE_LINES_IN_GAMES: bool = true;
 
 /// Whether an input that starts with a UTF-8 byte order mark is formatted
-/// whole, as `format_pgn` does (`Formatter::new` given the input and the
-/// reader's location after the mark). On: today a game written unchanged
-/// is then copied 3 bytes off (seed
+/// whole, as `format_pgn` does (`Reader::new` given the input, the
+/// `Formatter` the input after the mark and the reader's location). On: this
+/// once copied a game written unchanged 3 bytes off (seed
 /// `format-pgn-bom-unchanged-game-shifted-3-bytes.pgn`). Off: such an input
-/// is formatted from after the mark, as its chunks are, and `format_pgn` is
-/// not compared for it; everything else is still checked.
+/// is read from after the mark, as its chunks are, and `format_pgn` is not
+/// compared for it; everything else is still checked.
 const FORMAT_WHOLE_INPUT_WITH_BOM: bool = true;
 
 fuzz_target!(|data: &[u8]| {
@@ -66,7 +68,7 @@ fn check(input: &[u8]) {
     let bom = input.starts_with(b"\xef\xbb\xbf");
     let whole = FORMAT_WHOLE_INPUT_WITH_BOM || !bom;
     let (mut reader, text) = if whole {
-        (Reader::new(input), input)
+        (Reader::new(input), &input[if bom { 3 } else { 0 }..])
     } else {
         (Reader::with_start(&input[3..], Location { line: 1, column: 1, offset: 3 }), &input[3..])
     };
@@ -79,6 +81,9 @@ fn check(input: &[u8]) {
         append_game(&mut out, &game.text, first);
         games.push((game, model));
     }
+    // comments and escape lines after the last game
+    let first = out.is_empty();
+    append_game(&mut out, &both.formatter.take_outside(), first);
     if whole {
         assert_eq!(format_pgn(input).0, out, "format_pgn gives the games formatted one by one");
     }
@@ -139,14 +144,21 @@ fn chunked(input: &[u8], target: usize, line_by_line: bool) -> Vec<u8> {
     let mut chunker = if line_by_line { chunker.line_by_line() } else { chunker };
     let mut out = Vec::new();
     let mut first = true;
+    let mut crlf = None;
     let mut buffer = Vec::new();
     while let Some(chunk) = chunker.next_chunk(buffer).expect("reading from memory") {
         let mut reader = Reader::with_start(&chunk.data, chunk.start);
-        let mut formatter = Formatter::new(&chunk.data, chunk.start);
+        let formatter = Formatter::new(&chunk.data, chunk.start);
+        // every chunk ends its lines as the first does
+        let crlf = *crlf.get_or_insert(formatter.crlf());
+        let mut formatter = formatter.with_crlf(crlf);
         while let Some(game) = reader.read_game(&mut formatter) {
             append_game(&mut out, &game.text, first);
             first &= game.text.is_empty();
         }
+        let outside = formatter.take_outside();
+        append_game(&mut out, &outside, first);
+        first &= outside.is_empty();
         buffer = chunk.data;
     }
     out
@@ -182,8 +194,38 @@ fn lossy(texts: &[Vec<u8>]) -> Vec<String> {
     texts.iter().map(|text| String::from_utf8_lossy(text).into_owned()).collect()
 }
 
+/// The words of `text`, between whitespace as the reader knows it: ASCII
+/// whitespace, vertical tab, and the invisible characters (no-break space,
+/// `A0` alone, zero-width space, byte order mark).
 fn words(text: &[u8]) -> Vec<Vec<u8>> {
-    text.split(|b| b.is_ascii_whitespace()).filter(|w| !w.is_empty()).map(<[u8]>::to_vec).collect()
+    let mut words = Vec::new();
+    let mut word = Vec::new();
+    let mut i = 0;
+    while i < text.len() {
+        let rest = &text[i..];
+        let space = if rest[0].is_ascii_whitespace() || rest[0] == 0x0b || rest[0] == 0xa0 {
+            1
+        } else if rest.starts_with(b"\xc2\xa0") {
+            2
+        } else if rest.starts_with(b"\xe2\x80\x8b") || rest.starts_with(b"\xef\xbb\xbf") {
+            3
+        } else {
+            0
+        };
+        if space == 0 {
+            word.push(rest[0]);
+            i += 1;
+        } else {
+            if !word.is_empty() {
+                words.push(std::mem::take(&mut word));
+            }
+            i += space;
+        }
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
 }
 
 /// The `%` escape lines of a game (lines that start with `%`, but in a
@@ -204,13 +246,36 @@ fn escape_lines(input: &[u8], game: &GameModel) -> Vec<Vec<u8>> {
     lines
 }
 
-/// A game written unchanged: its bytes, and it reads back alike.
+/// `text` with each `\r\n` as `\n`.
+fn lf(text: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    for (i, &b) in text.iter().enumerate() {
+        if !(b == b'\r' && text.get(i + 1) == Some(&b'\n')) {
+            out.push(b);
+        }
+    }
+    out
+}
+
+/// A game written unchanged: its bytes (but for its line ends, the
+/// output's), and it reads back alike.
 fn compare_unchanged(input: &[u8], game: &FormattedGame, before: &GameModel, after: &GameModel, i: usize) {
     let raw = &input[before.span.clone()];
-    let kept = raw.iter().rposition(|b| !b.is_ascii_whitespace()).map_or(0, |last| last + 1);
-    let mut expected = raw[..kept].to_vec();
+    if matches!(&game.error, Some(FormatError { kind: FormatErrorKind::Syntax(SyntaxErrorKind::Utf16, _), .. })) {
+        // UTF-16 is written back byte for byte
+        assert!(game.text == raw, "game {} (UTF-16) is written back byte for byte", i + 1);
+        assert_eq!((&after.tags, &after.items), (&before.tags, &before.items), "game {}: reads back alike", i + 1);
+        return;
+    }
+    let kept = raw.iter().rposition(|&b| b != b'\n' && b != b'\r').map_or(0, |last| last + 1);
+    let mut expected = lf(&raw[..kept]);
     expected.push(b'\n');
-    let rest = game.text.strip_prefix(&expected[..]).unwrap_or_else(|| {
+    let text = lf(&game.text);
+    // the text between games before it (comments, escape lines) comes first,
+    // a blank line after it
+    let from = (0..=text.len().saturating_sub(expected.len()))
+        .find(|&from| text[from..].starts_with(&expected) && (from == 0 || text[..from].ends_with(b"\n\n")));
+    let rest = from.map(|from| &text[from + expected.len()..]).unwrap_or_else(|| {
         panic!(
             "game {} is written unchanged: {:?}\nbut is {:?}",
             i + 1,
@@ -541,6 +606,31 @@ impl Visitor for Both<'_> {
     fn syntax_error(&mut self, error: SyntaxError) {
         self.model.syntax_error(error.clone());
         self.formatter.syntax_error(error);
+    }
+
+    fn after_result(&mut self, text: &[u8], at: Location) {
+        self.formatter.after_result(text, at);
+        self.model.after_result(text, at);
+    }
+
+    fn between_games(&mut self, text: &[u8], at: Location) {
+        self.formatter.between_games(text, at);
+        self.model.between_games(text, at);
+    }
+
+    fn escape(&mut self, line: &[u8], at: Location) {
+        self.formatter.escape(line, at);
+        self.model.escape(line, at);
+    }
+
+    fn invisible(&mut self, text: &[u8], at: Location) {
+        self.formatter.invisible(text, at);
+        self.model.invisible(text, at);
+    }
+
+    fn en_passant_mark(&mut self, token: &[u8], at: Location) {
+        self.formatter.en_passant_mark(token, at);
+        self.model.en_passant_mark(token, at);
     }
 
     fn end_game(&mut self, at: Location) -> (FormattedGame, GameModel) {

@@ -363,6 +363,8 @@ pub struct Formatter<'a> {
     start: u64,
     /// Offset of the game's first byte and of the byte after its last token.
     begin: u64,
+    /// Where the game's first byte is.
+    begin_at: Location,
     end: u64,
     error: Option<FormatError>,
     tag_bytes: Vec<u8>,
@@ -396,13 +398,28 @@ pub struct Formatter<'a> {
 
 impl<'a> Formatter<'a> {
     /// A formatter for games read from `input`, whose first byte is at
-    /// `start`: what the [`Reader`] is given (the input and
-    /// [`Reader::location`] before the first game, or a chunk and its start).
+    /// `start`: a chunk and its start, as the [`Reader`] is given them, or a
+    /// whole stream and [`Reader::location`] before its first game. A stream
+    /// that starts with a UTF-8 byte order mark is given without it (the
+    /// reader skips it, so its location is then 3 bytes on), as
+    /// [`format_pgn`] does:
+    ///
+    /// ```
+    /// use sanfen::pgn::format::Formatter;
+    /// use sanfen::pgn::reader::Reader;
+    ///
+    /// let pgn = b"\xef\xbb\xbf1. Ke3 *\n";
+    /// let mut reader = Reader::new(pgn);
+    /// let mut formatter = Formatter::new(&pgn[3..], reader.location());
+    /// let game = reader.read_game(&mut formatter).unwrap();
+    /// assert_eq!(game.text, b"1. Ke3 *\n");
+    /// ```
     pub fn new(input: &'a [u8], start: Location) -> Formatter<'a> {
         Formatter {
             input,
             start: start.offset,
             begin: start.offset,
+            begin_at: start,
             end: start.offset,
             error: None,
             tag_bytes: Vec::new(),
@@ -541,12 +558,15 @@ impl<'a> Formatter<'a> {
     }
 
     /// The game as it was; a game of tags alone gets its termination marker
-    /// after them.
+    /// after them (when the reader reads that marker as the game's: not
+    /// after a token that gives no event, like a stray `.`, after which a
+    /// blank line ends the game).
     fn unchanged(&self) -> Vec<u8> {
         let len = self.input.len();
         let index = |offset: u64| usize::try_from(offset.saturating_sub(self.start)).unwrap_or(len).min(len);
         let raw = &self.input[index(self.begin)..index(self.end).max(index(self.begin))];
-        let kept = raw.iter().rposition(|b| !b.is_ascii_whitespace()).map_or(0, |last| last + 1);
+        // only its line ends go: a `;` comment or an escape line may end with spaces
+        let kept = raw.iter().rposition(|&b| b != b'\n' && b != b'\r').map_or(0, |last| last + 1);
         let mut text = Vec::with_capacity(kept + 4);
         if kept > 0 {
             text.extend_from_slice(&raw[..kept]);
@@ -555,9 +575,16 @@ impl<'a> Formatter<'a> {
                 // The reader ended it at a tag it already had, after a blank
                 // line; the rewritten game after it may start with a tag it
                 // lacks (`[Event`), and would then be read as part of it.
+                let bare = text.len();
                 text.push(b'\n');
                 text.extend_from_slice(self.marker());
                 text.push(b'\n');
+                if !one_game(&text, self.begin_at) {
+                    // The reader read a movetext token, so a blank line
+                    // ends the game: the marker would be a game of its own,
+                    // and the game after it cannot join this one.
+                    text.truncate(bare);
+                }
             }
         }
         text
@@ -603,6 +630,17 @@ impl<'a> Formatter<'a> {
     }
 }
 
+/// Whether `text`, starting at `at` in its stream, reads as one game.
+fn one_game(text: &[u8], at: Location) -> bool {
+    struct Games;
+    impl Visitor for Games {
+        type Output = ();
+        fn end_game(&mut self, _at: Location) {}
+    }
+    let mut reader = Reader::with_start(text, at);
+    reader.read_game(&mut Games).is_some() && reader.read_game(&mut Games).is_none()
+}
+
 /// Writes `[Name "value"]` and a line break, the value re-escaped.
 fn write_tag(out: &mut Vec<u8>, name: &[u8], raw_value: &[u8]) {
     out.push(b'[');
@@ -645,6 +683,7 @@ impl Visitor for Formatter<'_> {
 
     fn begin_game(&mut self, at: Location) {
         self.begin = at.offset;
+        self.begin_at = at;
         self.end = at.offset;
         self.error = None;
         self.tag_bytes.clear();
@@ -969,7 +1008,10 @@ pub fn uses_crlf(input: &[u8]) -> bool {
 /// and why.
 pub fn format_pgn(input: &[u8]) -> (Vec<u8>, Vec<(usize, FormatError)>) {
     let mut reader = Reader::new(input);
-    let mut formatter = Formatter::new(input, reader.location());
+    // the formatter's input starts where the reader starts, after the byte
+    // order mark the reader skips
+    let skipped = usize::try_from(reader.location().offset).unwrap_or(0).min(input.len());
+    let mut formatter = Formatter::new(&input[skipped..], reader.location());
     let mut out = Vec::with_capacity(input.len() + input.len() / 4);
     let mut unchanged = Vec::new();
     let mut games = 0;

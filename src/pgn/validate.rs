@@ -585,6 +585,13 @@ impl Recorder<'_> {
         let input = self.input;
         let offset = usize::try_from(at.offset.checked_sub(self.base)?).ok()?.min(input.len());
         let line_start = offset + 1 - (at.column as usize).min(offset + 1);
+        // the byte order mark at the start of the stream is not shown (a
+        // chunk after it has none to show)
+        let line_start = if self.base == 0 && line_start == 0 && offset >= 3 && input.starts_with(b"\xef\xbb\xbf") {
+            3
+        } else {
+            line_start
+        };
         let mut start = offset - (offset - line_start).min(SOURCE_WINDOW / 2);
         // the line's end, looked for no further than the window goes
         let limit = (start + SOURCE_WINDOW).min(input.len()).max(offset);
@@ -826,12 +833,42 @@ impl<'a> Validator<'a> {
         }
     }
 
+    /// The end of the game's last line: `at` (where the game ends), or, when
+    /// the game's last item took line ends with it (a `{` comment not closed
+    /// before the next game's tags), the place just after its last byte that
+    /// is not whitespace, so that the place shown is on the game's own line,
+    /// found alike in the whole input and in a chunk that ends there.
+    fn last_line_end(&self, at: Location) -> Location {
+        let begin = self.report.at;
+        let input = self.recorder.input;
+        let base = self.recorder.base;
+        let index = |offset: u64| offset.checked_sub(base).and_then(|i| usize::try_from(i).ok());
+        let (Some(from), Some(mut end)) = (index(begin.offset), index(at.offset)) else { return at };
+        if at.column != 1 || end <= from || end > input.len() || input[end - 1] != b'\n' {
+            return at;
+        }
+        let mut line = at.line;
+        while end > from && input[end - 1].is_ascii_whitespace() {
+            end -= 1;
+            if input[end] == b'\n' {
+                line -= 1;
+            }
+        }
+        let offset = base + end as u64;
+        let column = match memchr::memrchr(b'\n', &input[from..end]) {
+            Some(newline) => end - (from + newline),
+            None => begin.column as usize + (end - from),
+        };
+        Location { line, column: u32::try_from(column).unwrap_or(u32::MAX), offset }
+    }
+
     fn end_checks(&mut self, at: Location) {
+        let end = self.last_line_end(at);
         let recorder = &mut self.recorder;
         let marker = self.marker;
         let marker_text = marker.map(|(m, _, _)| result_text(m));
         match marker {
-            None => recorder.push(FindingKind::MissingResult, at, b"", None),
+            None => recorder.push(FindingKind::MissingResult, end, b"", None),
             Some((result, marker_at, canonical)) => {
                 let text = result_text(result);
                 if !canonical {
