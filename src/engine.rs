@@ -231,7 +231,7 @@ impl Engine {
     /// Whether the clock has run out or the stop flag is up (looked at every
     /// [`CLOCK_INTERVAL`] nodes).
     fn out_of_time(&mut self, stop: Option<&AtomicBool>) -> bool {
-        if !self.stopped && self.nodes % CLOCK_INTERVAL == 0 {
+        if !self.stopped && self.nodes.is_multiple_of(CLOCK_INTERVAL) {
             if stop.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
                 self.stopped = true;
                 self.interrupted = true;

@@ -284,11 +284,11 @@ impl Fen {
             return Err(ParseFenError { errors });
         }
         let written = castling_spans.iter().map(|(c, f, _)| (*c, *f));
-        if !written.eq(canonical_castling_order(rights)) {
-            if let Some(span) = raw.spans[2].clone() {
-                let canonical = castling_text(&raw.board, rights, mode);
-                lints.push(FenLint { kind: FenLintKind::CastlingOrder { canonical }, field: FenField::Castling, span });
-            }
+        if !written.eq(canonical_castling_order(rights))
+            && let Some(span) = raw.spans[2].clone()
+        {
+            let canonical = castling_text(&raw.board, rights, mode);
+            lints.push(FenLint { kind: FenLintKind::CastlingOrder { canonical }, field: FenField::Castling, span });
         }
         lints.sort_by_key(|lint| (lint.span.start, lint.span.end));
         Ok(Fen {
@@ -314,10 +314,10 @@ impl Fen {
     /// The span of the text a legality reason is about: the castling letter, the
     /// field it concerns, else the placement.
     pub fn span_of(&self, reason: &Reason) -> Option<Range<usize>> {
-        if let ReasonKind::Castling { color, file, .. } = reason.kind {
-            if let Some((_, _, span)) = self.spans.castling.iter().find(|(c, f, _)| *c == color && *f == file) {
-                return Some(span.clone());
-            }
+        if let ReasonKind::Castling { color, file, .. } = reason.kind
+            && let Some((_, _, span)) = self.spans.castling.iter().find(|(c, f, _)| *c == color && *f == file)
+        {
+            return Some(span.clone());
         }
         let index = FenField::FIELDS.iter().position(|f| *f == reason.field()).unwrap_or(0);
         self.spans.fields[index].clone()

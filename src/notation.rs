@@ -88,10 +88,12 @@ pub fn san(pos: &Position, m: Move) -> San {
             // other pieces of the same kind that can legally go to the same square
             let mut rivals = crate::Bitboard::EMPTY;
             for other in pos.legal_moves() {
-                if let Move::Normal { role: r, from: f, to: t, .. } = other {
-                    if r == role && t == to && f != from {
-                        rivals.add(f);
-                    }
+                if let Move::Normal { role: r, from: f, to: t, .. } = other
+                    && r == role
+                    && t == to
+                    && f != from
+                {
+                    rivals.add(f);
                 }
             }
             let (file, rank) = if rivals.is_empty() {

@@ -768,27 +768,27 @@ impl Checker<'_> {
             self.push(ReasonKind::TooManyCheckers { count: checkers.count() }, checkers);
             return;
         }
-        if let (Some(ep), true) = (setup.ep_square, ep_ok) {
-            if checkers.any() {
-                let pushed = ep.step(0, turn.fold(-1, 1)).expect("checked rank");
-                let origin = ep.step(0, turn.fold(1, -1)).expect("checked rank");
-                let before = (occupied - pushed).with(origin);
-                let consistent = match checkers.single_square() {
-                    Some(checker) if checker == pushed => true,
-                    // a check the push uncovered: the checker did not attack the king before
-                    Some(checker) => !board.attackers_to(king, !turn, before).contains(checker),
-                    None => false,
-                };
-                if !consistent {
-                    self.push(ReasonKind::CheckWithEnPassant, checkers);
-                }
-                return;
+        if let (Some(ep), true) = (setup.ep_square, ep_ok)
+            && checkers.any()
+        {
+            let pushed = ep.step(0, turn.fold(-1, 1)).expect("checked rank");
+            let origin = ep.step(0, turn.fold(1, -1)).expect("checked rank");
+            let before = (occupied - pushed).with(origin);
+            let consistent = match checkers.single_square() {
+                Some(checker) if checker == pushed => true,
+                // a check the push uncovered: the checker did not attack the king before
+                Some(checker) => !board.attackers_to(king, !turn, before).contains(checker),
+                None => false,
+            };
+            if !consistent {
+                self.push(ReasonKind::CheckWithEnPassant, checkers);
             }
+            return;
         }
-        if checkers.count() == 2 {
-            if let Some(why) = impossible_double_check(board, king, checkers, !turn) {
-                self.push(ReasonKind::ImpossibleCheck { why }, checkers);
-            }
+        if checkers.count() == 2
+            && let Some(why) = impossible_double_check(board, king, checkers, !turn)
+        {
+            self.push(ReasonKind::ImpossibleCheck { why }, checkers);
         }
     }
 
@@ -853,10 +853,10 @@ fn pawn_captures_needed(pawns: Bitboard, color: Color, budget: usize) -> Option<
     let list = &mut list[..n];
     list.sort_unstable();
     // Fast path: the cheapest order-preserving assignment, which is optimal when feasible.
-    if let Some(cost) = monotone_assignment(list) {
-        if cost <= budget {
-            return Some(cost);
-        }
+    if let Some(cost) = monotone_assignment(list)
+        && cost <= budget
+    {
+        return Some(cost);
     }
     // Exact: dynamic programming over the sets of start files used, keeping only
     // the sets reachable so far (each with its cheapest cost).

@@ -448,21 +448,21 @@ impl<'a> Side<'a> {
             if pawns.contains(behind) {
                 return true;
             }
-            if to.rank() == Rank::Fourth.relative_to(self.us) && !self.occupied.contains(behind) {
-                if let Some(start) = behind.step(0, -self.forward()) {
-                    if pawns.contains(start) {
-                        return true;
-                    }
-                }
+            if to.rank() == Rank::Fourth.relative_to(self.us)
+                && !self.occupied.contains(behind)
+                && let Some(start) = behind.step(0, -self.forward())
+                && pawns.contains(start)
+            {
+                return true;
             }
         }
-        if let Some(ep) = self.pos.ep_square {
-            if let Some(captured) = self.en_passant_victim(ep) {
-                let capturers =
-                    attacks::pawn_attacks(!self.us, ep) & board.by_piece(Piece { color: self.us, role: Role::Pawn });
-                if capturers.into_iter().any(|from| self.en_passant_is_safe(from, ep, captured)) {
-                    return true;
-                }
+        if let Some(ep) = self.pos.ep_square
+            && let Some(captured) = self.en_passant_victim(ep)
+        {
+            let capturers =
+                attacks::pawn_attacks(!self.us, ep) & board.by_piece(Piece { color: self.us, role: Role::Pawn });
+            if capturers.into_iter().any(|from| self.en_passant_is_safe(from, ep, captured)) {
+                return true;
             }
         }
         false

@@ -489,13 +489,15 @@ fn normal(
     // castling written as the king's move to its castling square (`Kg1`), when no
     // ordinary king move goes there (in Chess960 one may: then that is the move)
     let ordinary_king_move = legal.iter().any(|m| !m.is_castle() && m.role() == Role::King && m.to() == to);
-    if role == Role::King && promotion.is_none() && !ordinary_king_move {
-        if let Some(&m) = legal.iter().find(|m| m.is_castle() && m.to() == to && pieces.contains(m.from())) {
-            if file.is_none_or(|f| f == m.from().file()) && rank.is_none_or(|r| r == m.from().rank()) {
-                let candidates = vec![Candidate { from: m.from(), rejection: None }];
-                return (candidates, Ok(m), vec![MoveLint::CastlingAsKingMove]);
-            }
-        }
+    if role == Role::King
+        && promotion.is_none()
+        && !ordinary_king_move
+        && let Some(&m) = legal.iter().find(|m| m.is_castle() && m.to() == to && pieces.contains(m.from()))
+        && file.is_none_or(|f| f == m.from().file())
+        && rank.is_none_or(|r| r == m.from().rank())
+    {
+        let candidates = vec![Candidate { from: m.from(), rejection: None }];
+        return (candidates, Ok(m), vec![MoveLint::CastlingAsKingMove]);
     }
     let mut candidates = Vec::with_capacity(pieces.count());
     let mut kept = Vec::new();
@@ -551,10 +553,10 @@ fn normal(
                 // pawn captures name their file; anything more than the canonical
                 // disambiguation is over-disambiguation
                 let canonical = notation::san(pos, *m);
-                if let San::Normal { file: cf, rank: cr, .. } = canonical {
-                    if (file.is_some() && cf.is_none()) || (rank.is_some() && cr.is_none()) {
-                        lints.push(MoveLint::OverDisambiguated);
-                    }
+                if let San::Normal { file: cf, rank: cr, .. } = canonical
+                    && ((file.is_some() && cf.is_none()) || (rank.is_some() && cr.is_none()))
+                {
+                    lints.push(MoveLint::OverDisambiguated);
                 }
             } else if rank.is_some() {
                 lints.push(MoveLint::OverDisambiguated);

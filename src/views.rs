@@ -60,10 +60,10 @@ fn pawn_reach(board: &Board, sq: Square, color: Color, ep_square: Option<Square>
     let mut reach = Bitboard::EMPTY;
     if let Some(one) = sq.step(0, forward).filter(|&one| empty.contains(one)) {
         reach.add(one);
-        if sq.rank() == Rank::Second.relative_to(color) {
-            if let Some(two) = one.step(0, forward).filter(|&two| empty.contains(two)) {
-                reach.add(two);
-            }
+        if sq.rank() == Rank::Second.relative_to(color)
+            && let Some(two) = one.step(0, forward).filter(|&two| empty.contains(two))
+        {
+            reach.add(two);
         }
     }
     let targets = attacks::pawn_attacks(color, sq);
@@ -107,10 +107,11 @@ fn safe_subset(board: &Board, sq: Square, targets: Bitboard, ep_square: Option<S
         .filter(|&to| {
             let mut after = board.clone();
             after.remove_piece_at(sq);
-            if piece.role == Role::Pawn && Some(to) == ep_square {
-                if let Some(victim) = en_passant_victim(board, piece.color, to) {
-                    after.remove_piece_at(victim);
-                }
+            if piece.role == Role::Pawn
+                && Some(to) == ep_square
+                && let Some(victim) = en_passant_victim(board, piece.color, to)
+            {
+                after.remove_piece_at(victim);
             }
             after.set_piece_at(to, piece);
             after.attackers_to(to, !piece.color, after.occupied()).is_empty()

@@ -206,7 +206,7 @@ struct Trickle<'a> {
 impl Read for Trickle<'_> {
     fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
         self.calls += 1;
-        if self.calls % 5 == 0 {
+        if self.calls.is_multiple_of(5) {
             return Err(std::io::Error::from(std::io::ErrorKind::Interrupted));
         }
         let size = [1, 2, 3, 7, 64, 1000, 4096][self.calls % 7].min(out.len()).min(self.data.len());

@@ -210,7 +210,11 @@ fn check_all(positions: &[Position], all_every: usize) -> Tally {
                     let mut tally = Tally::default();
                     for (i, pos) in part.iter().enumerate() {
                         let index = part_index * chunk + i;
-                        let how = if all_every > 0 && index % all_every == 0 { Variants::All } else { Variants::Near };
+                        let how = if all_every > 0 && index.is_multiple_of(all_every) {
+                            Variants::All
+                        } else {
+                            Variants::Near
+                        };
                         tally.add(check_position(pos, how, &mut failures));
                     }
                     (tally, failures)

@@ -272,10 +272,10 @@ impl InPlace {
         })?;
         *pending = None;
         // the rename itself lasts once the directory is written out
-        if let Some(directory) = self.target.parent() {
-            if let Ok(directory) = File::open(directory) {
-                let _ = directory.sync_all();
-            }
+        if let Some(directory) = self.target.parent()
+            && let Ok(directory) = File::open(directory)
+        {
+            let _ = directory.sync_all();
         }
         Ok(())
     }
@@ -288,12 +288,11 @@ impl InPlace {
         let length = temporary.metadata().map_err(&write_error)?.len();
         // room for the new text before the first byte changes; a file system
         // without fallocate is written without it
-        if length > 0 {
-            if let Err(err @ (Errno::NOSPC | Errno::DQUOT | Errno::FBIG | Errno::IO)) =
+        if length > 0
+            && let Err(err @ (Errno::NOSPC | Errno::DQUOT | Errno::FBIG | Errno::IO)) =
                 rustix::fs::fallocate(original, FallocateFlags::KEEP_SIZE, 0, length)
-            {
-                return Err(self.file_error(err.into()));
-            }
+        {
+            return Err(self.file_error(err.into()));
         }
         let partly = |err: io::Error| {
             self.file_error(io::Error::new(err.kind(), format!("{err} (the file may be partly rewritten)")))

@@ -830,12 +830,12 @@ fn move_tokens(line: &str, tokens: &[(usize, &str)]) -> Vec<(Range<usize>, Strin
         }
         let start = offset + skip;
         let end = offset + token.len();
-        if matches!(text.to_ascii_lowercase().as_str(), "e.p." | "ep") {
-            if let Some(last) = out.last_mut() {
-                last.0.end = end;
-                last.1 = line[last.0.clone()].to_owned();
-                continue;
-            }
+        if matches!(text.to_ascii_lowercase().as_str(), "e.p." | "ep")
+            && let Some(last) = out.last_mut()
+        {
+            last.0.end = end;
+            last.1 = line[last.0.clone()].to_owned();
+            continue;
         }
         out.push((start..end, text.to_owned()));
     }

@@ -162,14 +162,14 @@ pub(crate) fn fen(input: &[u8]) -> Result<RawFen, Vec<FenSyntaxError>> {
         let start = input.len() - rest.len();
         if given == 0 {
             // the common case: a good placement, parsed where it stands
-            if let Ok((after, board)) = placement(rest) {
-                if after.first().is_none_or(|&b| is_blank_byte(b)) {
-                    raw.spans[0] = Some(start..start + (rest.len() - after.len()));
-                    raw.board = board;
-                    rest = after;
-                    given = 1;
-                    continue;
-                }
+            if let Ok((after, board)) = placement(rest)
+                && after.first().is_none_or(|&b| is_blank_byte(b))
+            {
+                raw.spans[0] = Some(start..start + (rest.len() - after.len()));
+                raw.board = board;
+                rest = after;
+                given = 1;
+                continue;
             }
         }
         let Ok((after, text)) = field_text(rest) else { break start..start };

@@ -73,10 +73,11 @@ const fn letter_table(letters: Letters) -> LetterTable {
         if upper[english].is_none() {
             upper[english] = Some(ROLES[i]);
         }
-        if let Some(role) = upper[english] {
-            if role as u8 == ROLES[i] as u8 && !local[english] {
-                canonical[english] = Some(role);
-            }
+        if let Some(role) = upper[english]
+            && role as u8 == ROLES[i] as u8
+            && !local[english]
+        {
+            canonical[english] = Some(role);
         }
         i += 1;
     }
