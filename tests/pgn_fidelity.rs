@@ -462,3 +462,28 @@ fn game_written_unchanged_keeps_the_spaces_that_end_its_last_comment() {
     assert_eq!(String::from_utf8(text).unwrap(), input);
     assert_eq!(unchanged.len(), 1);
 }
+
+#[test]
+fn check_reports_text_after_the_last_game() {
+    let stdout = finding_places(&["check", "--allow", "pgn:missing-tags"], b"1. e4 *\n{trailing}\n");
+    let (without_time, _) = stdout.rsplit_once(", ").unwrap();
+    assert_eq!(
+        without_time,
+        "<stdin>:2:1: after game 1, {trailing}: warning[pgn:text-between-games]: comment between games belongs to no \
+         game\n1 games, 1 moves, 0 games with errors, 0 errors, 1 lint findings, 0 skipped, 19 bytes"
+    );
+}
+
+#[test]
+fn check_reports_text_between_games_at_every_chunk_boundary_whatever_the_threads() {
+    // about 3 MiB: several chunks, the comment lines between games end some of them
+    let game = "[Event \"E\"]\n[Site \"?\"]\n[Date \"?\"]\n[Round \"?\"]\n[White \"A\"]\n[Black \"B\"]\n\
+                [Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n; between\n{also between}\n\n";
+    let input = game.repeat(3 << 20 >> 7);
+    let games = input.len() / game.len();
+    for jobs in ["1", "2", "3"] {
+        let stdout = finding_places(&["check", "--no-progress", "-j", jobs], input.as_bytes());
+        assert_eq!(stdout.matches("pgn:text-between-games").count(), 2 * games, "-j {jobs}");
+        assert!(stdout.contains(&format!("after game {games}, {{also between}}")), "-j {jobs}");
+    }
+}

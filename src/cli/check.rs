@@ -109,6 +109,11 @@ struct Checked {
     /// [`REPORT_BUDGET`] findings before the chunk's end: the index in
     /// `data`, and the location.
     resume: Option<(usize, Location)>,
+    /// Findings about the text after the chunk's last game (comments,
+    /// escape lines, invisible characters before the next chunk's first
+    /// game, or at the end of the input), counted in `totals`; kept unless
+    /// counting only.
+    outside: Vec<Finding>,
 }
 
 /// The findings a part of a chunk keeps at most (and the game that reaches
@@ -131,6 +136,7 @@ fn check_chunk(chunk: Chunk, settings: Settings) -> Checked {
         reports: Vec::new(),
         data: Vec::new(),
         resume: None,
+        outside: Vec::new(),
     };
     if let Some(oversized) = chunk.oversized {
         // a piece of a game too large to read: the game is one error, at its last piece
@@ -153,7 +159,8 @@ fn check_chunk(chunk: Chunk, settings: Settings) -> Checked {
 /// `start`), up to the end or until the reports hold [`REPORT_BUDGET`]
 /// findings.
 fn check_part(data: Vec<u8>, from: usize, start: Location, settings: Settings) -> Checked {
-    let mut checked = Checked { totals: Totals::default(), reports: Vec::new(), data: Vec::new(), resume: None };
+    let mut checked =
+        Checked { totals: Totals::default(), reports: Vec::new(), data: Vec::new(), resume: None, outside: Vec::new() };
     let part = &data[from..];
     let mut end = part.len();
     {
@@ -171,6 +178,20 @@ fn check_part(data: Vec<u8>, from: usize, start: Location, settings: Settings) -
                     checked.resume = Some((from + used, at));
                 }
                 break;
+            }
+        }
+        if checked.resume.is_none() {
+            // the text after the last game: read whole, the library gives it
+            // to the next game, which is in the next chunk
+            let outside = validator.take_outside();
+            for finding in &outside {
+                match finding.severity() {
+                    Severity::Error => checked.totals.errors += 1,
+                    Severity::Lint => checked.totals.lint += 1,
+                }
+            }
+            if !settings.options.count_only {
+                checked.outside = outside;
             }
         }
     }
@@ -466,6 +487,30 @@ impl Printer<'_> {
             self.progress.suspend(|| out.write_all(&text)).map_err(Error::Output)?;
         }
         self.games += checked.totals.games;
+        *self.seen_errors |= checked.outside.iter().any(is_error);
+        if !self.args.quiet && !checked.outside.is_empty() {
+            let findings = checked.outside.clone();
+            let report = GameReport {
+                at: findings[0].at,
+                errors: findings.iter().filter(|f| is_error(f)).count() as u32,
+                lints: findings.iter().filter(|f| !is_error(f)).count() as u32,
+                findings,
+                ..GameReport::default()
+            };
+            let mut text = Vec::new();
+            if self.args.json {
+                let mut value = game_json(self.file, self.games, &report);
+                value["game"] = Value::Null;
+                value["after_game"] = json!(self.games);
+                serde_json::to_writer(&mut text, &value).map_err(io::Error::from).map_err(Error::Output)?;
+                text.push(b'\n');
+            } else {
+                write_game_as(&mut text, self.file, &format!("after game {}", self.games), &report, self.style)
+                    .map_err(Error::Output)?;
+            }
+            let out = &mut self.out;
+            self.progress.suspend(|| out.write_all(&text)).map_err(Error::Output)?;
+        }
         Ok(())
     }
 }
@@ -585,7 +630,11 @@ fn repeats_note(finding: &Finding) -> String {
 }
 
 fn write_game(out: &mut Vec<u8>, file: &str, number: u64, report: &GameReport, style: Style) -> io::Result<()> {
-    let who = identity(number, report);
+    write_game_as(out, file, &identity(number, report), report, style)
+}
+
+/// [`write_game`], the game named `who` (`game 3 (Ana - Bruno)`, `after game 3`).
+fn write_game_as(out: &mut Vec<u8>, file: &str, who: &str, report: &GameReport, style: Style) -> io::Result<()> {
     let file = escape(file);
     if let Some(variant) = &report.skipped {
         writeln!(
