@@ -20,7 +20,7 @@ mod structured;
 
 use libfuzzer_sys::fuzz_target;
 use sanfen::lint::LintPolicy;
-use sanfen::pgn::validate::{GameReport, Options, Severity, Validator};
+use sanfen::pgn::validate::{Finding, GameReport, Options, Severity, Validator};
 use sanfen::pgn::{Chunker, Location, Reader};
 
 fuzz_target!(|data: &[u8]| {
@@ -83,6 +83,9 @@ fn check(input: &[u8]) {
     }
 }
 
+/// Marks a report whose tags were not kept (see [`chunked`]).
+const IDENTITY_UNKNOWN: &str = "\u{0}tags not kept";
+
 /// Asserts that `reports` are `whole`, showing the first that differs.
 fn same_reports(reports: &[GameReport], whole: &[GameReport], what: &str) {
     let without_source_lines = |reports: &[GameReport]| {
@@ -97,6 +100,14 @@ fn same_reports(reports: &[GameReport], whole: &[GameReport], what: &str) {
     } else {
         (without_source_lines(reports), without_source_lines(whole))
     };
+    // a game that got its findings from the chunk before has no tags kept
+    let mut whole = whole;
+    for (report, whole) in reports.iter().zip(whole.iter_mut()) {
+        if report.white.as_deref() == Some(IDENTITY_UNKNOWN) {
+            (whole.white, whole.black, whole.event, whole.round) =
+                (report.white.clone(), report.black.clone(), report.event.clone(), report.round.clone());
+        }
+    }
     if let Some(i) = (0..reports.len().max(whole.len())).find(|&i| reports.get(i) != whole.get(i)) {
         panic!("{what}: game {} differs\nwhole:  {:#?}\nchunks: {:#?}", i + 1, whole.get(i), reports.get(i));
     }
@@ -181,13 +192,32 @@ fn chunked(input: &[u8], target: usize, line_by_line: bool) -> Vec<GameReport> {
     let mut reports = Vec::new();
     let mut buffer = Vec::new();
     let mut bytes = 0;
+    // findings about the text after a chunk's last game: read whole, they
+    // come with the next game (`sanfen check` prints them after the chunk)
+    let mut carried: Vec<Finding> = Vec::new();
     while let Some(chunk) = chunker.next_chunk(buffer).expect("reading from memory") {
         bytes += chunk.data.len();
         let mut validator = Validator::with_base(&chunk.data, chunk.start.offset, OPTIONS);
         let mut reader = Reader::with_start(&chunk.data, chunk.start);
-        while let Some(report) = reader.read_game(&mut validator) {
+        while let Some(mut report) = reader.read_game(&mut validator) {
+            if !carried.is_empty() {
+                let clean = report.findings.is_empty();
+                for finding in &carried {
+                    match finding.severity() {
+                        Severity::Error => report.errors += 1,
+                        Severity::Lint => report.lints += 1,
+                    }
+                }
+                carried.append(&mut report.findings);
+                report.findings = std::mem::take(&mut carried);
+                if clean {
+                    // the tags of a game are kept only when it has findings
+                    report.white = Some(IDENTITY_UNKNOWN.to_owned());
+                }
+            }
             reports.push(report);
         }
+        carried.extend(validator.take_outside());
         buffer = chunk.data;
     }
     // the summary's byte count: every byte but a byte order mark
