@@ -29,6 +29,7 @@ use std::ops::Range;
 
 use libfuzzer_sys::fuzz_target;
 use sanfen::pgn::format::{FormatError, FormatErrorKind, FormattedGame, Formatter, append_game, format_pgn};
+use sanfen::pgn::reader::result_of;
 use sanfen::pgn::start::{Start, start_position};
 use sanfen::pgn::{
     Chunker, Location, RawText, Reader, ResultToken, SEVEN_TAG_ROSTER, Skip, SyntaxError, SyntaxErrorKind, Visitor,
@@ -313,10 +314,8 @@ fn compare_rewritten(before: &GameModel, after: &GameModel, i: usize) {
     );
     // the result: the marker, or the Result tag's value if it is one, or `*`
     let result = before.result.unwrap_or_else(|| {
-        match before.tags.iter().find(|(name, _)| name == b"Result").map(|(_, value)| value.as_slice()) {
-            Some(b"1-0") => ResultToken::Outcome(Outcome::Decisive { winner: Color::White }),
-            Some(b"0-1") => ResultToken::Outcome(Outcome::Decisive { winner: Color::Black }),
-            Some(b"1/2-1/2") => ResultToken::Outcome(Outcome::Draw),
+        match before.tags.iter().find(|(name, _)| name == b"Result").and_then(|(_, value)| result_of(value)) {
+            Some(ResultToken::Outcome(outcome)) => ResultToken::Outcome(outcome),
             _ => ResultToken::Unknown,
         }
     });
@@ -333,7 +332,11 @@ fn compare_rewritten(before: &GameModel, after: &GameModel, i: usize) {
         let value = match before.tags.iter().position(|(n, _)| n == name.as_bytes()) {
             Some(index) => {
                 roster.push(index);
-                before.tags[index].1.clone()
+                // a Result tag that spells a result unlike PGN (`0–1`) is written canonical
+                match result_of(&before.tags[index].1) {
+                    Some(ResultToken::Outcome(outcome)) if name == "Result" => outcome.as_str().as_bytes().to_vec(),
+                    _ => before.tags[index].1.clone(),
+                }
             }
             None if name == "Result" => marker.to_vec(),
             None => unknown.as_bytes().to_vec(),

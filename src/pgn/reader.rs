@@ -586,9 +586,12 @@ enum Score {
     HalfSign,
 }
 
+/// The termination marker a whole token spells, in any spelling the reader
+/// takes (`1–0`, `½-½`), as the `Result` tag's value is read too.
+///
 /// grammar: `result ::= "1" dash "0" | "0" dash "1" | "1/2" dash "1/2" | "½" dash "½" | "*"`,
 /// the whole token.
-pub(crate) fn result_of(token: &[u8]) -> Option<ResultToken> {
+pub fn result_of(token: &[u8]) -> Option<ResultToken> {
     fn score(text: &[u8]) -> Option<(Score, &[u8])> {
         if let Some(rest) = text.strip_prefix(b"1/2") {
             Some((Score::Half, rest))

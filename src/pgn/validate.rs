@@ -599,7 +599,9 @@ impl Recorder<'_> {
             Some(i) => (offset + i, false),
             None => (limit, limit < input.len() && input[limit] != b'\n'),
         };
-        if !cut_after && end > offset && input[end - 1] == b'\r' {
+        // the `\r` of a CRLF line end is no part of the line, even right
+        // before a finding placed at the line's end
+        if !cut_after && end > start && input[end - 1] == b'\r' {
             end -= 1;
         }
         // whole characters (of UTF-8 text)
@@ -610,9 +612,10 @@ impl Recorder<'_> {
             end -= 1;
         }
         let window = &input[start..end];
+        let before = offset.min(end) - start;
         let (text, caret) = match core::str::from_utf8(window) {
-            Ok(text) => (text.to_owned(), text[..offset - start].chars().count()),
-            Err(_) => (window.iter().map(|&b| char::from(b)).collect(), offset - start),
+            Ok(text) => (text.to_owned(), text[..before].chars().count()),
+            Err(_) => (window.iter().map(|&b| char::from(b)).collect(), before),
         };
         Some(SourceLine { text, caret, cut_before: start > line_start, cut_after })
     }
