@@ -487,3 +487,27 @@ fn check_reports_text_between_games_at_every_chunk_boundary_whatever_the_threads
         assert!(stdout.contains(&format!("after game {games}, {{also between}}")), "-j {jobs}");
     }
 }
+
+#[test]
+fn source_line_of_a_finding_at_the_end_of_a_crlf_line_has_no_carriage_return() {
+    // the input the fuzz target found: a missing result placed right after a line's `\r`
+    let input = std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fuzz/seeds/check/source-line-of-a-finding-at-the-end-of-a-crlf-line.pgn"),
+    )
+    .unwrap();
+    let mut validator = Validator::new(&input, Options { source_lines: true, ..Options::default() });
+    let mut reader = Reader::new(&input);
+    let mut shown = Vec::new();
+    while let Some(report) = reader.read_game(&mut validator) {
+        for finding in report.findings {
+            let line = finding.source_line.unwrap();
+            assert!(!line.text.ends_with('\r'), "{line:?}");
+            assert!(line.caret <= line.text.chars().count(), "{line:?}");
+            if finding.kind.code() == "pgn:missing-result" {
+                shown.push((finding.at.line, finding.at.column, line.text, line.caret));
+            }
+        }
+    }
+    assert!(shown.contains(&(535, 21, "[Date \"2013.11.021]".to_owned(), 19)), "{shown:?}");
+}
