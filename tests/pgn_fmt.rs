@@ -348,19 +348,6 @@ struct Recorder {
     outside: Vec<Vec<u8>>,
 }
 
-fn unescape(raw: &[u8]) -> Vec<u8> {
-    let mut value = Vec::new();
-    let mut i = 0;
-    while i < raw.len() {
-        if raw[i] == b'\\' && matches!(raw.get(i + 1), Some(b'"' | b'\\')) {
-            i += 1;
-        }
-        value.push(raw[i]);
-        i += 1;
-    }
-    value
-}
-
 impl Recorder {
     fn tag_value(&self, name: &str) -> Option<&[u8]> {
         self.tags.iter().find(|(n, _)| n == name.as_bytes()).map(|(_, v)| v.as_slice())
@@ -410,7 +397,7 @@ impl Visitor for Recorder {
     }
 
     fn tag(&mut self, name: &[u8], value: RawText<'_>, _at: Location) {
-        self.tags.push((name.to_vec(), unescape(value.0)));
+        self.tags.push((name.to_vec(), value.unescaped()));
     }
 
     fn san(&mut self, token: &[u8], _at: Location) {

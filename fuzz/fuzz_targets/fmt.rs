@@ -456,7 +456,7 @@ impl Visitor for Model {
     }
 
     fn tag(&mut self, name: &[u8], value: RawText<'_>, _at: Location) {
-        self.game.tags.push((name.to_vec(), unescape(value.as_bytes())));
+        self.game.tags.push((name.to_vec(), value.unescaped()));
     }
 
     fn end_tags(&mut self) -> Skip {
@@ -529,20 +529,6 @@ impl Visitor for Model {
         self.game.span.end = self.index(at);
         std::mem::take(&mut self.game)
     }
-}
-
-/// A tag value as it reads: `\"` is `"`, `\\` is `\`, any other byte is itself.
-fn unescape(raw: &[u8]) -> Vec<u8> {
-    let mut value = Vec::with_capacity(raw.len());
-    let mut i = 0;
-    while i < raw.len() {
-        if raw[i] == b'\\' && matches!(raw.get(i + 1), Some(b'"' | b'\\')) {
-            i += 1;
-        }
-        value.push(raw[i]);
-        i += 1;
-    }
-    value
 }
 
 /// The formatter and the model, fed the same events.

@@ -503,7 +503,7 @@ impl<'a> Formatter<'a> {
         self.tags
             .iter()
             .find(|tag| &self.tag_bytes[tag.name.clone()] == name)
-            .map(|tag| (unescape(&self.tag_bytes[tag.value.clone()]), tag.at))
+            .map(|tag| (RawText(&self.tag_bytes[tag.value.clone()]).unescaped(), tag.at))
     }
 
     /// Looks up the start position, once, and whether the game can be played
@@ -646,30 +646,13 @@ fn write_tag(out: &mut Vec<u8>, name: &[u8], raw_value: &[u8]) {
     out.push(b'[');
     out.extend_from_slice(name);
     out.extend_from_slice(b" \"");
-    for byte in unescape(raw_value) {
+    for byte in RawText(raw_value).unescaped() {
         if byte == b'"' || byte == b'\\' {
             out.push(b'\\');
         }
         out.push(byte);
     }
     out.extend_from_slice(b"\"]\n");
-}
-
-/// A tag value as it reads: `\"` is `"`, `\\` is `\`, any other byte
-/// (including a lone `\`) is itself.
-fn unescape(raw: &[u8]) -> Vec<u8> {
-    let mut value = Vec::with_capacity(raw.len());
-    let mut bytes = raw.iter().copied().peekable();
-    while let Some(byte) = bytes.next() {
-        if byte == b'\\'
-            && let Some(next) = bytes.next_if(|&next| next == b'"' || next == b'\\')
-        {
-            value.push(next);
-            continue;
-        }
-        value.push(byte);
-    }
-    value
 }
 
 /// `12. Nf3` or `12... Nf6`, for messages.
@@ -1042,7 +1025,7 @@ mod tests {
             (br"end\", br"end\", br#"[T "end\\"]"#),
             (b"Caf\xe9", b"Caf\xe9", b"[T \"Caf\xe9\"]"),
         ] {
-            assert_eq!(unescape(raw), value, "{raw:?}");
+            assert_eq!(RawText(raw).unescaped(), value, "{raw:?}");
             let mut out = Vec::new();
             write_tag(&mut out, b"T", raw);
             assert_eq!(out.strip_suffix(b"\n"), Some(written), "{raw:?}");

@@ -196,6 +196,29 @@ impl<'a> RawText<'a> {
         self.0
     }
 
+    /// The bytes as a tag value reads: `\"` is `"`, `\\` is `\`, any other
+    /// byte (a lone `\` included) is itself.
+    ///
+    /// ```
+    /// use sanfen::pgn::RawText;
+    ///
+    /// assert_eq!(RawText(br#"say \"hi\" \\ \n"#).unescaped(), br#"say "hi" \ \n"#);
+    /// ```
+    pub fn unescaped(&self) -> Vec<u8> {
+        let mut value = Vec::with_capacity(self.0.len());
+        let mut bytes = self.0.iter().copied().peekable();
+        while let Some(byte) = bytes.next() {
+            if byte == b'\\'
+                && let Some(next) = bytes.next_if(|&next| next == b'"' || next == b'\\')
+            {
+                value.push(next);
+                continue;
+            }
+            value.push(byte);
+        }
+        value
+    }
+
     /// The text with the escapes `\"` and `\\` undone (any other backslash
     /// stays), decoded as UTF-8 or, when the bytes are not valid UTF-8, as
     /// Latin-1 (every byte is the character of the same code). Never fails;
@@ -213,19 +236,7 @@ impl<'a> RawText<'a> {
         if memchr::memchr(b'\\', bytes).is_none() {
             return decode_bytes(bytes);
         }
-        let mut out = Vec::with_capacity(bytes.len());
-        let mut i = 0;
-        while i < bytes.len() {
-            let b = bytes[i];
-            if b == b'\\' && matches!(bytes.get(i + 1), Some(b'"' | b'\\')) {
-                out.push(bytes[i + 1]);
-                i += 2;
-            } else {
-                out.push(b);
-                i += 1;
-            }
-        }
-        match String::from_utf8(out) {
+        match String::from_utf8(self.unescaped()) {
             Ok(text) => Cow::Owned(text),
             Err(err) => Cow::Owned(latin1(err.as_bytes())),
         }
