@@ -133,6 +133,22 @@ fn escape_lines_inside_a_game_are_kept_where_they_are() {
 }
 
 #[test]
+fn a_game_written_unchanged_that_ends_with_an_escape_line_stays_a_game_of_its_own() {
+    // Found by the `fmt` fuzz target: the first game (a variation with no
+    // move before it) is written as it is, its escape line last, then one
+    // blank line; read again, that blank line still ends it.
+    let input = b"(\n%x\n\n\n1. d4 *\n";
+    let (text, unchanged) = fmt(input);
+    assert_eq!(unchanged, ["1:1: game 1: a variation with no move before it"]);
+    assert_eq!(String::from_utf8(text.clone()).unwrap(), format!("(\n%x\n\n{ROSTER}[Result \"*\"]\n\n1. d4 *\n"));
+    let count = |pgn: &[u8]| {
+        let mut reader = Reader::new(pgn);
+        std::iter::from_fn(|| reader.read_game(&mut Validator::new(pgn, Options::default()))).count()
+    };
+    assert_eq!((count(input), count(&text)), (2, 2));
+}
+
+#[test]
 fn chunks_keep_the_text_between_games_as_the_whole_input_does() {
     let input = b"[Event \"A\"]\n\n1. e4 *\n\n; between\n\n[Event \"B\"]\n\n1. d4 *\n\n{after}\n";
     let (whole, _) = fmt(input);

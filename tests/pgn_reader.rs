@@ -912,6 +912,29 @@ fn escape_lines_are_reported_where_they_are() {
 }
 
 #[test]
+fn a_blank_line_right_after_an_escape_line_ends_the_game() {
+    // As a blank line after a token does, and as it does after an escape
+    // line in the tags: one empty line after `%x` is enough.
+    let input = b"1. e4\n%x\n\n1. d4 *\n";
+    assert_eq!(
+        shown(input),
+        [
+            vec!["1:1 begin", "end_tags", "1:1 number 1 ⟨1.⟩", "1:4 san e4", "2:1 escape ⟨%x⟩", "2:3 end"],
+            vec!["4:1 begin", "end_tags", "4:1 number 1 ⟨1.⟩", "4:4 san d4", "4:7 result * ⟨*⟩", "4:8 end"],
+        ]
+    );
+    // whitespace on the blank line, CRLF, two escape lines: the same
+    for input in [&b"1. e4\n%x\n \t\n1. d4 *\n"[..], b"1. e4\r\n%x\r\n\r\n1. d4 *\r\n", b"1. e4\n%x\n%y\n\n1. d4 *\n"] {
+        assert_eq!(games(input).len(), 2, "{}", text(input));
+        for cuts in [Cuts::Quick, Cuts::EveryLine] {
+            assert_eq!(assert_chunks_read_alike(&text(input), input, input, 1, cuts).1, 2);
+        }
+    }
+    // an escape line alone between two moves does not end the game
+    assert_eq!(games(b"1. e4\n%x\n1... e5 *\n").len(), 1);
+}
+
+#[test]
 fn a_comment_starts_the_movetext() {
     // After a comment, a tag starts the next game.
     assert_eq!(

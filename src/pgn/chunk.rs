@@ -573,9 +573,6 @@ struct ScanState {
     /// A blank line came after this game's moves: the next line that holds
     /// something starts a game.
     blank_after_move: bool,
-    /// The last line was a `%` escape line (the reader's runs of whitespace,
-    /// in which it looks for blank lines, start after it).
-    prev_escape: bool,
     /// The well-formed tag names of the tag section, one after the other.
     names: Vec<u8>,
     /// Where each name ends in `names`.
@@ -641,10 +638,8 @@ impl ScanState {
                 self.blank_after_move = false;
                 self.moved = false;
             }
-            self.prev_escape = true;
             return;
         }
-        let prev_escape = std::mem::replace(&mut self.prev_escape, false);
         // Whether the line holds more than whitespace.
         let mut content = i > 0;
         loop {
@@ -653,7 +648,7 @@ impl ScanState {
                 if self.tags && !content {
                     self.blank = true;
                 }
-                if self.moved && !content && !prev_escape {
+                if self.moved && !content {
                     self.blank_after_move = true;
                 }
                 return;

@@ -1224,8 +1224,12 @@ impl<'a> Reader<'a> {
         // Something other than a comment was read: from then on a blank line
         // ends the game.
         let mut moved = false;
+        // The line of the escape line just read: the run of whitespace after
+        // it starts at that line's end, so one empty line after an escape
+        // line is a blank line.
+        let mut escape_line: Option<u32> = None;
         loop {
-            let line = cur.line;
+            let line = escape_line.take().unwrap_or(cur.line);
             cur.skip_ws(input);
             if moved && cur.line >= line.saturating_add(2) && blank_line_between(input, end, cur.pos) {
                 break;
@@ -1237,6 +1241,7 @@ impl<'a> Reader<'a> {
             if class == TOKEN || class == DOLLAR || (class == MAYBE_WS && invisible_len(input, pos) == 0) {
                 if b == b'%' && self.at_line_start(&cur) {
                     let at = self.loc(&cur, pos);
+                    escape_line = Some(cur.line);
                     let line = cur.skip_escape_line(input);
                     if emit {
                         visitor.escape(line, at);
