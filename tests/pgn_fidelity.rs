@@ -149,6 +149,17 @@ fn a_game_written_unchanged_that_ends_with_an_escape_line_stays_a_game_of_its_ow
 }
 
 #[test]
+fn an_escape_line_before_any_movetext_written_goes_after_the_tags() {
+    // Found by the `fmt` fuzz target: the move number `1` is not written (the
+    // formatter writes its own numbers), so the escape line would open the
+    // movetext, where it is read again as one of the tag section: the second
+    // formatting moved it. Written after the tags at once, formatting is
+    // idempotent (`fmt` asserts it).
+    assert_eq!(formatted(b"1\n%x\n"), format!("{ROSTER}[Result \"*\"]\n%x\n\n*\n"));
+    assert_eq!(formatted(b"{c}\n%x\n1. e4 *\n"), format!("{ROSTER}[Result \"*\"]\n\n{{c}}\n%x\n1. e4 *\n"));
+}
+
+#[test]
 fn chunks_keep_the_text_between_games_as_the_whole_input_does() {
     let input = b"[Event \"A\"]\n\n1. e4 *\n\n; between\n\n[Event \"B\"]\n\n1. d4 *\n\n{after}\n";
     let (whole, _) = fmt(input);

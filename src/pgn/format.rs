@@ -291,6 +291,11 @@ impl Layout {
         self.opens += 1;
     }
 
+    /// Whether nothing has been written or held yet.
+    fn is_empty(&self) -> bool {
+        self.out.is_empty() && !self.pending && self.opens == 0
+    }
+
     /// A line of its own (a `%` escape line), as written.
     fn own_line(&mut self, line: &[u8]) {
         self.flush();
@@ -868,7 +873,15 @@ impl Visitor for Formatter<'_> {
             self.tag_escapes.extend_from_slice(line);
             self.tag_escapes.push(b'\n');
         } else if self.movetext() {
-            self.layout.own_line(line);
+            if self.layout.is_empty() {
+                // Nothing of the movetext written before it: written after
+                // the tags, where it is read again (an escape line before
+                // the first movetext item is in the tag section).
+                self.tag_escapes.extend_from_slice(line);
+                self.tag_escapes.push(b'\n');
+            } else {
+                self.layout.own_line(line);
+            }
         }
     }
 
