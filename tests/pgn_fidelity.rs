@@ -160,6 +160,19 @@ fn an_escape_line_before_any_movetext_written_goes_after_the_tags() {
 }
 
 #[test]
+fn a_game_written_unchanged_that_starts_with_a_percent_sign_starts_no_escape_line() {
+    // Found by the `fmt` fuzz target: in `\r%` the `%` is no escape line (it
+    // is not first on its line), so it is a game, written unchanged; written
+    // from its first byte, it became an escape line and the game was lost.
+    let (text, unchanged) = fmt(b"\r%");
+    assert_eq!(String::from_utf8(text).unwrap(), " %\n");
+    assert_eq!(
+        unchanged,
+        ["1:2: game 1: 1. %: invalid move at 0..1: found \"%\", expected a move such as e4, Nf3, exd5, e8=Q or O-O"]
+    );
+}
+
+#[test]
 fn chunks_keep_the_text_between_games_as_the_whole_input_does() {
     let input = b"[Event \"A\"]\n\n1. e4 *\n\n; between\n\n[Event \"B\"]\n\n1. d4 *\n\n{after}\n";
     let (whole, _) = fmt(input);

@@ -572,8 +572,13 @@ impl<'a> Formatter<'a> {
         let raw = &self.input[index(self.begin)..index(self.end).max(index(self.begin))];
         // only its line ends go: a `;` comment or an escape line may end with spaces
         let kept = raw.iter().rposition(|&b| b != b'\n' && b != b'\r').map_or(0, |last| last + 1);
-        let mut text = Vec::with_capacity(kept + 4);
+        let mut text = Vec::with_capacity(kept + 5);
         if kept > 0 {
+            if raw[0] == b'%' {
+                // Whitespace came before it on its line (else it would be an
+                // escape line): at the start of a line, it would become one.
+                text.push(b' ');
+            }
             text.extend_from_slice(&raw[..kept]);
             text.push(b'\n');
             if !self.has_movetext {
