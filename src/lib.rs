@@ -24,7 +24,6 @@ pub mod lint;
 mod movegen;
 mod moves;
 pub mod notation;
-mod parse;
 pub mod pgn;
 mod position;
 pub mod quick;

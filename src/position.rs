@@ -15,7 +15,6 @@
 //! ```
 
 use crate::attacks::{self, between, ray};
-use crate::fen::FenField;
 use crate::{Bitboard, Board, ByColor, CastlingRights, Color, File, Piece, Rank, Role, Setup, Square};
 
 /// How castling rights are read and checked.
@@ -229,21 +228,6 @@ impl Reason {
             ReasonKind::EnPassantNotCapturable => "fen:en-passant-not-capturable",
             ReasonKind::EnPassantWithHalfmoves { .. } => "fen:en-passant-halfmoves",
             ReasonKind::HalfmovesTooLarge { .. } => "fen:halfmoves-too-large",
-        }
-    }
-
-    /// The FEN field the reason is about.
-    pub const fn field(&self) -> FenField {
-        match self.kind {
-            ReasonKind::Castling { .. } => FenField::Castling,
-            ReasonKind::EnPassantWrongRank
-            | ReasonKind::EnPassantNoPawn
-            | ReasonKind::EnPassantOccupied
-            | ReasonKind::EnPassantNotCapturable
-            | ReasonKind::CheckWithEnPassant => FenField::EnPassant,
-            ReasonKind::EnPassantWithHalfmoves { .. } | ReasonKind::HalfmovesTooLarge { .. } => FenField::Halfmoves,
-            ReasonKind::OppositeCheck { .. } => FenField::Turn,
-            _ => FenField::Placement,
         }
     }
 }

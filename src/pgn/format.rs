@@ -102,8 +102,8 @@ use crate::pgn::start::{Start, StartError, start_position};
 use crate::pgn::validate::{Options, Severity, Validator};
 use crate::quick::{self, Quick};
 use crate::resolve::{SanError, resolve_text};
-use crate::san::{Letters, ParseSanError, San, SanOptions, SanPlus};
-use crate::{Color, Position, notation, parse};
+use crate::san::{Letters, ParseSanError, San, SanOptions, SanPlus, parse_canonical};
+use crate::{Color, Position, notation};
 
 /// The longest line of movetext the formatter writes, in bytes, unless a
 /// single comment is longer.
@@ -704,12 +704,11 @@ impl Visitor for Formatter<'_> {
         // the fast path: canonical SAN naming exactly one legal move, found
         // without generating the legal moves; the check mark is the one the
         // move earns
-        let fast = parse::san::canonical(token, Letters::English.table()).and_then(|san| {
-            match quick::find(&line.position, &san.san) {
+        let fast =
+            parse_canonical(token, Letters::English).and_then(|san| match quick::find(&line.position, &san.san) {
                 Quick::Canonical(m) => Some((m, san)),
                 Quick::NonCanonical(_) | Quick::NotFound => None,
-            }
-        });
+            });
         // the move (`None`: a null move), its SAN, and whether the check mark
         // is still to be found
         let (m, mut san, fast) = match fast {

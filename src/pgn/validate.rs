@@ -643,7 +643,7 @@ impl Recorder<'_> {
         }
         self.check_number(line, token, at);
         // the fast path: canonical SAN naming exactly one legal move
-        if let Some(san) = crate::parse::san::canonical(token, crate::san::Letters::English.table())
+        if let Some(san) = crate::san::parse_canonical(token, crate::san::Letters::English)
             && let Quick::Canonical(m) = quick::find_with_checkers(&line.pos, line.checkers, &san.san)
         {
             let context = (line.ply + 1, line.pos.fullmoves(), line.pos.turn());
