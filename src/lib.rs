@@ -41,7 +41,7 @@ pub use color::{ByColor, Color};
 pub use fen::{Fen, ParseFenError};
 pub use game::{Claim, EndReason, Game, GameEnd, Outcome, ParseOutcomeError};
 pub use movegen::{IllegalMoveError, MAX_PERFT_DEPTH, PerftDepthError, perft, perft_divide};
-pub use moves::{MAX_MOVES, Move, MoveList, ParseUciError, Uci};
+pub use moves::{MAX_MOVES, Move, MoveList, MoveListIntoIter, ParseUciError, Uci};
 pub use position::{CastlingMode, Position, PositionError, Reason, ReasonKind, Severity};
 pub use role::{Piece, Role};
 pub use setup::{CastlingRights, Setup};

@@ -99,11 +99,11 @@ use crate::pgn::reader::{
     Location, RawText, Reader, ResultToken, Skip, SyntaxError, SyntaxErrorKind, Visitor, result_of,
 };
 use crate::pgn::start::{Start, StartError, start_position};
-use crate::pgn::validate::{Options, Severity, Validator};
+use crate::pgn::validate::{Options, Validator};
 use crate::quick::{self, Quick};
 use crate::resolve::{SanError, resolve_text};
 use crate::san::{Letters, ParseSanError, San, SanOptions, SanPlus, parse_canonical};
-use crate::{Color, Position, notation};
+use crate::{Color, Position, Severity, notation};
 
 /// The longest line of movetext the formatter writes, in bytes, unless a
 /// single comment is longer.
@@ -951,7 +951,7 @@ pub fn denied_findings(input: &[u8], start: Location, policy: LintPolicy) -> Vec
         let finding = report
             .findings
             .into_iter()
-            .find(|finding| finding.severity() == Severity::Error && finding.kind.severity() == Severity::Lint);
+            .find(|finding| finding.severity() == Severity::Error && finding.kind.severity() == Severity::Warning);
         denied.push(finding.map(|finding| FormatError {
             at: finding.at,
             kind: FormatErrorKind::Denied {

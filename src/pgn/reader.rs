@@ -30,6 +30,7 @@
 //! assert_eq!(reader.read_game(&mut Sans(0)), None);
 //! ```
 
+use core::fmt;
 use std::borrow::Cow;
 
 /// Where something is in the input: 1-based line, 1-based column (in bytes),
@@ -51,6 +52,14 @@ pub struct Skip(pub bool);
 
 /// Text of a tag value or a comment, as bytes: UTF-8, or Latin-1 (which every
 /// byte sequence is), escapes (`\"`, `\\`) left in.
+///
+/// `Display` writes the text decoded, as [`RawText::decode`] gives it:
+///
+/// ```
+/// use sanfen::pgn::RawText;
+///
+/// assert_eq!(RawText(b"J\xfcrgen \\\"the\\\" Klein").to_string(), r#"Jürgen "the" Klein"#);
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct RawText<'a>(pub &'a [u8]);
 
@@ -240,6 +249,13 @@ impl<'a> RawText<'a> {
             Ok(text) => Cow::Owned(text),
             Err(err) => Cow::Owned(latin1(err.as_bytes())),
         }
+    }
+}
+
+impl fmt::Display for RawText<'_> {
+    /// The text decoded: [`RawText::decode`].
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.decode())
     }
 }
 
