@@ -104,6 +104,42 @@ pub struct SyntaxError {
     pub found: String,
 }
 
+impl fmt::Display for SyntaxErrorKind {
+    /// What is wrong, in words: `a { comment is not closed`, ...
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            SyntaxErrorKind::UnclosedComment => "a `{` comment is not closed",
+            SyntaxErrorKind::UnclosedVariation => "a `(` variation is not closed",
+            SyntaxErrorKind::UnmatchedCloseParen => "a `)` closes no variation",
+            SyntaxErrorKind::TooDeep => "variations nested too deep",
+            SyntaxErrorKind::BadTag => "not a tag pair `[Name \"value\"]`",
+            SyntaxErrorKind::UnexpectedChar => "a character that starts no token",
+            SyntaxErrorKind::Utf16 => "input looks like UTF-16, which PGN never is",
+        })
+    }
+}
+
+impl std::error::Error for SyntaxError {}
+
+impl fmt::Display for SyntaxError {
+    /// What, where (line and column) and what was found:
+    ///
+    /// ```
+    /// use sanfen::pgn::reader::{Location, SyntaxError, SyntaxErrorKind};
+    ///
+    /// let at = Location { line: 3, column: 7, offset: 40 };
+    /// let error = SyntaxError { kind: SyntaxErrorKind::UnexpectedChar, at, found: "]".to_owned() };
+    /// assert_eq!(error.to_string(), "a character that starts no token at 3:7: found \"]\"");
+    /// ```
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at {}:{}", self.kind, self.at.line, self.at.column)?;
+        if !self.found.is_empty() {
+            write!(f, ": found {:?}", self.found)?;
+        }
+        Ok(())
+    }
+}
+
 /// Receives the events of one game at a time, in input order.
 pub trait Visitor {
     /// What a game gives.

@@ -30,7 +30,7 @@ use nom::{IResult, Parser};
 
 use super::error::{ParseSanError, SanLint, SanLintKind};
 use super::letters::{LetterTable, Letters, figurine_role};
-use super::types::{Annotation, CastlingSide, ParsedSan, San, SanPlus, Suffix};
+use super::types::{Annotation, CastlingSide, ParsedSan, Readings, San, SanPlus, Suffix};
 use crate::{File, Rank, Role, Square};
 
 /// The figurine at the start of `input` (three bytes of UTF-8), if any.
@@ -182,12 +182,11 @@ fn square_of(file: u8, rank: u8) -> Option<Square> {
 pub(super) fn lenient(text: &[u8], table: &'static LetterTable) -> Result<ParsedSan, ParseSanError> {
     let grammar = Grammar::new(text, table);
     let (first, second) = grammar.readings(text).ok_or_else(|| grammar.error(text))?;
-    let mut parsed = ParsedSan::one(first.san_plus);
-    parsed.lints = first.marks.iter().map(Mark::lint).collect();
-    if let Some(second) = second {
-        parsed.readings.push(second.san_plus);
-    }
-    Ok(parsed)
+    let readings = match second {
+        Some(second) => Readings::two(first.san_plus, second.san_plus),
+        None => Readings::one(first.san_plus),
+    };
+    Ok(ParsedSan { readings, lints: first.marks.iter().map(Mark::lint).collect() })
 }
 
 /// Why `text` is not canonical SAN (strict mode, English letters): the lenient

@@ -44,4 +44,4 @@ mod grammar_tests;
 pub use error::{ParseSanError, SanLint, SanLintKind};
 pub use letters::{Letters, ParseLettersError};
 pub use parse::{parse_canonical, parse_san};
-pub use types::{Annotation, CastlingSide, ParsedSan, San, SanOptions, SanPlus, Suffix};
+pub use types::{Annotation, CastlingSide, ParsedSan, Readings, San, SanOptions, SanPlus, Suffix};

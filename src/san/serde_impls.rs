@@ -6,7 +6,7 @@ use serde::Deserialize;
 use super::error::SanLint;
 use super::letters::Letters;
 use super::parse::parse_san;
-use super::types::{ParsedSan, San, SanOptions, SanPlus};
+use super::types::{ParsedSan, Readings, San, SanOptions, SanPlus};
 
 fn read<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<SanPlus, D::Error> {
     let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
@@ -76,9 +76,11 @@ impl serde::Serialize for ParsedSan {
 impl<'de> serde::Deserialize<'de> for ParsedSan {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<ParsedSan, D::Error> {
         let plain = Plain::deserialize(deserializer)?;
-        if plain.readings.is_empty() || plain.readings.len() > 2 {
-            return Err(serde::de::Error::custom("one or two readings"));
-        }
-        Ok(ParsedSan { readings: plain.readings.into_iter().collect(), lints: plain.lints })
+        let readings = match plain.readings[..] {
+            [one] => Readings::one(one),
+            [first, second] => Readings::two(first, second),
+            _ => return Err(serde::de::Error::custom("one or two readings")),
+        };
+        Ok(ParsedSan { readings, lints: plain.lints })
     }
 }

@@ -1,6 +1,8 @@
 //! The values of SAN: [`San`] and [`SanPlus`] (a move as written, before any
 //! position judges it), their parts, and [`ParsedSan`], what a token says.
 
+use core::ops::Deref;
+
 use arrayvec::ArrayVec;
 
 use super::error::{SanLint, SanLintKind};
@@ -209,13 +211,65 @@ impl SanOptions {
     pub const STRICT: SanOptions = SanOptions { strict: true, letters: Letters::English };
 }
 
+/// The one or two readings of a token ([`ParsedSan::readings`]), in order:
+/// a slice of [`SanPlus`] (`Deref<Target = [SanPlus]>`), held on the stack.
+///
+/// ```
+/// use sanfen::san::{SanOptions, parse_san};
+///
+/// let readings = parse_san(b"bc4", SanOptions::LENIENT).unwrap().readings;
+/// assert_eq!(readings.len(), 2);
+/// assert_eq!(readings[1].to_string(), "Bc4");
+/// let texts: Vec<String> = readings.iter().map(ToString::to_string).collect();
+/// assert_eq!(texts, ["bxc4", "Bc4"]);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Readings(ArrayVec<SanPlus, 2>);
+
+impl Readings {
+    /// One reading.
+    pub(crate) fn one(san: SanPlus) -> Readings {
+        let mut readings = ArrayVec::new();
+        readings.push(san);
+        Readings(readings)
+    }
+
+    /// The two readings, `first` first.
+    pub(crate) fn two(first: SanPlus, second: SanPlus) -> Readings {
+        Readings(ArrayVec::from([first, second]))
+    }
+
+    /// The readings, as a slice.
+    pub fn as_slice(&self) -> &[SanPlus] {
+        &self.0
+    }
+}
+
+impl Deref for Readings {
+    type Target = [SanPlus];
+
+    #[inline]
+    fn deref(&self) -> &[SanPlus] {
+        &self.0
+    }
+}
+
+impl<'a> IntoIterator for &'a Readings {
+    type Item = &'a SanPlus;
+    type IntoIter = core::slice::Iter<'a, SanPlus>;
+
+    fn into_iter(self) -> core::slice::Iter<'a, SanPlus> {
+        self.0.iter()
+    }
+}
+
 /// What a token says: one reading, or two for a lowercase letter that is both
 /// a file and a piece (`bc4`: the b-pawn to c4, then the bishop to c4), and the
 /// lint findings.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ParsedSan {
     /// One or two readings; with two, the pawn (or coordinate) reading first.
-    pub readings: ArrayVec<SanPlus, 2>,
+    pub readings: Readings,
     /// Lint findings of the first reading, in input order. The second reading
     /// has these and one more, at the lowercase letter: see
     /// [`ParsedSan::lints_for`]. Empty (and unallocated) for canonical SAN.
@@ -225,9 +279,7 @@ pub struct ParsedSan {
 impl ParsedSan {
     /// One reading, no lint.
     pub(crate) fn one(san: SanPlus) -> ParsedSan {
-        let mut readings = ArrayVec::new();
-        readings.push(san);
-        ParsedSan { readings, lints: Vec::new() }
+        ParsedSan { readings: Readings::one(san), lints: Vec::new() }
     }
 
     /// The first reading.
