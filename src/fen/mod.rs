@@ -1,5 +1,5 @@
 //! FEN text: [`Fen`] (parsed syntax, with every problem and lint finding located
-//! by byte span), conversion to a [`Setup`], and the canonical writer.
+//! by byte span), conversion to a [`Setup`](crate::Setup), and the canonical writer.
 //!
 //! ```
 //! use sanfen::fen::{Fen, FenField};

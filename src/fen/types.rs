@@ -155,7 +155,7 @@ pub struct FenSpans {
 ///
 /// `Display` writes canonical FEN of the setup: castling in `KQkq` order, with
 /// Shredder-FEN letters only where Chess960 needs them, the en passant square as
-/// stored (use [`Position::fen`] for the canonical en passant square).
+/// stored (use [`Position::fen`](crate::Position::fen) for the canonical en passant square).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Fen {
     /// The position record.
