@@ -10,12 +10,15 @@
 //! ```
 
 use crate::attacks::{self, between, ray};
-use crate::{Bitboard, Color, File, Move, MoveList, Piece, Position, Rank, Role, Square};
+use crate::{Bitboard, CastlingMode, Color, File, Move, MoveList, Piece, Position, Rank, Role, Square};
 
 /// The promotion pieces, in the order moves are generated.
 const PROMOTIONS: [Role; 4] = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
 
 /// The move is not legal in the position.
+///
+/// `Display` names the move by its squares: UCI (`e2e5`, `e7e8q`), or the
+/// king's and the rook's squares for castling.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IllegalMoveError {
     /// The move.
@@ -24,7 +27,12 @@ pub struct IllegalMoveError {
 
 impl core::fmt::Display for IllegalMoveError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "illegal move: {:?}", self.m)
+        match self.m {
+            Move::Castle { king, rook } => {
+                write!(f, "illegal move: castling with the king on {king} and the rook on {rook}")
+            }
+            m => write!(f, "illegal move: {}", m.to_uci(CastlingMode::Standard)),
+        }
     }
 }
 
@@ -670,6 +678,26 @@ mod tests {
         let illegal =
             Move::Normal { role: Role::King, from: Square::E8, capture: None, to: Square::E7, promotion: None };
         assert_eq!(pos.play(illegal), Err(IllegalMoveError { m: illegal }));
+    }
+
+    #[test]
+    fn illegal_move_error_names_the_squares() {
+        let pos = Position::default();
+        let bad = Move::Normal { role: Role::Pawn, from: Square::E2, capture: None, to: Square::E5, promotion: None };
+        assert_eq!(pos.play(bad).unwrap_err().to_string(), "illegal move: e2e5");
+        let promotion = Move::Normal {
+            role: Role::Pawn,
+            from: Square::E7,
+            capture: None,
+            to: Square::E8,
+            promotion: Some(Role::Queen),
+        };
+        assert_eq!(IllegalMoveError { m: promotion }.to_string(), "illegal move: e7e8q");
+        let castle = Move::Castle { king: Square::E1, rook: Square::H1 };
+        assert_eq!(
+            pos.play(castle).unwrap_err().to_string(),
+            "illegal move: castling with the king on e1 and the rook on h1"
+        );
     }
 
     #[test]

@@ -12,6 +12,11 @@
 //! assert_eq!(e4.to_uci(CastlingMode::Standard).to_string(), "e2e4");
 //! ```
 
+use core::ops::{Deref, DerefMut, Index};
+use core::slice::SliceIndex;
+
+use arrayvec::ArrayVec;
+
 use crate::{CastlingMode, File, Role, Square};
 
 /// A move. Built by move generation or by resolving notation against a
@@ -186,7 +191,117 @@ impl core::str::FromStr for Uci {
 pub const MAX_MOVES: usize = 64 * 16 + 8 * 3 * 3 + 2;
 
 /// Moves on the stack: room for [`MAX_MOVES`], so no placement can overflow it.
-pub type MoveList = arrayvec::ArrayVec<Move, MAX_MOVES>;
+///
+/// It reads as a slice of moves (`Deref<Target = [Move]>`: `len`, `iter`,
+/// `contains`, indexing, sorting), and iterates by reference or by value.
+///
+/// ```
+/// use sanfen::{Move, MoveList, Position, Square};
+///
+/// let moves: MoveList = Position::default().legal_moves();
+/// assert_eq!(moves.len(), 20);
+/// assert_eq!(moves.iter().filter(|m| m.from() == Square::G1).count(), 2);
+/// let first: Move = moves[0];
+/// assert!(moves.contains(&first));
+/// let all: Vec<Move> = moves.into_iter().collect();
+/// assert_eq!(all.len(), 20);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MoveList(ArrayVec<Move, MAX_MOVES>);
+
+impl MoveList {
+    /// An empty list.
+    pub fn new() -> MoveList {
+        MoveList(ArrayVec::new())
+    }
+
+    /// The moves, as a slice.
+    pub fn as_slice(&self) -> &[Move] {
+        &self.0
+    }
+
+    /// Keeps only the moves for which `keep` returns `true`, in their order.
+    pub fn retain(&mut self, mut keep: impl FnMut(&Move) -> bool) {
+        self.0.retain(|m| keep(m));
+    }
+
+    /// Adds a move at the end. Move generation never adds more than
+    /// [`MAX_MOVES`].
+    #[inline]
+    pub(crate) fn push(&mut self, m: Move) {
+        self.0.push(m);
+    }
+}
+
+impl Deref for MoveList {
+    type Target = [Move];
+
+    #[inline]
+    fn deref(&self) -> &[Move] {
+        &self.0
+    }
+}
+
+impl DerefMut for MoveList {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [Move] {
+        &mut self.0
+    }
+}
+
+impl<I: SliceIndex<[Move]>> Index<I> for MoveList {
+    type Output = I::Output;
+
+    #[inline]
+    fn index(&self, index: I) -> &I::Output {
+        &self.0[index]
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = core::slice::Iter<'a, Move>;
+
+    fn into_iter(self) -> core::slice::Iter<'a, Move> {
+        self.0.iter()
+    }
+}
+
+impl IntoIterator for MoveList {
+    type Item = Move;
+    type IntoIter = MoveListIntoIter;
+
+    fn into_iter(self) -> MoveListIntoIter {
+        MoveListIntoIter(self.0.into_iter())
+    }
+}
+
+/// The moves of a [`MoveList`], by value, in order.
+#[derive(Clone, Debug)]
+pub struct MoveListIntoIter(arrayvec::IntoIter<Move, MAX_MOVES>);
+
+impl Iterator for MoveListIntoIter {
+    type Item = Move;
+
+    #[inline]
+    fn next(&mut self) -> Option<Move> {
+        self.0.next()
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.size_hint()
+    }
+}
+
+impl DoubleEndedIterator for MoveListIntoIter {
+    fn next_back(&mut self) -> Option<Move> {
+        self.0.next_back()
+    }
+}
+
+impl ExactSizeIterator for MoveListIntoIter {}
+
+impl core::iter::FusedIterator for MoveListIntoIter {}
 
 #[cfg(test)]
 mod tests {

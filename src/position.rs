@@ -15,7 +15,6 @@
 //! ```
 
 use crate::attacks::{self, between, ray};
-use crate::fen::FenField;
 use crate::{Bitboard, Board, ByColor, CastlingRights, Color, File, Piece, Rank, Role, Setup, Square};
 
 /// How castling rights are read and checked.
@@ -28,13 +27,19 @@ pub enum CastlingMode {
     Chess960,
 }
 
-/// Whether a reason makes the position illegal or only non-canonical.
+/// How bad a finding is: whether it makes the input invalid, or only
+/// non-canonical. The one scale of every check: legality reasons of a
+/// position ([`Reason::severity`]) and PGN findings
+/// ([`Finding::severity`](crate::pgn::validate::Finding::severity)).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Severity {
-    /// No legal game reaches this position.
+    /// The input is invalid: for a position, no legal game reaches it; for a
+    /// PGN game, it is not valid PGN of legal chess (or a lint finding the
+    /// policy denies).
     Error,
-    /// A position people do write, but not consistent with a real game's history
-    /// or not canonical.
+    /// Valid, but not as canonical notation writes it: a position people do
+    /// write that is not consistent with a real game's history, a PGN lint
+    /// finding.
     Warning,
 }
 
@@ -229,21 +234,6 @@ impl Reason {
             ReasonKind::EnPassantNotCapturable => "fen:en-passant-not-capturable",
             ReasonKind::EnPassantWithHalfmoves { .. } => "fen:en-passant-halfmoves",
             ReasonKind::HalfmovesTooLarge { .. } => "fen:halfmoves-too-large",
-        }
-    }
-
-    /// The FEN field the reason is about.
-    pub const fn field(&self) -> FenField {
-        match self.kind {
-            ReasonKind::Castling { .. } => FenField::Castling,
-            ReasonKind::EnPassantWrongRank
-            | ReasonKind::EnPassantNoPawn
-            | ReasonKind::EnPassantOccupied
-            | ReasonKind::EnPassantNotCapturable
-            | ReasonKind::CheckWithEnPassant => FenField::EnPassant,
-            ReasonKind::EnPassantWithHalfmoves { .. } | ReasonKind::HalfmovesTooLarge { .. } => FenField::Halfmoves,
-            ReasonKind::OppositeCheck { .. } => FenField::Turn,
-            _ => FenField::Placement,
         }
     }
 }

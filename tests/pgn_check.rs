@@ -4,9 +4,10 @@
 
 use std::path::PathBuf;
 
+use sanfen::Severity;
 use sanfen::pgn::chunk::Chunker;
 use sanfen::pgn::reader::Reader;
-use sanfen::pgn::validate::{Finding, GameReport, Options, Severity, Validator};
+use sanfen::pgn::validate::{Finding, GameReport, Options, Validator};
 
 mod common;
 
@@ -54,7 +55,7 @@ fn check_bytes(bytes: &[u8]) -> (Summary, Vec<GameReport>) {
         for f in validator.take_outside() {
             match f.severity() {
                 Severity::Error => summary.errors += 1,
-                Severity::Lint => summary.lints += 1,
+                Severity::Warning => summary.lints += 1,
             }
         }
         buffer = chunk.data;

@@ -20,7 +20,8 @@ mod structured;
 
 use libfuzzer_sys::fuzz_target;
 use sanfen::lint::LintPolicy;
-use sanfen::pgn::validate::{Finding, GameReport, MAX_FINDINGS, Options, Severity, Validator};
+use sanfen::Severity;
+use sanfen::pgn::validate::{Finding, GameReport, MAX_FINDINGS, Options, Validator};
 use sanfen::pgn::{Chunker, Location, Reader};
 
 fuzz_target!(|data: &[u8]| {
@@ -122,7 +123,7 @@ fn check_report(input: &[u8], newlines: &[usize], report: &GameReport, after: u6
     for finding in &report.findings {
         match finding.severity() {
             Severity::Error => errors += 1,
-            Severity::Lint => lints += 1,
+            Severity::Warning => lints += 1,
         }
         let offset = finding.at.offset as usize;
         assert!(offset <= input.len(), "{finding:?}");
@@ -209,7 +210,7 @@ fn chunked(input: &[u8], target: usize, line_by_line: bool) -> Vec<GameReport> {
                 for finding in &carried {
                     match finding.severity() {
                         Severity::Error => report.errors += 1,
-                        Severity::Lint => report.lints += 1,
+                        Severity::Warning => report.lints += 1,
                     }
                 }
                 carried.append(&mut report.findings);

@@ -24,9 +24,10 @@ use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sanfen::Color;
+use sanfen::Severity;
 use sanfen::pgn::chunk::{Chunk, Chunker};
 use sanfen::pgn::reader::{Location, Reader};
-use sanfen::pgn::validate::{Finding, GameReport, MAX_FINDINGS, Options, Severity, Validator};
+use sanfen::pgn::validate::{Finding, GameReport, MAX_FINDINGS, Options, Validator};
 use serde_json::{Value, json};
 
 use super::report::Style;
@@ -187,7 +188,7 @@ fn check_part(data: Vec<u8>, from: usize, start: Location, settings: Settings) -
             for finding in &outside {
                 match finding.severity() {
                     Severity::Error => checked.totals.errors += 1,
-                    Severity::Lint => checked.totals.lint += 1,
+                    Severity::Warning => checked.totals.lint += 1,
                 }
             }
             if !settings.options.count_only {

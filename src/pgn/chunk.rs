@@ -214,18 +214,49 @@ impl<R: Read> Chunker<R> {
         }
     }
 
-    /// With another limit than [`Chunker::MAX_GAME`] on the size of a game
-    /// held whole (at least 1), for tests.
-    #[doc(hidden)]
+    /// Takes games larger than `limit` bytes (at least 1) as too large to
+    /// read, instead of those larger than [`Chunker::MAX_GAME`]: such a game
+    /// is passed on in pieces ([`Chunk::oversized`]), to be reported, never
+    /// held whole nor parsed (see the [module](self), with `limit` for
+    /// [`Chunker::MAX_GAME`]). For input that is not trusted, or whose games
+    /// are known to be small.
+    ///
+    /// ```
+    /// use sanfen::pgn::Chunker;
+    ///
+    /// let pgn = format!("[Event \"A\"]\n\n1. e4 {{{}}} *\n\n[Event \"B\"]\n\n1. d4 *\n", "a".repeat(5000));
+    /// let mut chunker = Chunker::with_target(pgn.as_bytes(), 1).with_limit(1000);
+    /// let mut chunks = Vec::new();
+    /// while let Some(chunk) = chunker.next_chunk(Vec::new())? {
+    ///     chunks.push(chunk);
+    /// }
+    /// // game A is too large: passed on, not to be read; game B is a chunk
+    /// assert!(chunks[0].oversized.is_some());
+    /// let last = chunks.last().unwrap();
+    /// assert_eq!((last.data.as_slice(), last.oversized), (&b"[Event \"B\"]\n\n1. d4 *\n"[..], None));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn with_limit(mut self, limit: usize) -> Chunker<R> {
         self.limit = limit.max(1);
         self
     }
 
-    /// Without the quick search: every chunk is scanned line by line, and
-    /// ends at the first cut point after the target (for tests of the
-    /// line-by-line rules; the chunks read alike either way).
-    #[doc(hidden)]
+    /// Finds the cut points by following the reader's rules on every line,
+    /// without the quick search first: each chunk then ends at the first cut
+    /// point after its target, of whatever kind (the line after a result,
+    /// not only a tag line), at the cost of looking at every line of it. The
+    /// chunks read alike either way; cutting both ways and comparing is how
+    /// the quick search is checked.
+    ///
+    /// ```
+    /// use sanfen::pgn::Chunker;
+    ///
+    /// let pgn: &[u8] = b"[Event \"A\"]\n\n1. e4 1-0\n\n[Event \"B\"]\n\n1. d4 *\n";
+    /// let mut chunker = Chunker::with_target(pgn, 1).line_by_line();
+    /// let first = chunker.next_chunk(Vec::new())?.unwrap();
+    /// assert_eq!(first.data, b"[Event \"A\"]\n\n1. e4 1-0\n");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn line_by_line(mut self) -> Chunker<R> {
         self.quick = false;
         self.scanning = true;

@@ -99,11 +99,11 @@ use crate::pgn::reader::{
     Location, RawText, Reader, ResultToken, Skip, SyntaxError, SyntaxErrorKind, Visitor, result_of,
 };
 use crate::pgn::start::{Start, StartError, start_position};
-use crate::pgn::validate::{Options, Severity, Validator};
+use crate::pgn::validate::{Options, Validator};
 use crate::quick::{self, Quick};
 use crate::resolve::{SanError, resolve_text};
-use crate::san::{Letters, ParseSanError, San, SanOptions, SanPlus};
-use crate::{Color, Position, notation, parse};
+use crate::san::{Letters, ParseSanError, San, SanOptions, SanPlus, parse_canonical};
+use crate::{Color, Position, Severity, notation};
 
 /// The longest line of movetext the formatter writes, in bytes, unless a
 /// single comment is longer.
@@ -714,12 +714,11 @@ impl Visitor for Formatter<'_> {
         // the fast path: canonical SAN naming exactly one legal move, found
         // without generating the legal moves; the check mark is the one the
         // move earns
-        let fast = parse::san::canonical(token, Letters::English.table()).and_then(|san| {
-            match quick::find(&line.position, &san.san) {
+        let fast =
+            parse_canonical(token, Letters::English).and_then(|san| match quick::find(&line.position, &san.san) {
                 Quick::Canonical(m) => Some((m, san)),
                 Quick::NonCanonical(_) | Quick::NotFound => None,
-            }
-        });
+            });
         // the move (`None`: a null move), its SAN, and whether the check mark
         // is still to be found
         let (m, mut san, fast) = match fast {
@@ -970,7 +969,7 @@ pub fn denied_findings(input: &[u8], start: Location, policy: LintPolicy) -> Vec
         let finding = report
             .findings
             .into_iter()
-            .find(|finding| finding.severity() == Severity::Error && finding.kind.severity() == Severity::Lint);
+            .find(|finding| finding.severity() == Severity::Error && finding.kind.severity() == Severity::Warning);
         denied.push(finding.map(|finding| FormatError {
             at: finding.at,
             kind: FormatErrorKind::Denied {

@@ -30,6 +30,7 @@
 //! assert_eq!(reader.read_game(&mut Sans(0)), None);
 //! ```
 
+use core::fmt;
 use std::borrow::Cow;
 
 /// Where something is in the input: 1-based line, 1-based column (in bytes),
@@ -51,6 +52,14 @@ pub struct Skip(pub bool);
 
 /// Text of a tag value or a comment, as bytes: UTF-8, or Latin-1 (which every
 /// byte sequence is), escapes (`\"`, `\\`) left in.
+///
+/// `Display` writes the text decoded, as [`RawText::decode`] gives it:
+///
+/// ```
+/// use sanfen::pgn::RawText;
+///
+/// assert_eq!(RawText(b"J\xfcrgen \\\"the\\\" Klein").to_string(), r#"Jürgen "the" Klein"#);
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct RawText<'a>(pub &'a [u8]);
 
@@ -93,6 +102,42 @@ pub struct SyntaxError {
     pub at: Location,
     /// The text found there (lossily decoded, at most a line).
     pub found: String,
+}
+
+impl fmt::Display for SyntaxErrorKind {
+    /// What is wrong, in words: `a { comment is not closed`, ...
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            SyntaxErrorKind::UnclosedComment => "a `{` comment is not closed",
+            SyntaxErrorKind::UnclosedVariation => "a `(` variation is not closed",
+            SyntaxErrorKind::UnmatchedCloseParen => "a `)` closes no variation",
+            SyntaxErrorKind::TooDeep => "variations nested too deep",
+            SyntaxErrorKind::BadTag => "not a tag pair `[Name \"value\"]`",
+            SyntaxErrorKind::UnexpectedChar => "a character that starts no token",
+            SyntaxErrorKind::Utf16 => "input looks like UTF-16, which PGN never is",
+        })
+    }
+}
+
+impl std::error::Error for SyntaxError {}
+
+impl fmt::Display for SyntaxError {
+    /// What, where (line and column) and what was found:
+    ///
+    /// ```
+    /// use sanfen::pgn::reader::{Location, SyntaxError, SyntaxErrorKind};
+    ///
+    /// let at = Location { line: 3, column: 7, offset: 40 };
+    /// let error = SyntaxError { kind: SyntaxErrorKind::UnexpectedChar, at, found: "]".to_owned() };
+    /// assert_eq!(error.to_string(), "a character that starts no token at 3:7: found \"]\"");
+    /// ```
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at {}:{}", self.kind, self.at.line, self.at.column)?;
+        if !self.found.is_empty() {
+            write!(f, ": found {:?}", self.found)?;
+        }
+        Ok(())
+    }
 }
 
 /// Receives the events of one game at a time, in input order.
@@ -240,6 +285,13 @@ impl<'a> RawText<'a> {
             Ok(text) => Cow::Owned(text),
             Err(err) => Cow::Owned(latin1(err.as_bytes())),
         }
+    }
+}
+
+impl fmt::Display for RawText<'_> {
+    /// The text decoded: [`RawText::decode`].
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.decode())
     }
 }
 

@@ -1,10 +1,11 @@
 //! The validator: a [`Visitor`] that plays every move of every game, mainline
 //! and variations, and reports what is wrong ([`Severity::Error`]) or not
-//! canonical ([`Severity::Lint`]), each finding located.
+//! canonical ([`Severity::Warning`]), each finding located.
 //!
 //! ```
 //! use sanfen::pgn::reader::Reader;
-//! use sanfen::pgn::validate::{Severity, Validator};
+//! use sanfen::Severity;
+//! use sanfen::pgn::validate::Validator;
 //!
 //! let pgn = b"[Event \"?\"]\n[Site \"?\"]\n[Date \"?\"]\n[Round \"?\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nf6 3. Ke3 *\n";
 //! let mut validator = Validator::new(pgn, Default::default());
@@ -33,16 +34,7 @@ use crate::pgn::start::{Start, StartError, start_position};
 use crate::quick::{self, Quick};
 use crate::resolve::{MoveLint, SanError, resolve_text};
 use crate::san::{ParseSanError, San, SanLintKind, SanOptions, SanPlus, Suffix};
-use crate::{Bitboard, Color, Position};
-
-/// How bad a finding is.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Severity {
-    /// The game is not valid PGN of legal chess.
-    Error,
-    /// Valid, but not as canonical PGN writes it.
-    Lint,
-}
+use crate::{Bitboard, Color, Position, Severity};
 
 /// What the validator may be asked to keep beyond the findings themselves.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -169,7 +161,7 @@ impl FindingKind {
             | FindingKind::NullMoveInCheck
             | FindingKind::EnPassantMarkWithoutCapture
             | FindingKind::FenTag(_) => Severity::Error,
-            _ => Severity::Lint,
+            _ => Severity::Warning,
         }
     }
 
@@ -501,9 +493,9 @@ impl Recorder<'_> {
     /// `context`: the ply, move number and side of the move concerned.
     fn push_with(&mut self, kind: FindingKind, at: Location, token: &[u8], context: Option<(u32, u32, Color)>) {
         let severity = match kind.severity() {
-            Severity::Lint if !self.options.policy.is_default() => match self.options.policy.level(kind.code()) {
+            Severity::Warning if !self.options.policy.is_default() => match self.options.policy.level(kind.code()) {
                 Level::Allow => return,
-                Level::Warn => Severity::Lint,
+                Level::Warn => Severity::Warning,
                 Level::Deny => Severity::Error,
             },
             severity => severity,
@@ -530,7 +522,7 @@ impl Recorder<'_> {
         }
         match severity {
             Severity::Error => self.errors = self.errors.saturating_add(1),
-            Severity::Lint => self.lints = self.lints.saturating_add(1),
+            Severity::Warning => self.lints = self.lints.saturating_add(1),
         }
         if self.options.count_only {
             return;
@@ -643,7 +635,7 @@ impl Recorder<'_> {
         }
         self.check_number(line, token, at);
         // the fast path: canonical SAN naming exactly one legal move
-        if let Some(san) = crate::parse::san::canonical(token, crate::san::Letters::English.table())
+        if let Some(san) = crate::san::parse_canonical(token, crate::san::Letters::English)
             && let Quick::Canonical(m) = quick::find_with_checkers(&line.pos, line.checkers, &san.san)
         {
             let context = (line.ply + 1, line.pos.fullmoves(), line.pos.turn());

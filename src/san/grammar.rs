@@ -28,98 +28,10 @@ use nom::branch::alt;
 use nom::combinator::{map, opt};
 use nom::{IResult, Parser};
 
-use crate::san::{
-    Annotation, CastlingSide, Letters, ParseSanError, ParsedSan, San, SanLint, SanLintKind, SanPlus, Suffix,
-};
+use super::error::{ParseSanError, SanLint, SanLintKind};
+use super::letters::{LetterTable, Letters, figurine_role};
+use super::types::{Annotation, CastlingSide, ParsedSan, Readings, San, SanPlus, Suffix};
 use crate::{File, Rank, Role, Square};
-
-// ---- Letters ---------------------------------------------------------------------
-
-/// How one language's letters read (see [`Letters`] and the grammar's table).
-#[derive(Debug)]
-pub(crate) struct LetterTable {
-    /// The role of each uppercase ASCII letter: the language's own letters,
-    /// English letters it does not use, `P` for the pawn unless taken.
-    pub upper: [Option<Role>; 256],
-    /// Whether an uppercase letter is the language's own and English writes
-    /// that role with another letter (lint [`SanLintKind::LocalLetters`]).
-    local: [bool; 256],
-    /// For the fast path: the uppercase English piece letters that this
-    /// language reads as in English, without a lint.
-    canonical: [Option<Role>; 256],
-    /// The piece letters, for messages: `K, Q, R, B or N`.
-    pieces: &'static str,
-    /// The promotion letters, for messages: `Q, R, B or N`.
-    promotions: &'static str,
-}
-
-const ROLES: [Role; 5] = [Role::King, Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
-const ENGLISH: [u8; 5] = *b"KQRBN";
-
-const fn letter_table(letters: Letters) -> LetterTable {
-    let own = letters.own();
-    let mut upper = [None; 256];
-    let mut local = [false; 256];
-    let mut canonical = [None; 256];
-    let mut i = 0;
-    while i < 5 {
-        upper[own[i] as usize] = Some(ROLES[i]);
-        local[own[i] as usize] = own[i] != ENGLISH[i];
-        i += 1;
-    }
-    let mut i = 0;
-    while i < 5 {
-        let english = ENGLISH[i] as usize;
-        if upper[english].is_none() {
-            upper[english] = Some(ROLES[i]);
-        }
-        if let Some(role) = upper[english]
-            && role as u8 == ROLES[i] as u8
-            && !local[english]
-        {
-            canonical[english] = Some(role);
-        }
-        i += 1;
-    }
-    if upper[b'P' as usize].is_none() {
-        upper[b'P' as usize] = Some(Role::Pawn);
-    }
-    let (pieces, promotions) = match letters {
-        Letters::English => ("K, Q, R, B or N", "Q, R, B or N"),
-        Letters::Portuguese => ("R, D, T, B or C", "D, T, B or C"),
-        Letters::Spanish | Letters::Italian => ("R, D, T, A or C", "D, T, A or C"),
-        Letters::French => ("R, D, T, F or C", "D, T, F or C"),
-        Letters::German => ("K, D, T, L or S", "D, T, L or S"),
-        Letters::Dutch => ("K, D, T, L or P", "D, T, L or P"),
-    };
-    LetterTable { upper, local, canonical, pieces, promotions }
-}
-
-/// The tables of [`Letters::ALL`], in that order.
-pub(crate) static TABLES: [LetterTable; 7] = [
-    letter_table(Letters::English),
-    letter_table(Letters::Portuguese),
-    letter_table(Letters::Spanish),
-    letter_table(Letters::French),
-    letter_table(Letters::German),
-    letter_table(Letters::Italian),
-    letter_table(Letters::Dutch),
-];
-
-impl LetterTable {
-    /// The role of an ASCII letter in either case, and whether it is a local letter.
-    fn letter(&self, byte: u8) -> Option<(Role, bool)> {
-        let upper = byte.to_ascii_uppercase();
-        self.upper[usize::from(upper)].map(|role| (role, self.local[usize::from(upper)]))
-    }
-}
-
-/// The role of a figurine character, and its colour as `true` for White.
-pub(crate) fn figurine_role(c: char) -> Option<(Role, bool)> {
-    const ROLES: [Role; 6] = [Role::King, Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::Pawn];
-    let index = u32::from(c).checked_sub(0x2654).filter(|&i| i < 12)?;
-    Some((ROLES[index as usize % 6], index < 6))
-}
 
 /// The figurine at the start of `input` (three bytes of UTF-8), if any.
 fn figurine_at(input: &[u8]) -> Option<Role> {
@@ -167,7 +79,7 @@ const fn promotion_text(role: Role) -> &'static str {
 // Inlined into its caller so the result stays in registers: returned through
 // memory, it is stored field by field and loaded whole, which stalls.
 #[inline(always)]
-pub(crate) fn canonical(text: &[u8], table: &LetterTable) -> Option<SanPlus> {
+pub(super) fn canonical(text: &[u8], table: &LetterTable) -> Option<SanPlus> {
     let (text, annotation) = match *text {
         // most tokens end with a rank: one comparison for them
         [.., last] if last != b'!' && last != b'?' => (text, None),
@@ -267,20 +179,19 @@ fn square_of(file: u8, rank: u8) -> Option<Square> {
 // ---- Entry points ---------------------------------------------------------------------------
 
 /// Reads `text` leniently with the letters of `table`: the grammar, no fast path.
-pub(crate) fn lenient(text: &[u8], table: &'static LetterTable) -> Result<ParsedSan, ParseSanError> {
+pub(super) fn lenient(text: &[u8], table: &'static LetterTable) -> Result<ParsedSan, ParseSanError> {
     let grammar = Grammar::new(text, table);
     let (first, second) = grammar.readings(text).ok_or_else(|| grammar.error(text))?;
-    let mut parsed = ParsedSan::one(first.san_plus);
-    parsed.lints = first.marks.iter().map(Mark::lint).collect();
-    if let Some(second) = second {
-        parsed.readings.push(second.san_plus);
-    }
-    Ok(parsed)
+    let readings = match second {
+        Some(second) => Readings::two(first.san_plus, second.san_plus),
+        None => Readings::one(first.san_plus),
+    };
+    Ok(ParsedSan { readings, lints: first.marks.iter().map(Mark::lint).collect() })
 }
 
 /// Why `text` is not canonical SAN (strict mode, English letters): the lenient
 /// error if it is not SAN at all; else its first non-canonical part.
-pub(crate) fn strict_error(text: &[u8]) -> ParseSanError {
+pub(super) fn strict_error(text: &[u8]) -> ParseSanError {
     let table = Letters::English.table();
     let grammar = Grammar::new(text, table);
     let Some((first, second)) = grammar.readings(text) else { return grammar.error(text) };
@@ -306,10 +217,10 @@ pub(crate) fn strict_error(text: &[u8]) -> ParseSanError {
 }
 
 /// Whether the bytes are in the lenient grammar with English letters (the
-/// grammar alone, without the fast path). For the grammar cross-check of
-/// `grammar/san.regex` in `tests/san_grammar.rs`; not part of the API.
-#[doc(hidden)]
-pub fn syntax_ok(text: &[u8]) -> bool {
+/// grammar alone, without the fast path): for the grammar cross-check of
+/// `grammar/san.regex` (`grammar_tests`).
+#[cfg(test)]
+pub(super) fn syntax_ok(text: &[u8]) -> bool {
     let grammar = Grammar::new(text, Letters::English.table());
     grammar.readings(text).is_some()
 }
@@ -318,7 +229,7 @@ pub fn syntax_ok(text: &[u8]) -> bool {
 
 /// nom's error type here: it carries nothing, [`Grammar`] keeps the diagnosis.
 #[derive(Debug)]
-pub(crate) struct Fail;
+struct Fail;
 
 impl<I> nom::error::ParseError<I> for Fail {
     fn from_error_kind(_: I, _: nom::error::ErrorKind) -> Fail {
@@ -1087,8 +998,10 @@ fn char_len(text: &[u8]) -> usize {
 
 #[cfg(test)]
 mod tests {
+    use super::super::letters::TABLES;
+    use super::super::parse::parse_san;
+    use super::super::types::SanOptions;
     use super::*;
-    use crate::san::{SanOptions, parse_san};
 
     const EN: &LetterTable = &TABLES[0];
 

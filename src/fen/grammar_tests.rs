@@ -3,8 +3,8 @@
 //! parser mirrors the same grammar rule by rule, so a disagreement means one
 //! of them (or the grammar) is wrong.
 //!
-//! The parser side is `sanfen::fen::__syntax_ok`: syntax only, so duplicate
-//! castling letters and illegal positions count as accepted.
+//! The parser side is `syntax_ok` of the parser module: syntax only, so
+//! duplicate castling letters and illegal positions count as accepted.
 
 use std::sync::LazyLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -14,15 +14,17 @@ use proptest::sample::select;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use regex::bytes::Regex;
 
+use super::parse::syntax_ok;
+
 static FEN_REGEX: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(include_str!("../grammar/fen.regex")).expect("grammar/fen.regex compiles"));
+    LazyLock::new(|| Regex::new(include_str!("../../grammar/fen.regex")).expect("grammar/fen.regex compiles"));
 
 fn regex_accepts(input: &[u8]) -> bool {
     FEN_REGEX.is_match(input)
 }
 
 fn parser_accepts(input: &[u8]) -> bool {
-    sanfen::fen::__syntax_ok(input)
+    syntax_ok(input)
 }
 
 fn assert_agree(input: &[u8]) -> bool {

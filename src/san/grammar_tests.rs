@@ -4,7 +4,7 @@
 //! same grammar rule by rule, so a disagreement means one of them (or the
 //! grammar) is wrong.
 //!
-//! The lenient parser side is `sanfen::san::__syntax_ok`: the grammar alone,
+//! The lenient parser side is `syntax_ok` of the grammar module: the grammar alone,
 //! English letters, no fast path. The strict side is `parse_san` in strict
 //! mode, whose acceptance is the fast path's; its answers are also checked
 //! against the grammar: one reading, no lint, written back as given.
@@ -16,12 +16,16 @@ use proptest::prelude::*;
 use proptest::sample::select;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use regex::bytes::Regex;
-use sanfen::san::{Letters, SanOptions, parse_san};
+
+use super::grammar::{self, syntax_ok};
+use super::letters::Letters;
+use super::parse::{parse_canonical, parse_san};
+use super::types::SanOptions;
 
 static SAN_REGEX: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(include_str!("../grammar/san.regex")).expect("grammar/san.regex compiles"));
+    LazyLock::new(|| Regex::new(include_str!("../../grammar/san.regex")).expect("grammar/san.regex compiles"));
 static STRICT_REGEX: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(include_str!("../grammar/san-strict.regex")).expect("grammar/san-strict.regex compiles")
+    Regex::new(include_str!("../../grammar/san-strict.regex")).expect("grammar/san-strict.regex compiles")
 });
 
 fn show(input: &[u8]) -> String {
@@ -31,21 +35,16 @@ fn show(input: &[u8]) -> String {
 /// Both pairs agree on `input`; the fast path, the grammar and the strict
 /// parser agree with each other. Returns whether the lenient parser accepts.
 fn assert_agree(input: &[u8]) -> bool {
-    let lenient = sanfen::san::__syntax_ok(input);
+    let lenient = syntax_ok(input);
     assert_eq!(SAN_REGEX.is_match(input), lenient, "regex and parser disagree on {}", show(input));
     let strict = parse_san(input, SanOptions::STRICT);
     assert_eq!(STRICT_REGEX.is_match(input), strict.is_ok(), "strict regex and parser disagree on {}", show(input));
     // lenient parsing with the fast path gives what the grammar alone gives
     let full = parse_san(input, SanOptions::LENIENT);
-    let nom = sanfen::san::__lenient_nom(input, Letters::English);
+    let nom = grammar::lenient(input, Letters::English.table());
     assert_eq!(full, nom, "fast path and grammar disagree on {}", show(input));
     assert_eq!(full.is_ok(), lenient, "{}", show(input));
-    assert_eq!(
-        sanfen::san::parse_canonical(input, sanfen::san::Letters::English).is_some(),
-        strict.is_ok(),
-        "{}",
-        show(input)
-    );
+    assert_eq!(parse_canonical(input, Letters::English).is_some(), strict.is_ok(), "{}", show(input));
     if let Ok(strict) = strict {
         // strict SAN is lenient SAN read without a lint, and is its own canonical text
         let nom = nom.unwrap_or_else(|e| panic!("strict but not lenient: {}: {e}", show(input)));

@@ -1,5 +1,6 @@
-//! The FEN grammar (`grammar/fen.ebnf`) as nom parsers, and [`fen`], which
-//! parses a whole record and reports every syntax problem at once.
+//! Reading FEN: [`Fen::parse`], [`Fen::from_ascii`] and `FromStr`; the FEN
+//! grammar (`grammar/fen.ebnf`) as nom parsers, and [`fen`], which parses a
+//! whole record and reports every syntax problem at once.
 //!
 //! Each grammar rule is one function with the same name and the rule copied
 //! above it. [`fen`] does not run the rules as one chain, which would stop at
@@ -21,13 +22,128 @@ use nom::combinator::{all_consuming, map, map_opt, recognize, value, verify};
 use nom::multi::{many0_count, many1, many1_count};
 use nom::{IResult, Parser};
 
-use crate::fen::{FenField, FenLint, FenLintKind, FenSyntaxError};
-use crate::{Board, Color, File, Piece, Rank, Square};
+use super::error::{FenSyntaxError, ParseFenError};
+use super::types::{Fen, FenField, FenLint, FenLintKind, FenSpans};
+use super::write::{canonical_castling_order, castling_text};
+use crate::position;
+use crate::{Bitboard, Board, CastlingMode, CastlingRights, Color, File, Piece, Rank, Role, Setup, Square};
+
+// ---- The entry points --------------------------------------------------------
+
+impl Fen {
+    /// Parses FEN text, reading castling letters as `mode` says.
+    ///
+    /// # Errors
+    ///
+    /// Every syntax problem of the input at once.
+    pub fn parse(text: &str, mode: CastlingMode) -> Result<Fen, ParseFenError> {
+        Fen::from_ascii(text.as_bytes(), mode)
+    }
+
+    /// Parses FEN bytes, reading castling letters as `mode` says.
+    ///
+    /// # Errors
+    ///
+    /// Every syntax problem of the input at once.
+    pub fn from_ascii(bytes: &[u8], mode: CastlingMode) -> Result<Fen, ParseFenError> {
+        let raw = fen(bytes).map_err(|errors| ParseFenError { errors })?;
+        let mut lints = raw.lints;
+        let mut errors = Vec::new();
+        let mut rights = CastlingRights::NONE;
+        let mut castling_spans = Vec::with_capacity(raw.castling.len());
+        for (at, &letter) in raw.castling.clone().zip(&bytes[raw.castling.clone()]) {
+            let span = at..at + 1;
+            let color = if letter.is_ascii_uppercase() { Color::White } else { Color::Black };
+            let file = match letter.to_ascii_lowercase() {
+                b'k' => castling_file(&raw.board, color, mode, true),
+                b'q' => castling_file(&raw.board, color, mode, false),
+                other => File::from_char(other as char).expect("the parser accepts only castling letters"),
+            };
+            if rights.has(color, file) {
+                errors.push(FenSyntaxError {
+                    field: FenField::Castling,
+                    span,
+                    found: (letter as char).to_string(),
+                    expected: "each castling right once".to_owned(),
+                });
+                continue;
+            }
+            rights.add(color, file);
+            if !matches!(letter.to_ascii_lowercase(), b'k' | b'q') {
+                let canonical = position::castling_letter(&raw.board, color, file, mode);
+                if canonical.to_ascii_lowercase() != letter.to_ascii_lowercase() as char {
+                    lints.push(FenLint {
+                        kind: FenLintKind::ShredderCastling { found: letter as char, canonical },
+                        field: FenField::Castling,
+                        span: span.clone(),
+                    });
+                }
+            }
+            castling_spans.push((color, file, span));
+        }
+        if !errors.is_empty() {
+            return Err(ParseFenError { errors });
+        }
+        let written = castling_spans.iter().map(|(c, f, _)| (*c, *f));
+        if !written.eq(canonical_castling_order(rights))
+            && let Some(span) = raw.spans[2].clone()
+        {
+            let canonical = castling_text(&raw.board, rights, mode);
+            lints.push(FenLint { kind: FenLintKind::CastlingOrder { canonical }, field: FenField::Castling, span });
+        }
+        lints.sort_by_key(|lint| (lint.span.start, lint.span.end));
+        Ok(Fen {
+            setup: Setup {
+                board: raw.board,
+                turn: raw.turn,
+                castling_rights: rights,
+                ep_square: raw.ep_square,
+                halfmoves: raw.halfmoves,
+                fullmoves: raw.fullmoves,
+            },
+            castling_mode: mode,
+            lints,
+            spans: FenSpans { fields: raw.spans, castling: castling_spans },
+        })
+    }
+}
+
+/// The file a `K`/`Q` letter names: the h/a file in standard chess; in
+/// Chess960 (X-FEN) the outermost rook on that side of the king, else h/a.
+fn castling_file(board: &Board, color: Color, mode: CastlingMode, king_side: bool) -> File {
+    let fallback = if king_side { File::H } else { File::A };
+    if mode == CastlingMode::Standard {
+        return fallback;
+    }
+    let back = Rank::First.relative_to(color);
+    let Some(king) = board.by_piece(Piece { color, role: Role::King }).single_square().filter(|k| k.rank() == back)
+    else {
+        return fallback;
+    };
+    let rooks = board.by_piece(Piece { color, role: Role::Rook }) & Bitboard::from_rank(back);
+    let outer = if king_side {
+        rooks.into_iter().rev().find(|r| r.file() > king.file())
+    } else {
+        rooks.into_iter().find(|r| r.file() < king.file())
+    };
+    outer.map_or(fallback, Square::file)
+}
+
+impl core::str::FromStr for Fen {
+    type Err = ParseFenError;
+
+    /// Parses FEN text in standard castling mode.
+    fn from_str(s: &str) -> Result<Fen, ParseFenError> {
+        Fen::parse(s, CastlingMode::Standard)
+    }
+}
+
+// ---- The grammar -------------------------------------------------------------
 
 /// A FEN record that is syntactically valid, with where each part was written.
 /// Nothing here is checked for legality.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct RawFen {
+struct RawFen {
     /// The pieces.
     pub board: Board,
     /// The side to move (`w` when the field was missing).
@@ -48,10 +164,10 @@ pub(crate) struct RawFen {
 }
 
 /// Whether `input` is FEN as `grammar/fen.ebnf` defines it, ignoring lints
-/// and legality. For the cross-check of `grammar/fen.regex` against the
-/// parser in `tests/fen_grammar.rs`; not part of the API.
-#[doc(hidden)]
-pub fn syntax_ok(input: &[u8]) -> bool {
+/// and legality: for the cross-check of `grammar/fen.regex` against the
+/// parser (`grammar_tests`).
+#[cfg(test)]
+pub(super) fn syntax_ok(input: &[u8]) -> bool {
     fen(input).is_ok()
 }
 
@@ -114,7 +230,7 @@ fn is_check_counter(text: &[u8]) -> bool {
 ///   `_` before the first field or after the last one: the run;
 /// - a seventh field: from it to the end, trailing whitespace left out;
 /// - nothing but whitespace: the empty span at the end.
-pub(crate) fn fen(input: &[u8]) -> Result<RawFen, Vec<FenSyntaxError>> {
+fn fen(input: &[u8]) -> Result<RawFen, Vec<FenSyntaxError>> {
     let mut report = Report { input, errors: Vec::new(), lints: Vec::new() };
     let mut raw = RawFen {
         board: Board::empty(),
@@ -552,7 +668,7 @@ fn number_expected(text: &[u8]) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Role;
+    use crate::Position;
 
     fn lint(kind: FenLintKind, field: FenField, span: Range<usize>) -> FenLint {
         FenLint { kind, field, span }
@@ -853,5 +969,75 @@ mod tests {
         assert_eq!(fen(&ranks).unwrap_err().len(), 9);
         let fields = b"x ".repeat(1 << 19);
         assert_eq!(fen(&fields).unwrap_err().len(), 8);
+    }
+
+    fn canonical(text: &str, mode: CastlingMode) -> String {
+        let fen = Fen::parse(text, mode).unwrap();
+        Position::from_setup(fen.setup, mode).unwrap().fen().to_string()
+    }
+
+    #[test]
+    fn castling_order_and_letters() {
+        let fen = Fen::parse("r3k2r/8/8/8/8/8/8/R3K2R w qkQK - 0 1", CastlingMode::Standard).unwrap();
+        assert_eq!(
+            fen.lints,
+            [FenLint {
+                kind: FenLintKind::CastlingOrder { canonical: "KQkq".to_owned() },
+                field: FenField::Castling,
+                span: 26..30
+            }]
+        );
+        assert_eq!(fen.to_string(), "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        let fen = Fen::parse("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1", CastlingMode::Standard).unwrap();
+        let kinds: Vec<&FenLintKind> = fen.lints.iter().map(|l| &l.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                &FenLintKind::ShredderCastling { found: 'H', canonical: 'K' },
+                &FenLintKind::ShredderCastling { found: 'A', canonical: 'Q' },
+                &FenLintKind::ShredderCastling { found: 'h', canonical: 'k' },
+                &FenLintKind::ShredderCastling { found: 'a', canonical: 'q' },
+            ]
+        );
+        assert_eq!(fen.lints[2].span, 28..29);
+        assert_eq!(fen.setup.castling_rights, CastlingRights::STANDARD);
+    }
+
+    #[test]
+    fn chess960_letters() {
+        // X-FEN: K and Q are the outermost rooks; Shredder letters say the same
+        let shredder = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+        assert_eq!(
+            canonical(shredder, CastlingMode::Chess960),
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9"
+        );
+        // the inner of two queen-side rooks needs its file letter
+        let inner = "r1r1k3/8/8/8/8/8/8/R1R1K3 w Cc - 0 1";
+        let fen = Fen::parse(inner, CastlingMode::Chess960).unwrap();
+        assert!(fen.lints.is_empty());
+        assert!(fen.setup.castling_rights.has(Color::White, File::C));
+        assert_eq!(canonical(inner, CastlingMode::Chess960), inner);
+        // while Q names the outermost one
+        let outer = Fen::parse("r1r1k3/8/8/8/8/8/8/R1R1K3 w Qq - 0 1", CastlingMode::Chess960).unwrap();
+        assert!(outer.setup.castling_rights.has(Color::White, File::A));
+        // in standard chess Q is always the a-file rook
+        let standard = Fen::parse("4k3/8/8/8/8/8/8/1R2K3 w Q - 0 1", CastlingMode::Standard).unwrap();
+        assert!(standard.setup.castling_rights.has(Color::White, File::A));
+    }
+
+    #[test]
+    fn duplicate_castling_letter() {
+        let err = Fen::parse("r3k2r/8/8/8/8/8/8/R3K2R w KQKk - 0 1", CastlingMode::Standard).unwrap_err();
+        assert_eq!(
+            err.errors,
+            [FenSyntaxError {
+                field: FenField::Castling,
+                span: 28..29,
+                found: "K".to_owned(),
+                expected: "each castling right once".to_owned()
+            }]
+        );
+        // H and K are the same right in standard chess
+        assert!(Fen::parse("r3k2r/8/8/8/8/8/8/R3K2R w KH - 0 1", CastlingMode::Standard).is_err());
     }
 }
