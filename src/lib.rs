@@ -28,6 +28,8 @@ mod parse;
 pub mod pgn;
 mod position;
 pub mod quick;
+#[cfg(feature = "repl")]
+pub mod repl;
 pub mod resolve;
 mod role;
 pub mod san;

@@ -1,0 +1,116 @@
+//! Completion of what is being typed: the legal moves (in the session's
+//! notation and letters), the command names and their fixed arguments.
+
+/// The commands, their usage and what they do (for `help`, and for
+/// completion).
+pub const COMMANDS: [(&str, &str); 18] = [
+    ("board [on|off]", "show the board; with on/off, show it after every move or not"),
+    ("fen", "show the position as FEN"),
+    ("load FEN", "start a game from a position"),
+    ("moves [SQUARE]", "list the legal moves; with a square, mark that piece's targets"),
+    ("attacks [SQUARE]", "mark the squares the opponent attacks; with a square, the piece's safe squares"),
+    ("undo [N]", "take back the last move (or N moves)"),
+    ("redo", "play an undone move again"),
+    ("history", "the moves so far"),
+    ("pgn", "the game so far as PGN"),
+    ("new", "start again from the first position"),
+    ("flip", "turn the board around"),
+    ("letters LANG", "read piece letters of a language: en, pt, es, fr, de, it, nl"),
+    ("notation NAME", "list and complete moves as san, lan, uci, figurine or file-prefixed"),
+    ("save FILE", "write the game as PGN (a .bin name: seed 001's binary move log)"),
+    ("go [DEPTH|Ns]", "the engine moves: about a second, N seconds, or DEPTH plies (at most 10 s; Ctrl-C stops it)"),
+    ("play white|black|off [DEPTH]", "the engine plays that side after each of your moves, or stops"),
+    ("help", "this list"),
+    ("quit", "leave"),
+];
+
+/// The command names (`board`, `fen`, ..., `quit`).
+fn command_names() -> impl Iterator<Item = &'static str> {
+    COMMANDS.iter().filter_map(|(usage, _)| usage.split_whitespace().next())
+}
+
+/// The completions of one position of a session
+/// ([`Session::completer`](super::Session::completer)): a snapshot that
+/// owns its data, so a line editor can keep it while the session is
+/// borrowed elsewhere. Take a new one after each line.
+///
+/// ```
+/// use sanfen::repl::{Options, Session};
+///
+/// let completer = Session::new(Options::default()).completer();
+/// assert_eq!(completer.complete("e4 N", 4), (3, vec!["Na3".into(), "Nc3".into(), "Nf3".into(), "Nh3".into()]));
+/// assert_eq!(completer.hint("hel", 3), Some("p".into()));
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Completer {
+    /// The legal moves, as the session writes them.
+    moves: Vec<String>,
+}
+
+impl Completer {
+    /// Completions offering these moves.
+    pub(crate) fn new(moves: Vec<String>) -> Completer {
+        Completer { moves }
+    }
+
+    /// The legal moves offered, in the session's order.
+    pub fn moves(&self) -> &[String] {
+        &self.moves
+    }
+
+    /// The words that may replace the word that ends at byte `pos` of
+    /// `line`, and where that word starts. The first word of a line
+    /// completes to commands (case-sensitively: `N` is a knight, not `new`)
+    /// and moves; after `board`, `play`, `letters` or `notation`, to their
+    /// arguments; after other commands, to nothing; after moves, to moves.
+    /// A `pos` past the end of the line, or inside a character, completes
+    /// nothing.
+    pub fn complete(&self, line: &str, pos: usize) -> (usize, Vec<String>) {
+        let Some(before) = line.get(..pos) else {
+            return (pos, Vec::new());
+        };
+        let start = before.char_indices().rev().find(|(_, c)| c.is_whitespace()).map_or(0, |(i, c)| i + c.len_utf8());
+        let word = &before[start..];
+        let earlier: Vec<&str> = before[..start].split_whitespace().collect();
+        let first = earlier.first().copied().unwrap_or(word);
+        (start, self.candidates(first, earlier.len(), word))
+    }
+
+    /// The rest of the only word that completes the one being typed at the
+    /// end of `line` (`pos` its length), if there is exactly one and it is
+    /// longer.
+    pub fn hint(&self, line: &str, pos: usize) -> Option<String> {
+        if pos != line.len() {
+            return None;
+        }
+        let (start, words) = self.complete(line, pos);
+        let typed = pos - start;
+        match words.as_slice() {
+            [only] if typed > 0 && only.len() > typed => only.get(typed..).map(str::to_owned),
+            _ => None,
+        }
+    }
+
+    /// The words that may complete `word`, the `index`-th word of a line
+    /// whose first word is `first`.
+    fn candidates(&self, first: &str, index: usize, word: &str) -> Vec<String> {
+        let arguments: &[&str] = match first.to_ascii_lowercase().as_str() {
+            _ if index == 0 => &[],
+            "board" => &["on", "off"],
+            "play" => &["white", "black", "off"],
+            "letters" => &["en", "pt", "es", "fr", "de", "it", "nl"],
+            "notation" => &["san", "lan", "uci", "figurine", "file-prefixed"],
+            _ => &[],
+        };
+        let mut out: Vec<String> = Vec::new();
+        if index == 0 {
+            out.extend(command_names().filter(|c| c.starts_with(word) && !word.is_empty()).map(str::to_owned));
+        }
+        if !arguments.is_empty() {
+            out.extend(arguments.iter().filter(|a| a.starts_with(word)).map(|a| (*a).to_owned()));
+        } else if index == 0 || command_names().all(|c| !c.eq_ignore_ascii_case(first)) {
+            out.extend(self.moves.iter().filter(|m| m.starts_with(word)).cloned());
+        }
+        out
+    }
+}
