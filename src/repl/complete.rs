@@ -114,3 +114,52 @@ impl Completer {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::repl::{Options, Session};
+
+    fn strings(words: &[&str]) -> Vec<String> {
+        words.iter().map(|&w| w.to_owned()).collect()
+    }
+
+    #[test]
+    fn completion_of_moves_commands_and_arguments() {
+        let mut session = Session::new(Options::default());
+        let completer = session.completer();
+        assert_eq!(completer.moves().len(), 20);
+        assert_eq!(completer.complete("N", 1), (0, strings(&["Na3", "Nc3", "Nf3", "Nh3"])));
+        assert_eq!(completer.complete("e4 N", 4), (3, strings(&["Na3", "Nc3", "Nf3", "Nh3"])));
+        assert_eq!(completer.complete("he", 2), (0, strings(&["help"])));
+        assert_eq!(completer.complete("play b", 6), (5, strings(&["black"])));
+        assert_eq!(completer.complete("PLAY o", 6), (5, strings(&["off"])));
+        assert_eq!(completer.complete("notation f", 10), (9, strings(&["figurine", "file-prefixed"])));
+        assert_eq!(completer.complete("undo N", 6).1, Vec::<String>::new());
+        // the word before the cursor, not the whole line
+        assert_eq!(completer.complete("Nf3 e", 5), (4, strings(&["e3", "e4"])));
+        assert_eq!(completer.complete("Nf3 e5", 3), (0, strings(&["Nf3"])));
+        // `f` is a move's file and a command's first letter
+        assert_eq!(completer.complete("f", 1), (0, strings(&["fen", "flip", "f3", "f4"])));
+        // a no-break space separates words too; a place inside a character completes nothing
+        assert_eq!(completer.complete("e4\u{a0}N", 5), (4, strings(&["Na3", "Nc3", "Nf3", "Nh3"])));
+        assert_eq!(completer.complete("e4\u{a0}N", 3), (3, Vec::new()));
+        assert_eq!(completer.complete("N", 7), (7, Vec::new()));
+        session.eval("letters pt");
+        let completer = session.completer();
+        assert_eq!(completer.complete("C", 1).1, ["Ca3", "Cc3", "Cf3", "Ch3"]);
+        session.eval("notation uci");
+        assert_eq!(session.completer().complete("g1", 2).1, ["g1f3", "g1h3"]);
+    }
+
+    #[test]
+    fn hints_complete_the_only_candidate() {
+        let completer = Session::new(Options::default()).completer();
+        assert_eq!(completer.hint("hel", 3), Some("p".to_owned()));
+        assert_eq!(completer.hint("Nh", 2), Some("3".to_owned()));
+        // several candidates, a complete word, the cursor inside the line
+        assert_eq!(completer.hint("N", 1), None);
+        assert_eq!(completer.hint("help", 4), None);
+        assert_eq!(completer.hint("hel x", 3), None);
+        assert_eq!(completer.hint("", 0), None);
+    }
+}

@@ -699,6 +699,19 @@ impl Session {
             return;
         }
         let binary = Path::new(name).extension().is_some_and(|ext| ext.eq_ignore_ascii_case("bin"));
+        if binary {
+            // the log keeps no promotion piece: say what will not come back
+            let under: Vec<String> = (0..self.game.moves().len())
+                .filter(|&i| self.game.moves()[i].promotion().is_some_and(|role| role != crate::Role::Queen))
+                .map(|i| self.movetext(i..i + 1).join(" "))
+                .collect();
+            if !under.is_empty() {
+                response.line(format!(
+                    "warning: a binary log keeps no promotion piece: {} will read back as a queen",
+                    under.join(", ")
+                ));
+            }
+        }
         let (bytes, format) = if binary {
             (self.game.move_log(), SaveFormat::MoveLog)
         } else {

@@ -491,6 +491,9 @@ fn history_and_pgn() {
                     Nbd7 9. Qd3 d5 10. exd5 e4 11. Qd2 exf3 12. Re1 Ne4 13. Qf4 f5 14. gxf3 g5\n\
                     15. Qe3 Ne5 16. Bb5+ c6 17. fxg4 Nxg4 18. Qe2 cxb5 *\n";
     assert_eq!(s.pgn().split_once("\n\n").map(|(_, moves)| moves), Some(movetext));
+    // the formatter rewrote it (no game left unchanged)
+    let unlaid = s.pgn().replace('\n', " ").replace("]  ", "]\n\n").replace("] ", "]\n");
+    assert_eq!(crate::pgn::format::format_pgn(unlaid.as_bytes()), (s.pgn().into_bytes(), Vec::new()));
 }
 
 #[test]
@@ -523,6 +526,19 @@ fn save_pgn_and_binary_log() {
     assert_eq!(save.bytes, s.game().move_log());
     check(&mut s, "save", &["usage: save FILE"], true);
     check(&mut s, "save   ", &["usage: save FILE"], true);
+    // the log keeps no promotion piece: an underpromotion is pointed out
+    s.eval("load 1n2k2r/P7/8/8/8/8/8/4K3 w - - 0 1");
+    s.eval("axb8=N Rh7 Nc6");
+    let response = s.eval("save game.bin");
+    assert_eq!(
+        lines(&response),
+        ["warning: a binary log keeps no promotion piece: 1. axb8=N will read back as a queen"]
+    );
+    assert_eq!(response.outputs.len(), 2);
+    assert!(!response.is_error());
+    check(&mut s, "undo 3", &["undone: 1. axb8=N Rh7 2. Nc6", "1n2k2r/P7/8/8/8/8/8/4K3 w - - 0 1"], false);
+    s.eval("axb8=Q");
+    assert_eq!(lines(&s.eval("save game.bin")), Vec::<String>::new());
     // one move: no plural
     let mut s = session();
     s.eval("d4");
@@ -634,4 +650,17 @@ fn play_for_the_side_to_move_moves_at_once_and_off_stops() {
     s.eval("play black 1");
     s.eval("go 1");
     assert_eq!(s.game().moves().len(), 4);
+}
+
+#[test]
+fn chess960_games_get_a_variant_tag() {
+    let fen = Fen::parse("1k6/8/8/8/8/8/8/RK6 w A - 0 1", CastlingMode::Chess960).unwrap();
+    let start = Position::from_setup(fen.setup, CastlingMode::Chess960).unwrap();
+    let mut s = Session::new(Options { start, ..Options::default() });
+    check(&mut s, "O-O-O", &["1. O-O-O", "1k6/8/8/8/8/8/8/2KR4 b - - 1 1"], false);
+    let pgn = "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n[Black \"?\"]\n\
+               [Result \"*\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"1k6/8/8/8/8/8/8/RK6 w Q - 0 1\"]\n\n1. O-O-O *\n";
+    assert_eq!(s.pgn(), pgn);
+    // the formatter read it (as Chess960) and rewrote it
+    assert_eq!(crate::pgn::format::format_pgn(pgn.as_bytes()), (pgn.as_bytes().to_vec(), Vec::new()));
 }
