@@ -122,7 +122,8 @@ pub struct Session {
 }
 
 impl Session {
-    /// A session with no move played yet.
+    /// A session at `options.start` with no move played yet, moves read in
+    /// `options.letters`, listed in SAN.
     pub fn new(options: Options) -> Session {
         Session {
             game: Game::new(options.start.clone()),
@@ -175,7 +176,13 @@ impl Session {
         Completer::new(self.legal_moves())
     }
 
-    /// Reads one line (a command or moves) and answers it.
+    /// Reads one line (a command or moves, see the [module](self) docs) and
+    /// answers it. Any text is a normal input: what cannot be read is
+    /// refused with an [`Output::Error`] saying why, and the game is then as
+    /// before the refused move. Nothing is printed and no file is touched:
+    /// `save` answers with an [`Output::Save`] for the caller to write. `go`
+    /// and the engine's answers (`play`) take their thinking time here
+    /// (stopped early by [`Session::stop_flag`]).
     pub fn eval(&mut self, line: &str) -> Response {
         let mut response = Response::default();
         let tokens = tokens(line);
