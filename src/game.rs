@@ -30,7 +30,7 @@
 //! assert_eq!(game.end().unwrap().to_string(), "checkmate: 0-1");
 //! ```
 
-use crate::{Bitboard, Color, IllegalMoveError, Move, Position, Role};
+use crate::{Bitboard, Color, File, IllegalMoveError, Move, Position, Rank, Role, Square};
 
 /// How a finished game ended for the players: a win for one side or a draw.
 /// Written as in PGN: `1-0`, `0-1`, `1/2-1/2`.
@@ -420,6 +420,155 @@ impl Game {
         } else {
             None
         }
+    }
+}
+
+/// Bytes per move in the binary move log ([`Game::move_log`]): four
+/// little-endian 32-bit integers.
+pub const MOVE_LOG_RECORD: usize = 16;
+
+/// A binary move log ([`Game::from_move_log`]) that cannot be replayed: what
+/// is wrong and where. Moves are counted from 1; byte offsets from 0.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveLogError {
+    /// The log does not hold a whole number of 16-byte moves.
+    Length {
+        /// The log's length in bytes.
+        len: usize,
+    },
+    /// A rank or file outside 0 to 7.
+    Coordinate {
+        /// The move it is in.
+        move_number: usize,
+        /// Where the integer starts in the log.
+        offset: usize,
+        /// The integer read.
+        value: i32,
+    },
+    /// No legal move goes from `from` to `to` in the position reached.
+    Illegal {
+        /// The move it is.
+        move_number: usize,
+        /// The origin square read.
+        from: Square,
+        /// The destination square read.
+        to: Square,
+    },
+    /// More than one legal move goes from `from` to `to` (in Chess960, a
+    /// king move and castling can): the log cannot say which.
+    Ambiguous {
+        /// The move it is.
+        move_number: usize,
+        /// The origin square read.
+        from: Square,
+        /// The destination square read.
+        to: Square,
+    },
+}
+
+impl core::fmt::Display for MoveLogError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match *self {
+            MoveLogError::Length { len } => write!(
+                f,
+                "binary move log: {len} bytes is not a whole number of moves ({MOVE_LOG_RECORD} bytes each); \
+                 the last {} bytes are a move cut short",
+                len % MOVE_LOG_RECORD
+            ),
+            MoveLogError::Coordinate { move_number, offset, value } => {
+                write!(f, "binary move log, move {move_number} (byte {offset}): {value} is no rank or file (0 to 7)")
+            }
+            MoveLogError::Illegal { move_number, from, to } => {
+                let start = (move_number - 1) * MOVE_LOG_RECORD;
+                write!(f, "binary move log, move {move_number} (byte {start}): no legal move from {from} to {to}")
+            }
+            MoveLogError::Ambiguous { move_number, from, to } => {
+                let start = (move_number - 1) * MOVE_LOG_RECORD;
+                write!(
+                    f,
+                    "binary move log, move {move_number} (byte {start}): more than one legal move from {from} to {to}"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for MoveLogError {}
+
+impl Game {
+    /// The moves as seed 001's binary move log: per move four little-endian
+    /// 32-bit integers, from-rank, from-file, to-rank, to-file, each 0 to 7
+    /// counted from a1 (so `e2e4` is `1, 4, 3, 4`). Castling is the king's
+    /// move (`O-O` is `e1g1`, also in Chess960). The format has no room for a
+    /// promotion piece: a promotion is written as the pawn's move, and
+    /// [`Game::from_move_log`] reads it back as a queen.
+    ///
+    /// ```
+    /// use sanfen::{Game, Move, Role, Square};
+    ///
+    /// let mut game = Game::default();
+    /// game.play(Move::Normal { role: Role::Pawn, from: Square::E2, capture: None, to: Square::E4, promotion: None })
+    ///     .unwrap();
+    /// let log = game.move_log();
+    /// assert_eq!(log, [1, 0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0]);
+    /// assert_eq!(Game::from_move_log(Default::default(), &log), Ok(game));
+    /// ```
+    pub fn move_log(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(MOVE_LOG_RECORD * self.moves.len());
+        for m in &self.moves {
+            // `Move::to` is the king's destination for castling
+            let (from, to) = (m.from(), m.to());
+            for index in [from.rank().index(), from.file().index(), to.rank().index(), to.file().index()] {
+                // a rank or file index is 0 to 7
+                out.extend_from_slice(&(index as u32).to_le_bytes());
+            }
+        }
+        out
+    }
+
+    /// Replays a binary move log ([`Game::move_log`]) from `initial`. Each
+    /// move is the legal move from the origin to the destination read; a
+    /// pawn reaching the last rank is promoted to a queen (the log has no
+    /// promotion piece).
+    ///
+    /// # Errors
+    ///
+    /// [`MoveLogError`] for the first problem: a length that is not a whole
+    /// number of moves, a rank or file outside 0 to 7, no legal move (or more
+    /// than one) between the squares read.
+    pub fn from_move_log(initial: Position, log: &[u8]) -> Result<Game, MoveLogError> {
+        if !log.len().is_multiple_of(MOVE_LOG_RECORD) {
+            return Err(MoveLogError::Length { len: log.len() });
+        }
+        let mut game = Game::new(initial);
+        for (index, record) in log.chunks_exact(MOVE_LOG_RECORD).enumerate() {
+            let move_number = index + 1;
+            let mut coords = [0u8; 4];
+            for (i, (coord, bytes)) in coords.iter_mut().zip(record.chunks_exact(4)).enumerate() {
+                let value = i32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+                *coord = u8::try_from(value).ok().filter(|&v| v < 8).ok_or(MoveLogError::Coordinate {
+                    move_number,
+                    offset: index * MOVE_LOG_RECORD + 4 * i,
+                    value,
+                })?;
+            }
+            let square = |rank: u8, file: u8| Square::from_coords(File::ALL[file as usize], Rank::ALL[rank as usize]);
+            let (from, to) = (square(coords[0], coords[1]), square(coords[2], coords[3]));
+            let mut found = None;
+            for m in game.position().legal_moves() {
+                if m.from() != from || m.to() != to || m.promotion().is_some_and(|role| role != Role::Queen) {
+                    continue;
+                }
+                if found.is_some() {
+                    return Err(MoveLogError::Ambiguous { move_number, from, to });
+                }
+                found = Some(m);
+            }
+            let m = found.ok_or(MoveLogError::Illegal { move_number, from, to })?;
+            // a legal move of the current position
+            game.play(m).map_err(|_| MoveLogError::Illegal { move_number, from, to })?;
+        }
+        Ok(game)
     }
 }
 

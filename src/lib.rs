@@ -27,6 +27,8 @@ pub mod notation;
 pub mod pgn;
 mod position;
 pub mod quick;
+#[cfg(feature = "repl")]
+pub mod repl;
 pub mod resolve;
 mod role;
 pub mod san;

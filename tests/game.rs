@@ -5,8 +5,8 @@
 
 use std::path::PathBuf;
 
-use sanfen::game::{Claim, EndReason, Game, GameEnd, Outcome};
-use sanfen::{CastlingMode, Color, Fen, Move, Position};
+use sanfen::game::{Claim, EndReason, Game, GameEnd, MoveLogError, Outcome};
+use sanfen::{CastlingMode, Color, Fen, Move, Position, Role, Square};
 
 fn data(path: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data").join(path)
@@ -289,4 +289,104 @@ fn undo_and_redo_return_the_same_positions() {
     play(&mut game, "e1f1");
     assert_eq!(game.redo(), None);
     assert_eq!(game.moves().len(), 15);
+}
+
+/// Seed 001's binary move log, byte for byte: per move from-rank, from-file,
+/// to-rank, to-file as little-endian 32-bit integers; castling as the king's
+/// move; en passant as the pawn's.
+#[test]
+fn move_log_bytes() {
+    let mut game = Game::default();
+    play(&mut game, "e2e4 g8f6 e4e5 d7d5 e5d6 e7e6 g1f3 f8e7 f1c4 e8g8 e1g1");
+    let log = game.move_log();
+    #[rustfmt::skip]
+    let expected: [u8; 176] = [
+        1, 0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0, // e2e4
+        7, 0, 0, 0, 6, 0, 0, 0, 5, 0, 0, 0, 5, 0, 0, 0, // g8f6
+        3, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, // e4e5
+        6, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0, // d7d5
+        4, 0, 0, 0, 4, 0, 0, 0, 5, 0, 0, 0, 3, 0, 0, 0, // e5d6 en passant
+        6, 0, 0, 0, 4, 0, 0, 0, 5, 0, 0, 0, 4, 0, 0, 0, // e7e6
+        0, 0, 0, 0, 6, 0, 0, 0, 2, 0, 0, 0, 5, 0, 0, 0, // g1f3
+        7, 0, 0, 0, 5, 0, 0, 0, 6, 0, 0, 0, 4, 0, 0, 0, // f8e7
+        0, 0, 0, 0, 5, 0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, // f1c4
+        7, 0, 0, 0, 4, 0, 0, 0, 7, 0, 0, 0, 6, 0, 0, 0, // O-O as e8g8
+        0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 6, 0, 0, 0, // O-O as e1g1
+    ];
+    assert_eq!(log, expected);
+    assert_eq!(Game::default().move_log(), Vec::<u8>::new());
+    // read back: the same game
+    assert_eq!(Game::from_move_log(Position::default(), &log), Ok(game));
+}
+
+#[test]
+fn move_log_round_trip_from_a_position() {
+    let start = position("r3k2r/1P6/8/8/8/8/6p1/R3K2R w KQkq - 0 40");
+    let mut game = Game::new(start.clone());
+    play(&mut game, "e1c1 e8g8 b7b8q g2h1q b8f8 g8f8 d1e1 f8g7");
+    let log = game.move_log();
+    assert_eq!(log.len(), 8 * 16);
+    assert_eq!(Game::from_move_log(start, &log), Ok(game));
+}
+
+#[test]
+fn move_log_promotion_reads_back_as_a_queen() {
+    let start = position("1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1");
+    let mut game = Game::new(start.clone());
+    play(&mut game, "a7b8n");
+    let log = game.move_log();
+    assert_eq!(log, [6, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 1, 0, 0, 0]);
+    let read = Game::from_move_log(start, &log).unwrap();
+    assert_eq!(read.moves()[0].promotion(), Some(Role::Queen));
+    assert_eq!(read.position().to_string(), "1Q2k3/8/8/8/8/8/8/4K3 b - - 0 1");
+}
+
+/// The log of `e2e4` with one integer replaced.
+fn e2e4_with(index: usize, value: i32) -> Vec<u8> {
+    let mut values = [1, 4, 3, 4];
+    values[index] = value;
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+#[test]
+fn move_log_errors_say_what_and_where() {
+    let start = Position::default;
+    let mut log = Game::default().move_log();
+    log.extend(e2e4_with(0, 1));
+    log.push(0);
+    let error = Game::from_move_log(start(), &log).unwrap_err();
+    assert_eq!(error, MoveLogError::Length { len: 17 });
+    assert_eq!(
+        error.to_string(),
+        "binary move log: 17 bytes is not a whole number of moves (16 bytes each); the last 1 bytes are a move cut short"
+    );
+
+    let mut log = e2e4_with(0, 1);
+    log.extend(e2e4_with(3, 8));
+    let error = Game::from_move_log(start(), &log).unwrap_err();
+    assert_eq!(error, MoveLogError::Coordinate { move_number: 2, offset: 28, value: 8 });
+    assert_eq!(error.to_string(), "binary move log, move 2 (byte 28): 8 is no rank or file (0 to 7)");
+    let error = Game::from_move_log(start(), &e2e4_with(1, -1)).unwrap_err();
+    assert_eq!(error.to_string(), "binary move log, move 1 (byte 4): -1 is no rank or file (0 to 7)");
+
+    // e2e5, then a black move played by white
+    let error = Game::from_move_log(start(), &e2e4_with(2, 4)).unwrap_err();
+    assert_eq!(error, MoveLogError::Illegal { move_number: 1, from: Square::E2, to: Square::E5 });
+    assert_eq!(error.to_string(), "binary move log, move 1 (byte 0): no legal move from e2 to e5");
+    let mut log = e2e4_with(0, 1);
+    log.extend(e2e4_with(0, 1));
+    let error = Game::from_move_log(start(), &log).unwrap_err();
+    assert_eq!(error.to_string(), "binary move log, move 2 (byte 16): no legal move from e2 to e4");
+
+    // Chess960: the king on b1 steps to c1, or castles with the rook on a1 to c1
+    let fen = Fen::parse("1k6/8/8/8/8/8/8/RK6 w A - 0 1", CastlingMode::Chess960).unwrap();
+    let start = Position::from_setup(fen.setup, CastlingMode::Chess960).unwrap();
+    let mut game = Game::new(start.clone());
+    let castle = start.legal_moves().into_iter().find(|m| matches!(m, Move::Castle { .. })).unwrap();
+    game.play(castle).unwrap();
+    let log = game.move_log();
+    assert_eq!(log, [0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0]);
+    let error = Game::from_move_log(start, &log).unwrap_err();
+    assert_eq!(error, MoveLogError::Ambiguous { move_number: 1, from: Square::B1, to: Square::C1 });
+    assert_eq!(error.to_string(), "binary move log, move 1 (byte 0): more than one legal move from b1 to c1");
 }

@@ -1,9 +1,10 @@
-//! Drawing a board as text for the REPL: ranks and files labelled, Unicode
-//! figurines or ASCII letters, either orientation, marked squares (a piece's
-//! targets, attacked squares), and, with colour on, the last move and a
-//! checked king highlighted with ANSI escapes. No terminal I/O: lines of text.
+//! Drawing a board of the REPL ([`BoardView`]) as text: ranks and files
+//! labelled, Unicode figurines or ASCII letters, either orientation, marked
+//! squares (a piece's targets, attacked squares), and, with colour on, the
+//! last move and a checked king highlighted with ANSI escapes.
 
-use sanfen::{Bitboard, Board, File, Rank, Square};
+use sanfen::repl::{BoardView, Marks};
+use sanfen::{Board, File, Rank, Square};
 
 /// How to draw.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -12,22 +13,6 @@ pub struct Style {
     pub ascii: bool,
     /// ANSI colour for the last move and a checked king.
     pub color: bool,
-    /// Black's side at the bottom.
-    pub flipped: bool,
-}
-
-/// What to point out on the board.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Marks {
-    /// Squares drawn marked: `*` on an empty square, the piece in parentheses
-    /// on an occupied one.
-    pub targets: Bitboard,
-    /// The piece the marks are about, drawn in square brackets.
-    pub origin: Option<Square>,
-    /// The last move's origin and destination (highlighted with colour).
-    pub last_move: Option<(Square, Square)>,
-    /// A king in check (highlighted with colour).
-    pub check: Option<Square>,
 }
 
 /// Background of the last move's squares.
@@ -45,9 +30,10 @@ const RESET: &str = "\x1b[0m";
 /// ...
 ///    a  b  c  d  e  f  g  h
 /// ```
-pub fn render(board: &Board, style: Style, marks: &Marks) -> Vec<String> {
-    let ranks: Vec<Rank> = if style.flipped { Rank::ALL.to_vec() } else { Rank::ALL.iter().rev().copied().collect() };
-    let files: Vec<File> = if style.flipped { File::ALL.iter().rev().copied().collect() } else { File::ALL.to_vec() };
+pub fn render(view: &BoardView, style: Style) -> Vec<String> {
+    let (board, marks) = (&view.board, &view.marks);
+    let ranks: Vec<Rank> = if view.flipped { Rank::ALL.to_vec() } else { Rank::ALL.iter().rev().copied().collect() };
+    let files: Vec<File> = if view.flipped { File::ALL.iter().rev().copied().collect() } else { File::ALL.to_vec() };
     let mut lines = Vec::with_capacity(9);
     for &rank in &ranks {
         let mut line = String::with_capacity(64);
@@ -108,14 +94,15 @@ fn cell(board: &Board, sq: Square, style: Style, marks: &Marks) -> String {
 
 #[cfg(test)]
 mod tests {
-    use sanfen::Position;
+    use sanfen::{Bitboard, Position};
 
     use super::*;
 
     #[test]
     fn ascii_start_position() {
         let style = Style { ascii: true, ..Style::default() };
-        let lines = render(Position::default().board(), style, &Marks::default());
+        let view = BoardView { board: Position::default().board().clone(), flipped: false, marks: Marks::default() };
+        let lines = render(&view, style);
         assert_eq!(
             lines,
             [
@@ -134,14 +121,14 @@ mod tests {
 
     #[test]
     fn unicode_flipped_with_marks_and_colour() {
-        let style = Style { ascii: false, color: true, flipped: true };
+        let style = Style { ascii: false, color: true };
         let marks = Marks {
             targets: Bitboard::from_square(Square::F3).with(Square::H3),
             origin: Some(Square::G1),
             last_move: Some((Square::E2, Square::E4)),
             check: None,
         };
-        let lines = render(Position::default().board(), style, &marks);
+        let lines = render(&BoardView { board: Position::default().board().clone(), flipped: true, marks }, style);
         assert_eq!(lines[0], "1  ♖ [♘] ♗  ♔  ♕  ♗  ♘  ♖  1");
         assert_eq!(lines[1], format!("2  ♙  ♙  ♙ {LAST_MOVE} ♙ {RESET} ♙  ♙  ♙  ♙  2"));
         assert_eq!(lines[2], "3  *  ·  *  ·  ·  ·  ·  ·  3");

@@ -3,6 +3,7 @@
 //! every judgement is a library call.
 
 mod apply;
+mod board_view;
 mod check;
 mod error;
 mod exit_code;
@@ -17,7 +18,6 @@ mod report;
 mod resolve;
 mod rewrite;
 mod san;
-mod session;
 
 use std::ffi::OsString;
 

@@ -1,4 +1,6 @@
-//! `sanfen repl` (and a bare `sanfen`): the front end of [`Session`].
+//! `sanfen repl` (and a bare `sanfen`): the terminal around the library's
+//! [`Session`]: it reads lines, prints the responses, draws the boards
+//! (colour, figurines or letters) and writes the files `save` asks for.
 //!
 //! In a terminal: a line editor (rustyline) with a prompt showing the move
 //! number and the side to move, history kept in the user's data directory,
@@ -17,17 +19,17 @@ use std::ffi::OsString;
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 
-use rustyline::completion::{Completer, Pair};
+use rustyline::completion::{self, Pair};
 use rustyline::error::ReadlineError;
 use rustyline::highlight::Highlighter;
 use rustyline::hint::Hinter;
 use rustyline::history::DefaultHistory;
 use rustyline::validate::Validator;
 use rustyline::{CompletionType, Config, Context, Editor, Helper};
-use sanfen::notation;
+use sanfen::repl::{Completer, Options as SessionOptions, Output, Response, Save, Session};
 use sanfen::san::Letters;
 
-use super::session::{COMMANDS, Options as SessionOptions, Response, Session};
+use super::board_view::{self, Style};
 use super::{Error, ExitCode, moves};
 
 /// What `sanfen repl` is asked to do.
@@ -56,18 +58,23 @@ pub fn run(options: &Options) -> Result<ExitCode, Error> {
     let interactive = io::stdin().is_terminal();
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let color = interactive && io::stdout().is_terminal() && !no_color;
-    let session = Session::new(SessionOptions {
-        start,
-        letters: options.letters,
-        ascii: options.ascii,
-        color,
-        board: interactive && !options.no_board,
-    });
-    if interactive { edit(session, color) } else { script(session, io::stdin().lock(), &mut io::stdout().lock()) }
+    let session =
+        Session::new(SessionOptions { start, letters: options.letters, board: interactive && !options.no_board });
+    let style = Style { ascii: options.ascii, color };
+    if interactive {
+        edit(session, style)
+    } else {
+        script(session, style, io::stdin().lock(), &mut io::stdout().lock())
+    }
 }
 
 /// Reads lines with no prompt and prints each response.
-fn script(mut session: Session, mut input: impl BufRead, out: &mut impl Write) -> Result<ExitCode, Error> {
+fn script(
+    mut session: Session,
+    style: Style,
+    mut input: impl BufRead,
+    out: &mut impl Write,
+) -> Result<ExitCode, Error> {
     let mut buf = Vec::new();
     loop {
         buf.clear();
@@ -76,7 +83,7 @@ fn script(mut session: Session, mut input: impl BufRead, out: &mut impl Write) -
         }
         let line = String::from_utf8_lossy(&buf);
         let response = session.eval(line.trim_end_matches(['\n', '\r']));
-        write_response(out, &response).map_err(Error::Output)?;
+        write_response(out, &response, style).map_err(Error::Output)?;
         if response.quit {
             break;
         }
@@ -84,11 +91,29 @@ fn script(mut session: Session, mut input: impl BufRead, out: &mut impl Write) -
     Ok(ExitCode::Valid)
 }
 
-fn write_response(out: &mut impl Write, response: &Response) -> io::Result<()> {
-    for line in &response.lines {
-        writeln!(out, "{line}")?;
+/// Prints a response: its lines, its boards drawn in `style`, and for each
+/// file to write, the file written and a line saying how it went.
+fn write_response(out: &mut impl Write, response: &Response, style: Style) -> io::Result<()> {
+    for output in &response.outputs {
+        match output {
+            Output::Text(line) | Output::Error(line) => writeln!(out, "{line}")?,
+            Output::Board(view) => {
+                for line in board_view::render(view, style) {
+                    writeln!(out, "{line}")?;
+                }
+            }
+            Output::Save(save) => writeln!(out, "{}", write_file(save))?,
+        }
     }
     out.flush()
+}
+
+/// Writes a file `save` asks for; the line that says how it went.
+fn write_file(save: &Save) -> String {
+    match std::fs::write(&save.path, &save.bytes) {
+        Ok(()) => save.saved(),
+        Err(error) => save.failed(&error),
+    }
 }
 
 /// The prompt: `12. white> `.
@@ -108,11 +133,11 @@ fn history_path() -> Option<PathBuf> {
 }
 
 /// The line editor loop, in a terminal.
-fn edit(mut session: Session, color: bool) -> Result<ExitCode, Error> {
+fn edit(mut session: Session, style: Style) -> Result<ExitCode, Error> {
     let config = Config::builder().completion_type(CompletionType::List).auto_add_history(true).build();
     let mut editor: Editor<LineHelper, DefaultHistory> =
         Editor::with_config(config).map_err(|e| Error::Input(io::Error::other(e)))?;
-    editor.set_helper(Some(LineHelper { moves: Vec::new(), color }));
+    editor.set_helper(Some(LineHelper { completer: Completer::default(), color: style.color }));
     let history = history_path();
     if let Some(path) = &history {
         // a first run has no history yet
@@ -128,12 +153,12 @@ fn edit(mut session: Session, color: bool) -> Result<ExitCode, Error> {
         .map_err(Error::Output)?;
     loop {
         if let Some(helper) = editor.helper_mut() {
-            helper.moves = legal_moves(&session);
+            helper.completer = session.completer();
         }
         match editor.readline(&prompt(&session)) {
             Ok(line) => {
                 let response = session.eval(&line);
-                write_response(&mut out, &response).map_err(Error::Output)?;
+                write_response(&mut out, &response, style).map_err(Error::Output)?;
                 if response.quit {
                     break;
                 }
@@ -155,68 +180,19 @@ fn edit(mut session: Session, color: bool) -> Result<ExitCode, Error> {
     Ok(ExitCode::Valid)
 }
 
-/// The legal moves of the session's position in the session's notation and letters.
-fn legal_moves(session: &Session) -> Vec<String> {
-    let position = session.game().position();
-    let mut moves = position.legal_moves();
-    notation::sort_by_value(&mut moves);
-    moves.iter().map(|&m| notation::write_move(position, m, session.notation(), session.letters())).collect()
-}
-
-/// The command names (`board`, `fen`, ..., `quit`).
-fn command_names() -> impl Iterator<Item = &'static str> {
-    COMMANDS.iter().filter_map(|(usage, _)| usage.split_whitespace().next())
-}
-
-/// The words that may complete `word`, the `index`-th word of a line whose
-/// first word is `first`.
-fn candidates(moves: &[String], first: &str, index: usize, word: &str) -> Vec<String> {
-    let arguments: &[&str] = match first.to_ascii_lowercase().as_str() {
-        _ if index == 0 => &[],
-        "board" => &["on", "off"],
-        "play" => &["white", "black", "off"],
-        "letters" => &["en", "pt", "es", "fr", "de", "it", "nl"],
-        "notation" => &["san", "lan", "uci", "figurine", "file-prefixed"],
-        _ => &[],
-    };
-    let mut out: Vec<String> = Vec::new();
-    if index == 0 {
-        // case-sensitive: `N` is a knight, not `new`
-        out.extend(command_names().filter(|c| c.starts_with(word) && !word.is_empty()).map(str::to_owned));
-    }
-    if !arguments.is_empty() {
-        out.extend(arguments.iter().filter(|a| a.starts_with(word)).map(|a| (*a).to_owned()));
-    } else if index == 0 || command_names().all(|c| !c.eq_ignore_ascii_case(first)) {
-        out.extend(moves.iter().filter(|m| m.starts_with(word)).cloned());
-    }
-    out
-}
-
 /// Completion, hints and hint colour for the line editor.
 struct LineHelper {
-    /// The legal moves of the current position, as completions.
-    moves: Vec<String>,
+    /// What completes a word in the current position.
+    completer: Completer,
     /// Hints dimmed with ANSI escapes.
     color: bool,
 }
 
-impl LineHelper {
-    /// The start of the word at `pos` and the candidates for it.
-    fn complete_at(&self, line: &str, pos: usize) -> (usize, Vec<String>) {
-        let before = &line[..pos];
-        let start = before.rfind(char::is_whitespace).map_or(0, |i| i + 1);
-        let word = &before[start..];
-        let earlier: Vec<&str> = before[..start].split_whitespace().collect();
-        let first = earlier.first().copied().unwrap_or(word);
-        (start, candidates(&self.moves, first, earlier.len(), word))
-    }
-}
-
-impl Completer for LineHelper {
+impl completion::Completer for LineHelper {
     type Candidate = Pair;
 
     fn complete(&self, line: &str, pos: usize, _ctx: &Context<'_>) -> rustyline::Result<(usize, Vec<Pair>)> {
-        let (start, words) = self.complete_at(line, pos);
+        let (start, words) = self.completer.complete(line, pos);
         Ok((start, words.into_iter().map(|w| Pair { display: w.clone(), replacement: w }).collect()))
     }
 }
@@ -224,17 +200,8 @@ impl Completer for LineHelper {
 impl Hinter for LineHelper {
     type Hint = String;
 
-    /// The rest of the only word that completes the one being typed.
     fn hint(&self, line: &str, pos: usize, _ctx: &Context<'_>) -> Option<String> {
-        if pos < line.len() {
-            return None;
-        }
-        let (start, words) = self.complete_at(line, pos);
-        let typed = pos - start;
-        match words.as_slice() {
-            [only] if typed > 0 && only.len() > typed => Some(only[typed..].to_owned()),
-            _ => None,
-        }
+        self.completer.hint(line, pos)
     }
 }
 
@@ -252,11 +219,24 @@ impl Helper for LineHelper {}
 mod tests {
     use super::*;
 
-    fn run_script(input: &str) -> String {
+    const ASCII: Style = Style { ascii: true, color: false };
+
+    /// Runs `input` through a session from the initial position; what it printed.
+    fn run(options: SessionOptions, style: Style, input: &str) -> String {
         let mut out = Vec::new();
-        let session = Session::new(SessionOptions::default());
-        script(session, input.as_bytes(), &mut out).unwrap();
+        script(Session::new(options), style, input.as_bytes(), &mut out).unwrap();
         String::from_utf8(out).unwrap()
+    }
+
+    fn run_script(input: &str) -> String {
+        run(SessionOptions::default(), Style::default(), input)
+    }
+
+    /// The lines printed for the last line of `input`, in ASCII.
+    fn last_response(options: SessionOptions, style: Style, setup: &str, line: &str) -> Vec<String> {
+        let before = run(options.clone(), style, setup).len();
+        let all = run(options, style, &format!("{setup}{line}\n"));
+        all[before..].lines().map(str::to_owned).collect()
     }
 
     #[test]
@@ -270,6 +250,117 @@ mod tests {
     }
 
     #[test]
+    fn boards_drawn_flipped_and_after_moves() {
+        let board = [
+            "8  r  n  b  q  k  b  n  r  8",
+            "7  p  p  p  p  p  p  p  p  7",
+            "6  .  .  .  .  .  .  .  .  6",
+            "5  .  .  .  .  .  .  .  .  5",
+            "4  .  .  .  .  P  .  .  .  4",
+            "3  .  .  .  .  .  .  .  .  3",
+            "2  P  P  P  P  .  P  P  P  2",
+            "1  R  N  B  Q  K  B  N  R  1",
+            "   a  b  c  d  e  f  g  h",
+        ];
+        let options = SessionOptions::default();
+        assert_eq!(last_response(options.clone(), ASCII, "e4\n", "board"), board);
+        let flipped = [
+            "1  R  N  B  K  Q  B  N  R  1",
+            "2  P  P  P  .  P  P  P  P  2",
+            "3  .  .  .  .  .  .  .  .  3",
+            "4  .  .  .  P  .  .  .  .  4",
+            "5  .  .  .  .  .  .  .  .  5",
+            "6  .  .  .  .  .  .  .  .  6",
+            "7  p  p  p  p  p  p  p  p  7",
+            "8  r  n  b  k  q  b  n  r  8",
+            "   h  g  f  e  d  c  b  a",
+        ];
+        assert_eq!(last_response(options.clone(), ASCII, "e4\n", "flip"), flipped);
+        assert_eq!(last_response(options.clone(), ASCII, "e4\nflip\n", "flip"), board);
+        let mut expected =
+            vec!["1... e5".to_owned(), "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2".into()];
+        let after = board.map(|l| l.replace("5  .  .  .  .  .", "5  .  .  .  .  p"));
+        expected.extend(after.map(|l| l.replace("7  p  p  p  p  p", "7  p  p  p  p  .")));
+        assert_eq!(last_response(options, ASCII, "e4\nboard on\n", "e5"), expected);
+    }
+
+    #[test]
+    fn colour_marks_the_last_move_and_a_checked_king() {
+        let options = SessionOptions { board: true, ..SessionOptions::default() };
+        let lines = last_response(options, Style { ascii: true, color: true }, "", "f3 e5 g4 Qh4");
+        assert_eq!(lines[13], "4  .  .  .  .  .  .  P \x1b[43m q \x1b[0m 4");
+        assert_eq!(lines[16], "1  R  N  B  Q \x1b[41m K \x1b[0m B  N  R  1");
+        assert_eq!(lines[15], "2  P  P  P  P  P  .  .  P  2");
+        assert!(lines[9].starts_with("8  r  n  b \x1b[43m . \x1b[0m k"));
+    }
+
+    #[test]
+    fn unicode_board() {
+        let lines = last_response(SessionOptions::default(), Style::default(), "", "board");
+        assert_eq!(lines[0], "8  ♜  ♞  ♝  ♛  ♚  ♝  ♞  ♜  8");
+        assert_eq!(lines[3], "5  ·  ·  ·  ·  ·  ·  ·  ·  5");
+        assert_eq!(lines[7], "1  ♖  ♘  ♗  ♕  ♔  ♗  ♘  ♖  1");
+    }
+
+    #[test]
+    fn marked_squares() {
+        let setup = "e4 e5 Nf3 Nc6\n";
+        let options = SessionOptions::default();
+        assert_eq!(
+            last_response(options.clone(), ASCII, setup, "moves f3"),
+            [
+                "white knight on f3 moves to: g1 d4 h4 e5 g5",
+                "8  r  .  b  q  k  b  n  r  8",
+                "7  p  p  p  p  .  p  p  p  7",
+                "6  .  .  n  .  .  .  .  .  6",
+                "5  .  .  .  . (p) .  *  .  5",
+                "4  .  .  .  *  P  .  .  *  4",
+                "3  .  .  .  .  . [N] .  .  3",
+                "2  P  P  P  P  .  P  P  P  2",
+                "1  R  N  B  Q  K  B  *  R  1",
+                "   a  b  c  d  e  f  g  h",
+            ]
+        );
+        assert_eq!(
+            last_response(options.clone(), ASCII, setup, "attacks f3"),
+            [
+                "white knight on f3 is safe on: g1",
+                "8  r  .  b  q  k  b  n  r  8",
+                "7  p  p  p  p  .  p  p  p  7",
+                "6  .  .  n  .  .  .  .  .  6",
+                "5  .  .  .  .  p  .  .  .  5",
+                "4  .  .  .  .  P  .  .  .  4",
+                "3  .  .  .  .  . [N] .  .  3",
+                "2  P  P  P  P  .  P  P  P  2",
+                "1  R  N  B  Q  K  B  *  R  1",
+                "   a  b  c  d  e  f  g  h",
+            ]
+        );
+        assert_eq!(last_response(options, ASCII, setup, "attacks")[5], "4  .  *  .  *  P  *  .  *  4");
+    }
+
+    #[test]
+    fn save_writes_the_file_or_says_why_not() {
+        let dir = std::env::temp_dir().join(format!("sanfen-repl-save-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (pgn, bin) = (dir.join("game.pgn"), dir.join("game.bin"));
+        let missing = dir.join("no-such-dir").join("game.pgn");
+        let input = format!("e4 e5\nsave {}\nsave {}\nsave {}\n", pgn.display(), bin.display(), missing.display());
+        let out = run_script(&input);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[4], format!("saved 2 moves to {} (PGN)", pgn.display()));
+        assert_eq!(lines[5], format!("saved 2 moves to {} (binary log, 32 bytes)", bin.display()));
+        assert!(lines[6].starts_with(&format!("cannot write {}: ", missing.display())), "{}", lines[6]);
+        assert_eq!(lines.len(), 7);
+        assert!(std::fs::read_to_string(&pgn).unwrap().ends_with("\n\n1. e4 e5 *\n"));
+        assert_eq!(
+            std::fs::read(&bin).unwrap(),
+            [1, 0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0, 6, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0]
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn prompt_shows_the_move_number_and_the_side() {
         let mut session = Session::new(SessionOptions::default());
         assert_eq!(prompt(&session), "1. white> ");
@@ -280,19 +371,19 @@ mod tests {
     }
 
     #[test]
-    fn completion_of_moves_commands_and_arguments() {
+    fn the_line_editor_completes_and_hints_from_the_session() {
         let mut session = Session::new(SessionOptions::default());
-        let helper = LineHelper { moves: legal_moves(&session), color: false };
-        assert_eq!(helper.complete_at("N", 1), (0, vec!["Na3".into(), "Nc3".into(), "Nf3".into(), "Nh3".into()]));
-        assert_eq!(helper.complete_at("e4 N", 4).1.len(), 4);
-        assert_eq!(helper.complete_at("he", 2), (0, vec!["help".into()]));
-        assert_eq!(helper.complete_at("play b", 6), (5, vec!["black".into()]));
-        assert_eq!(helper.complete_at("undo N", 6).1, Vec::<String>::new());
         session.eval("letters pt");
-        let helper = LineHelper { moves: legal_moves(&session), color: false };
-        assert_eq!(helper.complete_at("C", 1).1, ["Ca3", "Cc3", "Cf3", "Ch3"]);
-        let ctx_free_hint = helper.complete_at("hel", 3);
-        assert_eq!(ctx_free_hint.1, ["help"]);
+        let helper = LineHelper { completer: session.completer(), color: false };
+        let history = DefaultHistory::new();
+        let ctx = Context::new(&history);
+        let (start, pairs) = completion::Completer::complete(&helper, "C", 1, &ctx).unwrap();
+        assert_eq!(start, 0);
+        assert_eq!(pairs.iter().map(|p| p.replacement.as_str()).collect::<Vec<_>>(), ["Ca3", "Cc3", "Cf3", "Ch3"]);
+        assert_eq!(helper.hint("hel", 3, &ctx), Some("p".to_owned()));
+        assert_eq!(helper.highlight_hint("p"), "p");
+        let coloured = LineHelper { completer: Completer::default(), color: true };
+        assert_eq!(coloured.highlight_hint("p"), "\x1b[2mp\x1b[0m");
     }
 
     #[test]

@@ -1,0 +1,165 @@
+//! Completion of what is being typed: the legal moves (in the session's
+//! notation and letters), the command names and their fixed arguments.
+
+/// The commands, their usage and what they do (for `help`, and for
+/// completion).
+pub const COMMANDS: [(&str, &str); 18] = [
+    ("board [on|off]", "show the board; with on/off, show it after every move or not"),
+    ("fen", "show the position as FEN"),
+    ("load FEN", "start a game from a position"),
+    ("moves [SQUARE]", "list the legal moves; with a square, mark that piece's targets"),
+    ("attacks [SQUARE]", "mark the squares the opponent attacks; with a square, the piece's safe squares"),
+    ("undo [N]", "take back the last move (or N moves)"),
+    ("redo", "play an undone move again"),
+    ("history", "the moves so far"),
+    ("pgn", "the game so far as PGN"),
+    ("new", "start again from the first position"),
+    ("flip", "turn the board around"),
+    ("letters LANG", "read piece letters of a language: en, pt, es, fr, de, it, nl"),
+    ("notation NAME", "list and complete moves as san, lan, uci, figurine or file-prefixed"),
+    ("save FILE", "write the game as PGN (a .bin name: seed 001's binary move log)"),
+    ("go [DEPTH|Ns]", "the engine moves: about a second, N seconds, or DEPTH plies (at most 10 s; Ctrl-C stops it)"),
+    ("play white|black|off [DEPTH]", "the engine plays that side after each of your moves, or stops"),
+    ("help", "this list"),
+    ("quit", "leave"),
+];
+
+/// The command names (`board`, `fen`, ..., `quit`).
+fn command_names() -> impl Iterator<Item = &'static str> {
+    COMMANDS.iter().filter_map(|(usage, _)| usage.split_whitespace().next())
+}
+
+/// The completions of one position of a session
+/// ([`Session::completer`](super::Session::completer)): a snapshot that
+/// owns its data, so a line editor can keep it while the session is
+/// borrowed elsewhere. Take a new one after each line.
+///
+/// ```
+/// use sanfen::repl::{Options, Session};
+///
+/// let completer = Session::new(Options::default()).completer();
+/// assert_eq!(completer.complete("e4 N", 4), (3, vec!["Na3".into(), "Nc3".into(), "Nf3".into(), "Nh3".into()]));
+/// assert_eq!(completer.hint("hel", 3), Some("p".into()));
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Completer {
+    /// The legal moves, as the session writes them.
+    moves: Vec<String>,
+}
+
+impl Completer {
+    /// Completions offering these moves.
+    pub(crate) fn new(moves: Vec<String>) -> Completer {
+        Completer { moves }
+    }
+
+    /// The legal moves offered, in the session's order.
+    pub fn moves(&self) -> &[String] {
+        &self.moves
+    }
+
+    /// The words that may replace the word that ends at byte `pos` of
+    /// `line`, and where that word starts. The first word of a line
+    /// completes to commands (case-sensitively: `N` is a knight, not `new`)
+    /// and moves; after `board`, `play`, `letters` or `notation`, to their
+    /// arguments; after other commands, to nothing; after moves, to moves.
+    /// A `pos` past the end of the line, or inside a character, completes
+    /// nothing.
+    pub fn complete(&self, line: &str, pos: usize) -> (usize, Vec<String>) {
+        let Some(before) = line.get(..pos) else {
+            return (pos, Vec::new());
+        };
+        let start = before.char_indices().rev().find(|(_, c)| c.is_whitespace()).map_or(0, |(i, c)| i + c.len_utf8());
+        let word = &before[start..];
+        let earlier: Vec<&str> = before[..start].split_whitespace().collect();
+        let first = earlier.first().copied().unwrap_or(word);
+        (start, self.candidates(first, earlier.len(), word))
+    }
+
+    /// The rest of the only word that completes the one being typed at the
+    /// end of `line` (`pos` its length), if there is exactly one and it is
+    /// longer.
+    pub fn hint(&self, line: &str, pos: usize) -> Option<String> {
+        if pos != line.len() {
+            return None;
+        }
+        let (start, words) = self.complete(line, pos);
+        let typed = pos - start;
+        match words.as_slice() {
+            [only] if typed > 0 && only.len() > typed => only.get(typed..).map(str::to_owned),
+            _ => None,
+        }
+    }
+
+    /// The words that may complete `word`, the `index`-th word of a line
+    /// whose first word is `first`.
+    fn candidates(&self, first: &str, index: usize, word: &str) -> Vec<String> {
+        let arguments: &[&str] = match first.to_ascii_lowercase().as_str() {
+            _ if index == 0 => &[],
+            "board" => &["on", "off"],
+            "play" => &["white", "black", "off"],
+            "letters" => &["en", "pt", "es", "fr", "de", "it", "nl"],
+            "notation" => &["san", "lan", "uci", "figurine", "file-prefixed"],
+            _ => &[],
+        };
+        let mut out: Vec<String> = Vec::new();
+        if index == 0 {
+            out.extend(command_names().filter(|c| c.starts_with(word) && !word.is_empty()).map(str::to_owned));
+        }
+        if !arguments.is_empty() {
+            out.extend(arguments.iter().filter(|a| a.starts_with(word)).map(|a| (*a).to_owned()));
+        } else if index == 0 || command_names().all(|c| !c.eq_ignore_ascii_case(first)) {
+            out.extend(self.moves.iter().filter(|m| m.starts_with(word)).cloned());
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::repl::{Options, Session};
+
+    fn strings(words: &[&str]) -> Vec<String> {
+        words.iter().map(|&w| w.to_owned()).collect()
+    }
+
+    #[test]
+    fn completion_of_moves_commands_and_arguments() {
+        let mut session = Session::new(Options::default());
+        let completer = session.completer();
+        assert_eq!(completer.moves().len(), 20);
+        assert_eq!(completer.complete("N", 1), (0, strings(&["Na3", "Nc3", "Nf3", "Nh3"])));
+        assert_eq!(completer.complete("e4 N", 4), (3, strings(&["Na3", "Nc3", "Nf3", "Nh3"])));
+        assert_eq!(completer.complete("he", 2), (0, strings(&["help"])));
+        assert_eq!(completer.complete("play b", 6), (5, strings(&["black"])));
+        assert_eq!(completer.complete("PLAY o", 6), (5, strings(&["off"])));
+        assert_eq!(completer.complete("notation f", 10), (9, strings(&["figurine", "file-prefixed"])));
+        assert_eq!(completer.complete("undo N", 6).1, Vec::<String>::new());
+        // the word before the cursor, not the whole line
+        assert_eq!(completer.complete("Nf3 e", 5), (4, strings(&["e3", "e4"])));
+        assert_eq!(completer.complete("Nf3 e5", 3), (0, strings(&["Nf3"])));
+        // `f` is a move's file and a command's first letter
+        assert_eq!(completer.complete("f", 1), (0, strings(&["fen", "flip", "f3", "f4"])));
+        // a no-break space separates words too; a place inside a character completes nothing
+        assert_eq!(completer.complete("e4\u{a0}N", 5), (4, strings(&["Na3", "Nc3", "Nf3", "Nh3"])));
+        assert_eq!(completer.complete("e4\u{a0}N", 3), (3, Vec::new()));
+        assert_eq!(completer.complete("N", 7), (7, Vec::new()));
+        session.eval("letters pt");
+        let completer = session.completer();
+        assert_eq!(completer.complete("C", 1).1, ["Ca3", "Cc3", "Cf3", "Ch3"]);
+        session.eval("notation uci");
+        assert_eq!(session.completer().complete("g1", 2).1, ["g1f3", "g1h3"]);
+    }
+
+    #[test]
+    fn hints_complete_the_only_candidate() {
+        let completer = Session::new(Options::default()).completer();
+        assert_eq!(completer.hint("hel", 3), Some("p".to_owned()));
+        assert_eq!(completer.hint("Nh", 2), Some("3".to_owned()));
+        // several candidates, a complete word, the cursor inside the line
+        assert_eq!(completer.hint("N", 1), None);
+        assert_eq!(completer.hint("help", 4), None);
+        assert_eq!(completer.hint("hel x", 3), None);
+        assert_eq!(completer.hint("", 0), None);
+    }
+}

@@ -1,0 +1,836 @@
+//! The REPL's core (feature `repl`): a [`Session`] holds a game and its
+//! settings, and [`Session::eval`] turns one input line into a [`Response`]:
+//! text lines, refusals, boards to draw and files to write, as data. No
+//! terminal I/O happens here: the front end (`sanfen repl`) reads lines,
+//! draws boards (colour, figurines), writes files and prints.
+//!
+//! ```
+//! use sanfen::repl::{Options, Output, Session};
+//!
+//! let mut session = Session::new(Options::default());
+//! let response = session.eval("e4 e5 Ng1-f3");
+//! assert_eq!(
+//!     response.lines().collect::<Vec<_>>(),
+//!     [
+//!         "1. e4",
+//!         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+//!         "1... e5",
+//!         "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+//!         "2. Nf3 (Ng1-f3 -> Nf3)",
+//!         "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
+//!     ]
+//! );
+//! // a refused move changes nothing and says why
+//! let response = session.eval("Ke3");
+//! assert!(response.is_error());
+//! assert_eq!(response.outputs[0], Output::Error("illegal move \"Ke3\": no king can move to e3".into()));
+//! // `save` hands the bytes to the front end
+//! let response = session.eval("save game.pgn");
+//! let Output::Save(save) = &response.outputs[0] else { panic!("{response:?}") };
+//! assert!(save.bytes.ends_with(b"\n\n1. e4 e5 2. Nf3 *\n"));
+//! assert_eq!(save.saved(), "saved 3 moves to game.pgn (PGN)");
+//! ```
+//!
+//! A line is a command (`board [on|off]`, `fen`, `load FEN`, `moves
+//! [SQUARE]`, `attacks [SQUARE]`, `undo [N]`, `redo`, `history`, `pgn`,
+//! `new`, `flip`, `letters LANG`, `notation NAME`, `save FILE`, `go [DEPTH |
+//! depth N | SECONDSs]`, `play white|black|off [DEPTH]`, `help`, `quit`:
+//! [`COMMANDS`]) or one or more moves, with or without move numbers, in any
+//! spelling the lenient SAN reader accepts in the session's letters.
+//!
+//! Once the game is over (checkmate, stalemate, insufficient material,
+//! fivefold repetition, the seventy-five-move rule) moves and `go` are
+//! refused until `undo`, `new` or `load`; a draw that may only be claimed
+//! (threefold repetition, the fifty-move rule) is announced and play goes on.
+//!
+//! The engine thinks about a second by default ([`engine::DEFAULT_TIME`]), a
+//! given time (`go 5s`), or to a given depth (`go 8`, `go depth 8`) but never
+//! longer than [`DEPTH_TIME_LIMIT`]; it also stops when the session's stop
+//! flag ([`Session::stop_flag`]) is raised (the front end raises it on
+//! Ctrl-C), and then plays its best move so far.
+
+mod complete;
+mod input;
+mod response;
+
+use core::ops::Range;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::engine::{self, Engine, Limits, Score, SearchResult};
+use crate::notation::{self, Notation};
+use crate::resolve::{SanError, resolve_text};
+use crate::san::{Letters, ParseSanError, SanOptions};
+use crate::views;
+use crate::{Bitboard, CastlingMode, Color, Fen, Game, GameEnd, Move, Outcome, Position, Square};
+
+pub use complete::{COMMANDS, Completer};
+pub use response::{BoardView, Marks, Output, Response, Save, SaveFormat};
+
+use input::{MAX_SECONDS, move_tokens, parse_depth, parse_seconds, tokens};
+
+/// Why a typed move was not played.
+enum Unread {
+    /// It is no move in any spelling.
+    Syntax(ParseSanError),
+    /// It names no legal move, or more than one.
+    Refused(SanError),
+}
+
+/// How a session starts.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The position the game starts from (and `new` goes back to).
+    pub start: Position,
+    /// The piece letters moves are read in (and `moves` lists in).
+    pub letters: Letters,
+    /// Show the board after every line of moves.
+    pub board: bool,
+}
+
+impl Default for Options {
+    /// The initial position, English letters, no board after moves.
+    fn default() -> Options {
+        Options { start: Position::default(), letters: Letters::English, board: false }
+    }
+}
+
+/// The longest the engine thinks for a move searched to a given depth
+/// (`go 12`): the depth is reached sooner, or the best move found by then is
+/// played.
+pub const DEPTH_TIME_LIMIT: Duration = Duration::from_secs(10);
+
+/// A game being played at the REPL, with its settings.
+#[derive(Clone, Debug)]
+pub struct Session {
+    game: Game,
+    start: Position,
+    letters: Letters,
+    /// Black's side at the bottom of the boards shown.
+    flipped: bool,
+    show_board: bool,
+    /// The side the engine plays after the user's moves, if any.
+    engine_side: Option<Color>,
+    /// The depth of the engine's automatic answers (`None`: the time budget).
+    engine_depth: Option<u32>,
+    /// How `moves` lists moves and Tab completes them.
+    notation: Notation,
+    /// Raised to stop the engine's search (Ctrl-C in the front end).
+    stop: Arc<AtomicBool>,
+}
+
+impl Session {
+    /// A session at `options.start` with no move played yet, moves read in
+    /// `options.letters`, listed in SAN.
+    pub fn new(options: Options) -> Session {
+        Session {
+            game: Game::new(options.start.clone()),
+            start: options.start,
+            letters: options.letters,
+            flipped: false,
+            show_board: options.board,
+            engine_side: None,
+            engine_depth: None,
+            notation: Notation::San,
+            stop: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// The flag that stops the engine's search when raised: the search then
+    /// plays its best move so far. Each search lowers it when it starts, so a
+    /// flag raised while no search runs stops nothing.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
+    /// The game so far.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The piece letters moves are read in.
+    pub fn letters(&self) -> Letters {
+        self.letters
+    }
+
+    /// The notation of move listings and completion.
+    pub fn notation(&self) -> Notation {
+        self.notation
+    }
+
+    /// The legal moves of the current position in the session's notation
+    /// and letters, by piece value (pawns first), as `moves` lists them.
+    pub fn legal_moves(&self) -> Vec<String> {
+        let position = self.game.position();
+        let mut moves = position.legal_moves();
+        notation::sort_by_value(&mut moves);
+        moves.iter().map(|&m| notation::write_move(position, m, self.notation, self.letters)).collect()
+    }
+
+    /// What completes a word typed now: the legal moves of the current
+    /// position ([`Session::legal_moves`]), the commands and their
+    /// arguments.
+    pub fn completer(&self) -> Completer {
+        Completer::new(self.legal_moves())
+    }
+
+    /// Reads one line (a command or moves, see the [module](self) docs) and
+    /// answers it. Any text is a normal input: what cannot be read is
+    /// refused with an [`Output::Error`] saying why, and the game is then as
+    /// before the refused move. Nothing is printed and no file is touched:
+    /// `save` answers with an [`Output::Save`] for the caller to write. `go`
+    /// and the engine's answers (`play`) take their thinking time here
+    /// (stopped early by [`Session::stop_flag`]).
+    pub fn eval(&mut self, line: &str) -> Response {
+        let mut response = Response::default();
+        let tokens = tokens(line);
+        let Some(&(_, first)) = tokens.first() else {
+            return response;
+        };
+        let rest: Vec<&str> = tokens[1..].iter().map(|&(_, t)| t).collect();
+        match first.to_ascii_lowercase().as_str() {
+            "board" => self.board_command(&rest, &mut response),
+            "fen" => response.line(self.game.position().to_string()),
+            "load" => self.load(line.trim_start()[first.len()..].trim(), &mut response),
+            "moves" => self.moves_command(&rest, &mut response),
+            "attacks" => self.attacks_command(&rest, &mut response),
+            "undo" => self.undo(&rest, &mut response),
+            "redo" => self.redo(&mut response),
+            "history" => response.line(self.history()),
+            "pgn" => self.pgn().lines().for_each(|line| response.line(line)),
+            "new" => {
+                self.game = Game::new(self.start.clone());
+                response.line("new game");
+                self.show_position(&mut response);
+            }
+            "flip" => {
+                self.flipped = !self.flipped;
+                response.board(self.board_view(Marks::default()));
+            }
+            "letters" => self.letters_command(&rest, &mut response),
+            "notation" => self.notation_command(&rest, &mut response),
+            "save" => self.save(line.trim_start()[first.len()..].trim(), &mut response),
+            "help" | "?" => {
+                response.line("type moves (e4 e5 Nf3, 1. e4 e5, 0-0, Ng1-f3, e8Q, ...) or a command:");
+                for (usage, what) in COMMANDS {
+                    response.line(format!("  {usage:<30} {what}"));
+                }
+            }
+            "quit" | "exit" => response.quit = true,
+            "go" => self.go(&rest, &mut response),
+            "play" => self.play_command(&rest, &mut response),
+            _ => self.play_line(line, &tokens, &mut response),
+        }
+        response
+    }
+
+    /// Plays the moves of a line until one cannot be played.
+    fn play_line(&mut self, line: &str, tokens: &[(usize, &str)], response: &mut Response) {
+        let moves = move_tokens(line, tokens);
+        let mut played = false;
+        for (index, (span, text)) in moves.iter().enumerate() {
+            if let Some(end) = self.game.end() {
+                let texts: Vec<String> = moves[index..].iter().map(|(_, t)| format!("\"{t}\"")).collect();
+                response.fail(format!("{}: {} not played; undo or new to play on", game_over(end), texts.join(" ")));
+                break;
+            }
+            let (m, canonical) = match self.read_move(text) {
+                Ok(read) => read,
+                Err(Unread::Syntax(error)) => {
+                    syntax_error(line, span.clone(), text, &error, response);
+                    not_played(&moves[index + 1..], response);
+                    break;
+                }
+                Err(Unread::Refused(error)) => {
+                    refusal(text, &error, response);
+                    not_played(&moves[index + 1..], response);
+                    break;
+                }
+            };
+            let typed = if canonical { None } else { Some(text.as_str()) };
+            if !self.play_move(m, typed, response) {
+                break;
+            }
+            played = true;
+        }
+        if played {
+            self.engine_answers(response);
+        }
+        if played && self.show_board {
+            response.board(self.board_view(Marks::default()));
+        }
+    }
+
+    /// Reads a typed move (any spelling the lenient SAN reader accepts, in
+    /// the session's letters) in the current position: the move, and whether
+    /// it was typed in canonical SAN. The one place the session reads moves.
+    fn read_move(&self, text: &str) -> Result<(Move, bool), Unread> {
+        let options = SanOptions { strict: false, letters: self.letters };
+        let resolved = resolve_text(self.game.position(), text.as_bytes(), options).map_err(Unread::Syntax)?;
+        let canonical = resolved.is_canonical();
+        let m = resolved.resolution.outcome.map_err(Unread::Refused)?;
+        Ok((m, canonical))
+    }
+
+    /// Plays a legal move and shows it: `12. Nf3` (with the spelling typed
+    /// when it was not canonical: `(Ng1-f3 -> Nf3)`), the new FEN and the
+    /// game's end. False (and an error line) if the move is not legal.
+    fn play_move(&mut self, m: Move, typed: Option<&str>, response: &mut Response) -> bool {
+        let position = self.game.position().clone();
+        let san = notation::san_plus(&position, m).to_string();
+        if self.game.play(m).is_err() {
+            // the resolver and the engine only return legal moves; keep the promise anyway
+            response.fail(format!("illegal move \"{}\"", typed.unwrap_or(&san)));
+            return false;
+        }
+        let mut shown = format!("{} {san}", number(&position));
+        if let Some(text) = typed {
+            shown.push_str(&format!(" ({text} -> {san})"));
+        }
+        response.line(shown);
+        response.line(self.game.position().to_string());
+        self.announce_end(response);
+        true
+    }
+
+    /// After the user's moves: the engine's answer when it plays the side to
+    /// move and the game goes on.
+    fn engine_answers(&mut self, response: &mut Response) {
+        if self.engine_side == Some(self.game.position().turn()) && self.game.end().is_none() {
+            self.engine_move(self.engine_depth, response);
+        }
+    }
+
+    /// The engine plays a move for the side to move, to `depth` (at most
+    /// [`DEPTH_TIME_LIMIT`]) or for about a second. False when the game is over.
+    fn engine_move(&mut self, depth: Option<u32>, response: &mut Response) -> bool {
+        let limits = match depth {
+            Some(depth) => Limits { depth: Some(depth), time: Some(DEPTH_TIME_LIMIT) },
+            None => Limits::time(engine::DEFAULT_TIME),
+        };
+        self.search_and_play(limits, response)
+    }
+
+    /// Searches within `limits` (or until the stop flag), shows the search
+    /// (`engine: Nf3 (eval +0.20, depth 6, 12345 nodes, 0.98 s)`) and plays
+    /// the move. False when the game is over.
+    fn search_and_play(&mut self, limits: Limits, response: &mut Response) -> bool {
+        if let Some(end) = self.game.end() {
+            response.fail(format!("{}: undo or new to play on", game_over(end)));
+            return false;
+        }
+        self.stop.store(false, Ordering::Relaxed);
+        let start = Instant::now();
+        let position = self.game.position().clone();
+        let result = Engine::new().search_with_stop(&position, limits, &self.stop);
+        let elapsed = start.elapsed();
+        self.stop.store(false, Ordering::Relaxed);
+        match result {
+            Some(result) => {
+                response.line(search_line(&position, &result, elapsed));
+                self.play_move(result.best, None, response)
+            }
+            None => {
+                // `end` above covers every position without a legal move
+                response.fail("no legal move: the game is over");
+                false
+            }
+        }
+    }
+
+    /// `go [DEPTH | depth N | SECONDSs]`: the engine moves for the side to move.
+    fn go(&mut self, args: &[&str], response: &mut Response) {
+        const USAGE: &str = "usage: go [DEPTH | depth N | SECONDSs]";
+        let max = engine::MAX_DEPTH;
+        let bad_depth = |n: &str| format!("{USAGE}: \"{n}\" is not a depth from 1 to {max}");
+        let limits = match args {
+            [] => Limits::time(engine::DEFAULT_TIME),
+            [word, n] if word.eq_ignore_ascii_case("depth") => match parse_depth(n) {
+                Some(depth) => Limits { depth: Some(depth), time: Some(DEPTH_TIME_LIMIT) },
+                None => {
+                    response.fail(bad_depth(n));
+                    return;
+                }
+            },
+            [word] if word.eq_ignore_ascii_case("depth") => {
+                response.fail(USAGE);
+                return;
+            }
+            [n] if n.ends_with(['s', 'S']) => match parse_seconds(&n[..n.len() - 1]) {
+                Some(time) => Limits::time(time),
+                None => {
+                    response.fail(format!("{USAGE}: \"{n}\" is not a time from 0.1s to {MAX_SECONDS}s"));
+                    return;
+                }
+            },
+            [n] => match parse_depth(n) {
+                Some(depth) => Limits { depth: Some(depth), time: Some(DEPTH_TIME_LIMIT) },
+                None => {
+                    response.fail(bad_depth(n));
+                    return;
+                }
+            },
+            _ => {
+                response.fail(USAGE);
+                return;
+            }
+        };
+        if self.search_and_play(limits, response) {
+            self.engine_answers(response);
+            if self.show_board {
+                response.board(self.board_view(Marks::default()));
+            }
+        }
+    }
+
+    /// `play white|black|off [DEPTH]`: who the engine plays, at what depth.
+    fn play_command(&mut self, args: &[&str], response: &mut Response) {
+        const USAGE: &str = "usage: play white|black|off [DEPTH]";
+        let (who, depth) = match args {
+            [who] => (*who, None),
+            [who, n] => match parse_depth(n) {
+                Some(depth) => (*who, Some(depth)),
+                None => {
+                    response.fail(format!("{USAGE}: \"{n}\" is not a depth from 1 to {}", engine::MAX_DEPTH));
+                    return;
+                }
+            },
+            _ => {
+                response.fail(USAGE);
+                return;
+            }
+        };
+        let side = match who.to_ascii_lowercase().as_str() {
+            "white" | "w" => Some(Color::White),
+            "black" | "b" => Some(Color::Black),
+            "off" | "none" => None,
+            _ => {
+                response.fail(USAGE);
+                return;
+            }
+        };
+        self.engine_side = side;
+        self.engine_depth = depth;
+        let Some(color) = side else {
+            response.line("engine: off");
+            return;
+        };
+        let budget = depth.map_or_else(|| "about a second a move".to_owned(), |d| format!("depth {d}"));
+        response.line(format!("engine: plays {} ({budget})", color.name()));
+        if self.game.position().turn() == color
+            && self.game.end().is_none()
+            && self.engine_move(depth, response)
+            && self.show_board
+        {
+            response.board(self.board_view(Marks::default()));
+        }
+    }
+
+    /// Game over or a draw to claim, if so.
+    fn announce_end(&self, response: &mut Response) {
+        if let Some(end) = self.game.end() {
+            let who = match end.result {
+                Outcome::Decisive { winner } => format!("{} wins", side(winner)),
+                Outcome::Draw => "draw".to_owned(),
+            };
+            response.line(format!("game over: {}, {} ({who})", end.reason, end.result));
+        } else if let Some(claim) = self.game.claimable() {
+            response.line(format!("{} may claim a draw: {claim}", side(self.game.position().turn())));
+        }
+    }
+
+    /// The FEN, and the board when board mode is on.
+    fn show_position(&self, response: &mut Response) {
+        response.line(self.game.position().to_string());
+        if self.show_board {
+            response.board(self.board_view(Marks::default()));
+        }
+    }
+
+    /// The board of the current position with `marks`, the last move and a
+    /// checked king added.
+    fn board_view(&self, mut marks: Marks) -> BoardView {
+        let position = self.game.position();
+        marks.last_move = self.game.moves().last().map(|m| (m.from(), m.to()));
+        if position.is_check() {
+            marks.check = Some(position.our_king());
+        }
+        BoardView { board: position.board().clone(), flipped: self.flipped, marks }
+    }
+
+    fn board_command(&mut self, args: &[&str], response: &mut Response) {
+        match args {
+            [] => response.board(self.board_view(Marks::default())),
+            [mode] if mode.eq_ignore_ascii_case("on") => {
+                self.show_board = true;
+                response.line("board: on");
+            }
+            [mode] if mode.eq_ignore_ascii_case("off") => {
+                self.show_board = false;
+                response.line("board: off");
+            }
+            _ => response.fail("usage: board [on|off]"),
+        }
+    }
+
+    fn load(&mut self, text: &str, response: &mut Response) {
+        if text.is_empty() {
+            response.fail("usage: load FEN");
+            return;
+        }
+        let fen = match Fen::parse(text, CastlingMode::Standard) {
+            Ok(fen) => fen,
+            Err(error) => {
+                response.fail(format!("invalid FEN: {error}"));
+                return;
+            }
+        };
+        let position = match Position::from_setup(fen.setup.clone(), fen.castling_mode) {
+            Ok(position) => position,
+            Err(strict_error) => match Position::from_setup_lenient(fen.setup, fen.castling_mode) {
+                Ok(position) => {
+                    response.line(format!("warning: no legal game reaches this position: {strict_error}"));
+                    position
+                }
+                Err(error) => {
+                    response.fail(format!("invalid position: {error}"));
+                    return;
+                }
+            },
+        };
+        self.game = Game::new(position);
+        self.show_position(response);
+        self.announce_end(response);
+    }
+
+    fn moves_command(&self, args: &[&str], response: &mut Response) {
+        let position = self.game.position();
+        match args {
+            [] => {
+                let mut moves = position.legal_moves();
+                notation::sort_by_value(&mut moves);
+                if moves.is_empty() {
+                    response.line("no legal moves");
+                    return;
+                }
+                let list: Vec<String> =
+                    moves.iter().map(|&m| notation::write_move(position, m, self.notation, self.letters)).collect();
+                response.line(format!("{} legal moves: {}", list.len(), list.join(" ")));
+            }
+            [square] => {
+                let Some(sq) = self.piece_square(square, response) else { return };
+                let name = piece_name(position, sq);
+                let ours = position.board().piece_at(sq).is_some_and(|p| p.color == position.turn());
+                let targets = if ours { position.legal_targets(sq) } else { position.reach(sq) };
+                let verb = if ours { "moves to" } else { "reaches (not its turn)" };
+                response.line(if targets.is_empty() {
+                    format!("{name}: no legal move")
+                } else {
+                    format!("{name} {verb}: {}", squares(targets))
+                });
+                response.board(self.board_view(Marks { targets, origin: Some(sq), ..Marks::default() }));
+            }
+            _ => response.fail("usage: moves [SQUARE]"),
+        }
+    }
+
+    fn attacks_command(&self, args: &[&str], response: &mut Response) {
+        let position = self.game.position();
+        match args {
+            [] => {
+                let them = position.turn().other();
+                let targets = views::attacked(position.board(), them);
+                response.line(format!("{} attacks {} squares: {}", side(them), targets.count(), squares(targets)));
+                response.board(self.board_view(Marks { targets, ..Marks::default() }));
+            }
+            [square] => {
+                let Some(sq) = self.piece_square(square, response) else { return };
+                let name = piece_name(position, sq);
+                let targets = position.safe_reach(sq);
+                response.line(if targets.is_empty() {
+                    format!("{name}: no safe square")
+                } else {
+                    format!("{name} is safe on: {}", squares(targets))
+                });
+                response.board(self.board_view(Marks { targets, origin: Some(sq), ..Marks::default() }));
+            }
+            _ => response.fail("usage: attacks [SQUARE]"),
+        }
+    }
+
+    /// The square of a command argument, which must hold a piece.
+    fn piece_square(&self, text: &str, response: &mut Response) -> Option<Square> {
+        let Ok(sq) = text.to_ascii_lowercase().parse::<Square>() else {
+            response.fail(format!("not a square: \"{text}\" (write a file and a rank: e4)"));
+            return None;
+        };
+        if self.game.position().board().piece_at(sq).is_none() {
+            response.fail(format!("no piece on {sq}"));
+            return None;
+        }
+        Some(sq)
+    }
+
+    fn undo(&mut self, args: &[&str], response: &mut Response) {
+        let count = match args {
+            [] => 1,
+            [n] => match n.parse::<usize>() {
+                Ok(n) if n > 0 => n,
+                _ => {
+                    response.fail(format!("usage: undo [N]: \"{n}\" is not a positive number"));
+                    return;
+                }
+            },
+            _ => {
+                response.fail("usage: undo [N]");
+                return;
+            }
+        };
+        let played = self.game.moves().len();
+        if played == 0 {
+            response.fail("nothing to undo");
+            return;
+        }
+        let count = count.min(played);
+        let undone = self.movetext(played - count..played).join(" ");
+        for _ in 0..count {
+            self.game.undo();
+        }
+        response.line(format!("undone: {undone}"));
+        self.show_position(response);
+    }
+
+    fn redo(&mut self, response: &mut Response) {
+        if self.game.redo().is_none() {
+            response.fail("nothing to redo");
+            return;
+        }
+        let played = self.game.moves().len();
+        response.line(format!("redone: {}", self.movetext(played - 1..played).join(" ")));
+        self.show_position(response);
+        self.announce_end(response);
+    }
+
+    fn notation_command(&mut self, args: &[&str], response: &mut Response) {
+        match args {
+            [] => response.line(format!("notation: {}", self.notation.name())),
+            [name] => match Notation::from_name(name) {
+                Some(notation) => {
+                    self.notation = notation;
+                    response.line(format!("notation: {}", notation.name()));
+                }
+                None => response.fail(format!("unknown notation \"{name}\": san, lan, uci, figurine or file-prefixed")),
+            },
+            _ => response.fail("usage: notation NAME"),
+        }
+    }
+
+    fn letters_command(&mut self, args: &[&str], response: &mut Response) {
+        match args {
+            [] => response.line(describe_letters(self.letters)),
+            [name] => match Letters::from_name(name) {
+                Some(letters) => {
+                    self.letters = letters;
+                    response.line(describe_letters(letters));
+                }
+                None => response.fail(format!("unknown language \"{name}\": en, pt, es, fr, de, it or nl")),
+            },
+            _ => response.fail("usage: letters LANG"),
+        }
+    }
+
+    /// The moves of `range` with their numbers: `1. e4 e5 2. Nf3`, or
+    /// `1... e5` when the range starts with a Black move.
+    fn movetext(&self, range: Range<usize>) -> Vec<String> {
+        let mut out = Vec::new();
+        let first = range.start;
+        for i in range {
+            let position = &self.game.positions()[i];
+            let m = self.game.moves()[i];
+            if position.turn() == Color::White || i == first {
+                out.push(number(position));
+            }
+            out.push(notation::san_plus(position, m).to_string());
+        }
+        out
+    }
+
+    /// `history`: the numbered moves on one line.
+    fn history(&self) -> String {
+        let moves = self.movetext(0..self.game.moves().len());
+        if moves.is_empty() { "no moves yet".to_owned() } else { moves.join(" ") }
+    }
+
+    /// The game so far as PGN, laid out by the one PGN writer
+    /// ([`pgn::format`](crate::pgn::format)): the Seven Tag Roster (with
+    /// `SetUp` and `FEN` when the game does not start from the initial
+    /// position, and `Variant` for Chess960), a blank line, the moves in
+    /// canonical SAN with the result, lines of at most
+    /// [`MAX_WIDTH`](crate::pgn::format::MAX_WIDTH) bytes, and a final line
+    /// end.
+    pub fn pgn(&self) -> String {
+        let result = self.game.end().map_or("*", |end| end.result.as_str());
+        let mut out = String::new();
+        for (tag, unknown) in crate::pgn::SEVEN_TAG_ROSTER {
+            let value = if tag == "Result" { result } else { unknown };
+            out.push_str(&format!("[{tag} \"{value}\"]\n"));
+        }
+        let initial = self.game.initial();
+        if initial.castling_mode() == CastlingMode::Chess960 {
+            out.push_str("[Variant \"Chess960\"]\n");
+        }
+        if *initial != Position::default() {
+            out.push_str("[SetUp \"1\"]\n");
+            out.push_str(&format!("[FEN \"{initial}\"]\n"));
+        }
+        out.push('\n');
+        let mut words = self.movetext(0..self.game.moves().len());
+        words.push(result.to_owned());
+        out.push_str(&words.join(" "));
+        out.push('\n');
+        // The formatter rewrites every game of legal moves from a position it
+        // plays, as this one is; were it to leave the game as it was, that is
+        // this text, still valid PGN, its movetext on one line.
+        let (text, _unchanged) = crate::pgn::format::format_pgn(out.as_bytes());
+        // tags and SAN are ASCII
+        String::from_utf8_lossy(&text).into_owned()
+    }
+
+    /// `save FILE`: the game as PGN, or seed 001's binary move log for a
+    /// name ending in `.bin`, for the front end to write.
+    fn save(&self, name: &str, response: &mut Response) {
+        if name.is_empty() {
+            response.fail("usage: save FILE");
+            return;
+        }
+        let binary = Path::new(name).extension().is_some_and(|ext| ext.eq_ignore_ascii_case("bin"));
+        if binary {
+            // the log keeps no promotion piece: say what will not come back
+            let under: Vec<String> = (0..self.game.moves().len())
+                .filter(|&i| self.game.moves()[i].promotion().is_some_and(|role| role != crate::Role::Queen))
+                .map(|i| self.movetext(i..i + 1).join(" "))
+                .collect();
+            if !under.is_empty() {
+                response.line(format!(
+                    "warning: a binary log keeps no promotion piece: {} will read back as a queen",
+                    under.join(", ")
+                ));
+            }
+        }
+        let (bytes, format) = if binary {
+            (self.game.move_log(), SaveFormat::MoveLog)
+        } else {
+            (self.pgn().into_bytes(), SaveFormat::Pgn)
+        };
+        response.outputs.push(Output::Save(Save {
+            path: name.to_owned(),
+            bytes,
+            format,
+            moves: self.game.moves().len(),
+        }));
+    }
+}
+
+/// `the game is over (checkmate, 0-1)`.
+fn game_over(end: GameEnd) -> String {
+    format!("the game is over ({}, {})", end.reason, end.result)
+}
+
+/// What a search found, in one line: `engine: Nf3 (eval +0.20, depth 6,
+/// 12345 nodes, 0.98 s)`, with `search stopped` first when the stop flag
+/// ended it. The evaluation is from White's side, in pawns; `#3` is a mate
+/// in 3 for White, `#-3` for Black.
+fn search_line(position: &Position, result: &SearchResult, elapsed: Duration) -> String {
+    let white = |value: i32| if position.turn() == Color::White { value } else { -value };
+    let eval = match result.score {
+        Score::Centipawns(cp) => format!("{:+.2}", f64::from(white(cp)) / 100.0),
+        Score::Mate(n) => format!("#{}", white(n)),
+    };
+    let stopped = if result.interrupted { "search stopped: " } else { "" };
+    format!(
+        "engine: {stopped}{} (eval {eval}, depth {}, {} nodes, {:.2} s)",
+        notation::san_plus(position, result.best),
+        result.depth,
+        result.nodes,
+        elapsed.as_secs_f64()
+    )
+}
+
+/// The move number before a move of `position`: `12.` or `12...`.
+fn number(position: &Position) -> String {
+    let dots = if position.turn() == Color::White { "." } else { "..." };
+    format!("{}{dots}", position.fullmoves())
+}
+
+/// `White` or `Black`.
+fn side(color: Color) -> &'static str {
+    if color == Color::White { "White" } else { "Black" }
+}
+
+/// `white knight on g1`.
+fn piece_name(position: &Position, sq: Square) -> String {
+    match position.board().piece_at(sq) {
+        Some(piece) => format!("{} {} on {sq}", piece.color.name(), piece.role.name()),
+        None => format!("nothing on {sq}"),
+    }
+}
+
+/// The squares of a set, a1 first, separated by spaces.
+fn squares(set: Bitboard) -> String {
+    set.into_iter().map(|sq| sq.to_string()).collect::<Vec<_>>().join(" ")
+}
+
+/// `letters: Portuguese (K=R Q=D R=T B=B N=C)`.
+fn describe_letters(letters: Letters) -> String {
+    use crate::Role::{Bishop, King, Knight, Queen, Rook};
+    let table: Vec<String> = [King, Queen, Rook, Bishop, Knight]
+        .iter()
+        .map(|&r| format!("{}={}", r.upper_char(), letters.letter(r)))
+        .collect();
+    format!("letters: {} ({})", letters.name(), table.join(" "))
+}
+
+/// part of the line.
+fn syntax_error(line: &str, span: Range<usize>, text: &str, error: &ParseSanError, response: &mut Response) {
+    let found = if error.found.is_empty() { "nothing".to_owned() } else { format!("\"{}\"", error.found) };
+    response.fail(format!("syntax error in \"{text}\": found {found}, expected {}", error.expected));
+    // columns in characters: a figurine is one column but three bytes
+    let start = span.start + error.span.start.min(text.len());
+    let indent = line.get(..start).map_or(start, |s| s.chars().count());
+    let width = line.get(start..start + error.span.len()).map_or(error.span.len(), |s| s.chars().count()).max(1);
+    // a tab would make the caret line drift
+    response.line(format!("  {}", line.trim_end().replace('\t', " ")));
+    response.line(format!("  {}{}", " ".repeat(indent), "^".repeat(width)));
+}
+
+/// A move that names no legal move, or more than one.
+fn refusal(text: &str, error: &SanError, response: &mut Response) {
+    match error {
+        SanError::Illegal { problem, suggestions } => {
+            response.fail(format!("illegal move \"{text}\": {problem}"));
+            if !suggestions.is_empty() {
+                response.line(format!("did you mean {}?", suggestions.join(", ")));
+            }
+        }
+        SanError::Ambiguous { from, spellings } => {
+            let squares: Vec<String> = from.iter().map(Square::to_string).collect();
+            let all = if squares.len() == 2 { "both" } else { "all" };
+            response
+                .fail(format!("ambiguous move \"{text}\": the pieces on {} can {all} make it", squares.join(" and ")));
+            response.line(format!("did you mean {}?", spellings.join(" or ")));
+        }
+    }
+}
+
+/// The moves of a line left unplayed after a refusal.
+fn not_played(rest: &[(Range<usize>, String)], response: &mut Response) {
+    if !rest.is_empty() {
+        let texts: Vec<&str> = rest.iter().map(|(_, t)| t.as_str()).collect();
+        response.line(format!("not played: {}", texts.join(" ")));
+    }
+}
+
+#[cfg(test)]
+mod tests;

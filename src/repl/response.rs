@@ -1,0 +1,144 @@
+//! What [`Session::eval`](super::Session::eval) answers: a [`Response`] is a
+//! list of [`Output`]s (text, refusals, boards to draw, files to write), as
+//! data; the front end decides how to show them and does the writing.
+
+use crate::{Bitboard, Board, Square};
+
+/// What a line produced, in order, and whether the user asked to leave.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Response {
+    /// What to show (or write), in order.
+    pub outputs: Vec<Output>,
+    /// The user asked to leave (`quit`, `exit`).
+    pub quit: bool,
+}
+
+/// One part of a [`Response`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Output {
+    /// A line of text, without a line end.
+    Text(String),
+    /// A line saying what was refused and why: a move (the position is then
+    /// as before that move), a command or its argument. The lines after it
+    /// (suggestions, the moves not played) are [`Output::Text`].
+    Error(String),
+    /// A board to draw.
+    Board(BoardView),
+    /// Bytes to write to a file (`save FILE`); the front end writes them and
+    /// says how it went ([`Save::saved`], [`Save::failed`]).
+    Save(Save),
+}
+
+impl Output {
+    /// The text of a [`Output::Text`] or [`Output::Error`] line; `None` for
+    /// a board or a file to write.
+    pub fn text(&self) -> Option<&str> {
+        match self {
+            Output::Text(text) | Output::Error(text) => Some(text),
+            Output::Board(_) | Output::Save(_) => None,
+        }
+    }
+}
+
+impl Response {
+    /// Whether something was refused (the response holds an
+    /// [`Output::Error`]).
+    pub fn is_error(&self) -> bool {
+        self.outputs.iter().any(|output| matches!(output, Output::Error(_)))
+    }
+
+    /// The text lines ([`Output::Text`] and [`Output::Error`]), in order,
+    /// leaving out boards and files to write.
+    pub fn lines(&self) -> impl Iterator<Item = &str> {
+        self.outputs.iter().filter_map(Output::text)
+    }
+
+    /// The boards to draw, in order.
+    pub fn boards(&self) -> impl Iterator<Item = &BoardView> {
+        self.outputs.iter().filter_map(|output| match output {
+            Output::Board(view) => Some(view),
+            _ => None,
+        })
+    }
+
+    pub(crate) fn line(&mut self, line: impl Into<String>) {
+        self.outputs.push(Output::Text(line.into()));
+    }
+
+    pub(crate) fn fail(&mut self, line: impl Into<String>) {
+        self.outputs.push(Output::Error(line.into()));
+    }
+
+    pub(crate) fn board(&mut self, view: BoardView) {
+        self.outputs.push(Output::Board(view));
+    }
+}
+
+/// A board to draw: where the pieces stand, which way up, and what to point
+/// out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardView {
+    /// The pieces.
+    pub board: Board,
+    /// Black's side at the bottom (`flip`).
+    pub flipped: bool,
+    /// The squares to point out.
+    pub marks: Marks,
+}
+
+/// What to point out on a board.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Marks {
+    /// Squares to mark: a piece's targets, the squares attacked.
+    pub targets: Bitboard,
+    /// The piece the marks are about.
+    pub origin: Option<Square>,
+    /// The last move's origin and destination.
+    pub last_move: Option<(Square, Square)>,
+    /// A king in check.
+    pub check: Option<Square>,
+}
+
+/// What `save FILE` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SaveFormat {
+    /// The game as PGN ([`Session::pgn`](super::Session::pgn)).
+    Pgn,
+    /// Seed 001's binary move log ([`Game::move_log`](crate::Game::move_log)),
+    /// for a file name ending in `.bin`.
+    MoveLog,
+}
+
+/// A file to write: its name as typed, the bytes, and what they are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Save {
+    /// The file name as typed.
+    pub path: String,
+    /// What to write.
+    pub bytes: Vec<u8>,
+    /// What the bytes are.
+    pub format: SaveFormat,
+    /// The number of moves (plies) saved.
+    pub moves: usize,
+}
+
+impl Save {
+    /// The line to show once the file is written: `saved 7 moves to game.pgn
+    /// (PGN)`, `saved 7 moves to game.bin (binary log, 112 bytes)`.
+    pub fn saved(&self) -> String {
+        let (moves, path) = (self.moves, &self.path);
+        let plural = if moves == 1 { "" } else { "s" };
+        match self.format {
+            SaveFormat::Pgn => format!("saved {moves} move{plural} to {path} (PGN)"),
+            SaveFormat::MoveLog => {
+                format!("saved {moves} move{plural} to {path} (binary log, {} bytes)", self.bytes.len())
+            }
+        }
+    }
+
+    /// The line to show when the file could not be written: `cannot write
+    /// game.pgn: REASON`.
+    pub fn failed(&self, reason: &dyn core::fmt::Display) -> String {
+        format!("cannot write {}: {reason}", self.path)
+    }
+}

@@ -1,0 +1,666 @@
+//! The session, line by line: exact responses.
+
+use super::*;
+
+/// The text lines of a response (boards and files to write left out).
+fn lines(response: &Response) -> Vec<String> {
+    response.lines().map(str::to_owned).collect()
+}
+
+/// The text lines joined with `\n`.
+fn text(response: &Response) -> String {
+    lines(response).join("\n")
+}
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+const AFTER_E4: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+const AFTER_E4_E5: &str = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+
+fn session() -> Session {
+    Session::new(Options::default())
+}
+
+/// Evaluates `line` and checks the whole response text and the error flag.
+fn check(session: &mut Session, line: &str, expected: &[&str], error: bool) {
+    let response = session.eval(line);
+    assert_eq!(lines(&response), expected, "{line}");
+    assert_eq!(response.is_error(), error, "{line}");
+    assert!(!response.quit, "{line}");
+}
+
+fn fen(session: &Session) -> String {
+    session.game().position().to_string()
+}
+
+#[test]
+fn notation_setting_changes_the_listing() {
+    let mut s = Session::new(Options::default());
+    assert_eq!(text(&s.eval("notation lan")), "notation: lan");
+    assert!(text(&s.eval("moves")).starts_with("20 legal moves: a2-a3 a2-a4 b2-b3"), "{}", text(&s.eval("moves")));
+    assert_eq!(text(&s.eval("notation uci")), "notation: uci");
+    assert!(text(&s.eval("moves")).ends_with("g1f3 g1h3"));
+    assert!(s.eval("notation xyz").is_error());
+    assert_eq!(text(&s.eval("notation")), "notation: uci");
+}
+
+#[test]
+fn a_few_moves() {
+    let mut s = session();
+    check(&mut s, "e4", &["1. e4", AFTER_E4], false);
+    check(
+        &mut s,
+        "e5 Nf3",
+        &["1... e5", AFTER_E4_E5, "2. Nf3", "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"],
+        false,
+    );
+    check(&mut s, "", &[], false);
+    check(&mut s, "   ", &[], false);
+}
+
+#[test]
+fn move_numbers_annotations_and_results_are_skipped() {
+    let mut s = session();
+    check(
+        &mut s,
+        "1. e4 e5 2.Nf3 $1 2... Nc6! *",
+        &[
+            "1. e4",
+            AFTER_E4,
+            "1... e5",
+            AFTER_E4_E5,
+            "2. Nf3",
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
+            "2... Nc6",
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        ],
+        false,
+    );
+}
+
+#[test]
+fn mixed_spellings() {
+    let mut s = session();
+    check(
+        &mut s,
+        "e4 e5 Ng1-f3 Nc6 Bc4 Bc5 0-0",
+        &[
+            "1. e4",
+            AFTER_E4,
+            "1... e5",
+            AFTER_E4_E5,
+            "2. Nf3 (Ng1-f3 -> Nf3)",
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
+            "2... Nc6",
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            "3. Bc4",
+            "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3",
+            "3... Bc5",
+            "r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+            "4. O-O (0-0 -> O-O)",
+            "r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4",
+        ],
+        false,
+    );
+    check(&mut s, "load 2k5/4P3/8/8/8/8/8/K7 w - - 0 1", &["2k5/4P3/8/8/8/8/8/K7 w - - 0 1"], false);
+    check(&mut s, "e8Q", &["1. e8=Q+ (e8Q -> e8=Q+)", "2k1Q3/8/8/8/8/8/8/K7 b - - 0 1"], false);
+
+    let mut s = session();
+    check(&mut s, "letters pt", &["letters: Portuguese (K=R Q=D R=T B=B N=C)"], false);
+    check(
+        &mut s,
+        "1. e4 d5 2. exd5 Dxd5 3. Cf3",
+        &[
+            "1. e4",
+            AFTER_E4,
+            "1... d5",
+            "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+            "2. exd5",
+            "rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2",
+            "2... Qxd5 (Dxd5 -> Qxd5)",
+            "rnb1kbnr/ppp1pppp/8/3q4/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3",
+            "3. Nf3 (Cf3 -> Nf3)",
+            "rnb1kbnr/ppp1pppp/8/3q4/8/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 3",
+        ],
+        false,
+    );
+    // the king is R in Portuguese: castling is still O-O
+    check(
+        &mut s,
+        "Bf5 Be2 Cc6 O-O",
+        &[
+            "3... Bf5",
+            "rn2kbnr/ppp1pppp/8/3q1b2/8/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 4",
+            "4. Be2",
+            "rn2kbnr/ppp1pppp/8/3q1b2/8/5N2/PPPPBPPP/RNBQK2R b KQkq - 3 4",
+            "4... Nc6 (Cc6 -> Nc6)",
+            "r3kbnr/ppp1pppp/2n5/3q1b2/8/5N2/PPPPBPPP/RNBQK2R w KQkq - 4 5",
+            "5. O-O",
+            "r3kbnr/ppp1pppp/2n5/3q1b2/8/5N2/PPPPBPPP/RNBQ1RK1 b kq - 5 5",
+        ],
+        false,
+    );
+}
+
+#[test]
+fn en_passant_mark_written_apart() {
+    let mut s = session();
+    s.eval("e4 Nf6 e5 d5");
+    check(
+        &mut s,
+        "exd6 e.p.",
+        &["3. exd6 (exd6 e.p. -> exd6)", "rnbqkb1r/ppp1pppp/3P1n2/8/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3"],
+        false,
+    );
+}
+
+#[test]
+fn an_illegal_third_move_stops_the_line() {
+    let mut s = session();
+    check(
+        &mut s,
+        "e4 e5 Ke3 Nf3",
+        &[
+            "1. e4",
+            AFTER_E4,
+            "1... e5",
+            AFTER_E4_E5,
+            "illegal move \"Ke3\": no king can move to e3",
+            "did you mean Ke2?",
+            "not played: Nf3",
+        ],
+        true,
+    );
+    assert_eq!(fen(&s), AFTER_E4_E5);
+}
+
+#[test]
+fn illegal_with_a_reason() {
+    let mut s = session();
+    check(
+        &mut s,
+        "Nd2",
+        &["illegal move \"Nd2\": d2 holds a piece of the side to move", "did you mean Na3, Nc3, Nf3?"],
+        true,
+    );
+    check(
+        &mut s,
+        "Bc4",
+        &[
+            "illegal move \"Bc4\": no bishop can move to c4: the bishop on f1 is blocked by the piece on e2",
+            "did you mean c4?",
+        ],
+        true,
+    );
+    assert_eq!(fen(&s), START);
+}
+
+#[test]
+fn ambiguous() {
+    let mut s = session();
+    s.eval("load 4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1");
+    check(
+        &mut s,
+        "Nd2",
+        &["ambiguous move \"Nd2\": the pieces on b1 and f3 can both make it", "did you mean Nbd2 or Nfd2?"],
+        true,
+    );
+    assert_eq!(fen(&s), "4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1");
+    check(&mut s, "Nfd2", &["1. Nfd2", "4k3/8/8/8/8/8/3N4/1N2K3 b - - 1 1"], false);
+}
+
+#[test]
+fn syntax_error_with_a_caret() {
+    let mut s = session();
+    check(
+        &mut s,
+        "1. e4 e5 2. Nf9",
+        &[
+            "1. e4",
+            AFTER_E4,
+            "1... e5",
+            AFTER_E4_E5,
+            "syntax error in \"Nf9\": found \"9\", expected a file a-h, a rank 1-8 or `x`",
+            "  1. e4 e5 2. Nf9",
+            "                ^",
+        ],
+        true,
+    );
+    assert_eq!(fen(&s), AFTER_E4_E5);
+    // a figurine counts as one column; a tab as one space
+    let response = s.eval("♘f3\tNz3");
+    assert_eq!(lines(&response)[3..], ["  ♘f3 Nz3", "       ^"]);
+}
+
+#[test]
+fn undo_then_redo_returns_the_same_fen() {
+    let mut s = session();
+    s.eval("e4 e5 Nf3 Nc6");
+    let before = fen(&s);
+    check(
+        &mut s,
+        "undo",
+        &["undone: 2... Nc6", "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"],
+        false,
+    );
+    check(&mut s, "undo 2", &["undone: 1... e5 2. Nf3", AFTER_E4], false);
+    check(&mut s, "redo", &["redone: 1... e5", AFTER_E4_E5], false);
+    s.eval("redo");
+    check(
+        &mut s,
+        "redo",
+        &["redone: 2... Nc6", "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"],
+        false,
+    );
+    assert_eq!(fen(&s), before);
+    check(&mut s, "redo", &["nothing to redo"], true);
+    check(&mut s, "undo 10", &["undone: 1. e4 e5 2. Nf3 Nc6", START], false);
+    check(&mut s, "undo", &["nothing to undo"], true);
+    check(&mut s, "undo x", &["usage: undo [N]: \"x\" is not a positive number"], true);
+    check(&mut s, "undo 0", &["usage: undo [N]: \"0\" is not a positive number"], true);
+    // a new move clears the redo stack
+    s.eval("d4");
+    check(&mut s, "redo", &["nothing to redo"], true);
+}
+
+#[test]
+fn fools_mate() {
+    let mut s = session();
+    check(
+        &mut s,
+        "f3 e5 g4 Qh4#",
+        &[
+            "1. f3",
+            "rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR b KQkq - 0 1",
+            "1... e5",
+            "rnbqkbnr/pppp1ppp/8/4p3/8/5P2/PPPPP1PP/RNBQKBNR w KQkq - 0 2",
+            "2. g4",
+            "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2",
+            "2... Qh4#",
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            "game over: checkmate, 0-1 (Black wins)",
+        ],
+        false,
+    );
+    check(&mut s, "moves", &["no legal moves"], false);
+    check(
+        &mut s,
+        "pgn",
+        &[
+            "[Event \"?\"]",
+            "[Site \"?\"]",
+            "[Date \"????.??.??\"]",
+            "[Round \"?\"]",
+            "[White \"?\"]",
+            "[Black \"?\"]",
+            "[Result \"0-1\"]",
+            "",
+            "1. f3 e5 2. g4 Qh4# 0-1",
+        ],
+        false,
+    );
+}
+
+#[test]
+fn stalemate() {
+    let mut s = session();
+    check(&mut s, "load k7/8/1Q6/8/8/8/8/7K w - - 0 1", &["k7/8/1Q6/8/8/8/8/7K w - - 0 1"], false);
+    check(
+        &mut s,
+        "Qb6-c7",
+        &["1. Qc7 (Qb6-c7 -> Qc7)", "k7/2Q5/8/8/8/8/8/7K b - - 1 1", "game over: stalemate, 1/2-1/2 (draw)"],
+        false,
+    );
+}
+
+#[test]
+fn claimable_draw() {
+    let mut s = session();
+    let response = s.eval("Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8");
+    assert_eq!(lines(&response).last().unwrap(), "White may claim a draw: threefold repetition");
+    assert_eq!(lines(&response).iter().filter(|l| l.contains("claim")).count(), 1);
+}
+
+/// The board of the session's position as a response shows it.
+fn view(session: &Session, flipped: bool, marks: Marks) -> Output {
+    Output::Board(BoardView { board: session.game().position().board().clone(), flipped, marks })
+}
+
+/// The last move's squares, as marks.
+fn last(from: Square, to: Square) -> Marks {
+    Marks { last_move: Some((from, to)), ..Marks::default() }
+}
+
+#[test]
+fn board_fen_flip_and_board_mode() {
+    let mut s = session();
+    check(&mut s, "fen", &[START], false);
+    assert_eq!(
+        s.eval("board").outputs,
+        [Output::Board(BoardView {
+            board: Position::default().board().clone(),
+            flipped: false,
+            marks: Marks::default()
+        })]
+    );
+    s.eval("e4");
+    let e2e4 = last(Square::E2, Square::E4);
+    assert_eq!(s.eval("board").outputs, [view(&s, false, e2e4)]);
+    assert_eq!(s.eval("flip").outputs, [view(&s, true, e2e4)]);
+    assert_eq!(s.eval("board").outputs, [view(&s, true, e2e4)]);
+    assert_eq!(s.eval("flip").outputs, [view(&s, false, e2e4)]);
+    check(&mut s, "board on", &["board: on"], false);
+    let response = s.eval("e5");
+    let expected = [
+        Output::Text("1... e5".into()),
+        Output::Text(AFTER_E4_E5.into()),
+        view(&s, false, last(Square::E7, Square::E5)),
+    ];
+    assert_eq!(response.outputs, expected);
+    check(&mut s, "board off", &["board: off"], false);
+    check(&mut s, "board sideways", &["usage: board [on|off]"], true);
+    let response = s.eval("Nf3");
+    assert_eq!(lines(&response), ["2. Nf3", "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"]);
+    assert_eq!(response.boards().count(), 0);
+}
+
+#[test]
+fn boards_mark_the_last_move_and_a_checked_king() {
+    let mut s = Session::new(Options { board: true, ..Options::default() });
+    let response = s.eval("f3 e5 g4 Qh4");
+    // one board, after the line's last move
+    let marks = Marks { last_move: Some((Square::D8, Square::H4)), check: Some(Square::E1), ..Marks::default() };
+    assert_eq!(
+        response.boards().collect::<Vec<_>>(),
+        [&BoardView { board: s.game().position().board().clone(), flipped: false, marks }]
+    );
+    assert_eq!(response.outputs.last(), Some(&view(&s, false, marks)));
+}
+
+#[test]
+fn load_and_new() {
+    let mut s = session();
+    s.eval("e4");
+    check(&mut s, "load 4k3/8/8/8/8/8/8/4K2R w K - 0 1", &["4k3/8/8/8/8/8/8/4K2R w K - 0 1"], false);
+    assert!(s.game().moves().is_empty());
+    check(&mut s, "load", &["usage: load FEN"], true);
+    let response = s.eval("load 9/8 w");
+    assert!(response.is_error());
+    assert!(lines(&response)[0].starts_with("invalid FEN: "), "{:?}", lines(&response));
+    assert_eq!(fen(&s), "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+    // no legal game reaches it, but it can be played
+    let response = s.eval("load 4k3/8/8/8/8/8/PPPPPPPP/QQQQKQQQ w - - 0 1");
+    assert!(!response.is_error());
+    assert!(lines(&response)[0].starts_with("warning: no legal game reaches this position"), "{:?}", lines(&response));
+    assert_eq!(lines(&response)[1], "4k3/8/8/8/8/8/PPPPPPPP/QQQQKQQQ w - - 0 1");
+    let response = s.eval("load 8/8/8/8/8/8/8/8 w - - 0 1");
+    assert!(response.is_error());
+    assert!(lines(&response)[0].starts_with("invalid position: "), "{:?}", lines(&response));
+    check(
+        &mut s,
+        "load 8/8/8/8/8/8/8/k6K w - - 0 1",
+        &["8/8/8/8/8/8/8/k6K w - - 0 1", "game over: insufficient material, 1/2-1/2 (draw)"],
+        false,
+    );
+    check(&mut s, "new", &["new game", START], false);
+    // `new` goes back to the session's start
+    let start = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+    let position =
+        Position::from_setup(Fen::parse(start, CastlingMode::Standard).unwrap().setup, CastlingMode::Standard).unwrap();
+    let mut s = Session::new(Options { start: position, ..Options::default() });
+    s.eval("e4");
+    check(&mut s, "new", &["new game", start], false);
+}
+
+#[test]
+fn moves_and_attacks() {
+    let mut s = session();
+    check(&mut s, "moves", &["20 legal moves: a3 a4 b3 b4 c3 c4 d3 d4 e3 e4 f3 f4 g3 g4 h3 h4 Na3 Nc3 Nf3 Nh3"], false);
+    s.eval("letters pt");
+    check(&mut s, "moves", &["20 legal moves: a3 a4 b3 b4 c3 c4 d3 d4 e3 e4 f3 f4 g3 g4 h3 h4 Ca3 Cc3 Cf3 Ch3"], false);
+    s.eval("e4 e5 Cf3 Cc6");
+    let last = last(Square::B8, Square::C6);
+    let knight =
+        |targets: &[Square]| Marks { targets: targets.iter().copied().collect(), origin: Some(Square::F3), ..last };
+    let response = s.eval("moves f3");
+    assert_eq!(
+        response.outputs,
+        [
+            Output::Text("white knight on f3 moves to: g1 d4 h4 e5 g5".into()),
+            view(&s, false, knight(&[Square::G1, Square::D4, Square::H4, Square::E5, Square::G5])),
+        ]
+    );
+    let response = s.eval("moves c6");
+    assert_eq!(lines(&response), ["black knight on c6 reaches (not its turn): b4 d4 a5 e7 b8"]);
+    check(&mut s, "moves e3", &["no piece on e3"], true);
+    check(&mut s, "moves z9", &["not a square: \"z9\" (write a file and a rank: e4)"], true);
+    check(&mut s, "moves a b", &["usage: moves [SQUARE]"], true);
+    let response = s.eval("attacks f3");
+    assert_eq!(
+        response.outputs,
+        [Output::Text("white knight on f3 is safe on: g1".into()), view(&s, false, knight(&[Square::G1])),]
+    );
+    let response = s.eval("attacks");
+    assert!(!response.is_error());
+    assert!(lines(&response)[0].starts_with("Black attacks "), "{}", lines(&response)[0]);
+    let attacked = response.boards().next().unwrap().marks.targets;
+    assert_eq!(
+        attacked & Bitboard::from_rank(crate::Rank::Fourth),
+        [Square::B4, Square::D4, Square::F4, Square::H4].into_iter().collect()
+    );
+    assert_eq!(response.boards().next().unwrap().marks.origin, None);
+    check(&mut s, "attacks e3", &["no piece on e3"], true);
+    check(&mut s, "attacks a b", &["usage: attacks [SQUARE]"], true);
+}
+
+#[test]
+fn history_and_pgn() {
+    let mut s = session();
+    check(&mut s, "history", &["no moves yet"], false);
+    s.eval("e4 e5 Nf3");
+    check(&mut s, "history", &["1. e4 e5 2. Nf3"], false);
+    s.eval("load 4k3/8/8/8/8/8/4P3/4K3 b - - 0 30");
+    s.eval("Kd7 e4 Kd6");
+    check(&mut s, "history", &["30... Kd7 31. e4 Kd6"], false);
+    check(
+        &mut s,
+        "pgn",
+        &[
+            "[Event \"?\"]",
+            "[Site \"?\"]",
+            "[Date \"????.??.??\"]",
+            "[Round \"?\"]",
+            "[White \"?\"]",
+            "[Black \"?\"]",
+            "[Result \"*\"]",
+            "[SetUp \"1\"]",
+            "[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 30\"]",
+            "",
+            "30... Kd7 31. e4 Kd6 *",
+        ],
+        false,
+    );
+    // long games wrap at 80 bytes, as `pgn::format` writes PGN: this line is 80 long
+    let mut s = session();
+    s.eval("e4 e5 Bc4 Bc5 c3 Qe7 Nf3 d6 O-O Bb6 d4 Nf6 Na3 Bg4 Nc2");
+    let pgn = s.pgn();
+    let movetext = "1. e4 e5 2. Bc4 Bc5 3. c3 Qe7 4. Nf3 d6 5. O-O Bb6 6. d4 Nf6 7. Na3 Bg4 8. Nc2 *\n";
+    assert_eq!(pgn.split_once("\n\n").map(|(_, moves)| moves), Some(movetext));
+    // a move number stays with its move
+    s.eval("Nbd7 Qd3 d5 exd5 e4 Qd2 exf3 Re1 Ne4 Qf4 f5 gxf3 g5 Qe3 Ne5 Bb5+ c6 fxg4 Nxg4 Qe2 cxb5");
+    let movetext = "1. e4 e5 2. Bc4 Bc5 3. c3 Qe7 4. Nf3 d6 5. O-O Bb6 6. d4 Nf6 7. Na3 Bg4 8. Nc2\n\
+                    Nbd7 9. Qd3 d5 10. exd5 e4 11. Qd2 exf3 12. Re1 Ne4 13. Qf4 f5 14. gxf3 g5\n\
+                    15. Qe3 Ne5 16. Bb5+ c6 17. fxg4 Nxg4 18. Qe2 cxb5 *\n";
+    assert_eq!(s.pgn().split_once("\n\n").map(|(_, moves)| moves), Some(movetext));
+    // the formatter rewrote it (no game left unchanged)
+    let unlaid = s.pgn().replace('\n', " ").replace("]  ", "]\n\n").replace("] ", "]\n");
+    assert_eq!(crate::pgn::format::format_pgn(unlaid.as_bytes()), (s.pgn().into_bytes(), Vec::new()));
+}
+
+#[test]
+fn save_pgn_and_binary_log() {
+    let mut s = session();
+    s.eval("e4 e5 Nf3 Nc6 Bc4 Bc5 O-O");
+    let pgn = "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n[Black \"?\"]\n\
+               [Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O *\n";
+    assert_eq!(s.pgn(), pgn);
+    let save = Save { path: "game.pgn".into(), bytes: pgn.as_bytes().to_vec(), format: SaveFormat::Pgn, moves: 7 };
+    assert_eq!(s.eval("save game.pgn").outputs, [Output::Save(save.clone())]);
+    assert_eq!(save.saved(), "saved 7 moves to game.pgn (PGN)");
+    assert_eq!(save.failed(&"no such directory"), "cannot write game.pgn: no such directory");
+    let response = s.eval("save dir/GAME.BIN");
+    let [Output::Save(save)] = response.outputs.as_slice() else { panic!("{response:?}") };
+    assert_eq!((save.path.as_str(), save.format, save.moves), ("dir/GAME.BIN", SaveFormat::MoveLog, 7));
+    assert_eq!(save.saved(), "saved 7 moves to dir/GAME.BIN (binary log, 112 bytes)");
+    let values: Vec<i32> = save.bytes.chunks(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect();
+    #[rustfmt::skip]
+    let expected = [
+        1, 4, 3, 4, // e2e4
+        6, 4, 4, 4, // e7e5
+        0, 6, 2, 5, // g1f3
+        7, 1, 5, 2, // b8c6
+        0, 5, 3, 2, // f1c4
+        7, 5, 4, 2, // f8c5
+        0, 4, 0, 6, // O-O as e1g1
+    ];
+    assert_eq!(values, expected);
+    assert_eq!(save.bytes, s.game().move_log());
+    check(&mut s, "save", &["usage: save FILE"], true);
+    check(&mut s, "save   ", &["usage: save FILE"], true);
+    // the log keeps no promotion piece: an underpromotion is pointed out
+    s.eval("load 1n2k2r/P7/8/8/8/8/8/4K3 w - - 0 1");
+    s.eval("axb8=N Rh7 Nc6");
+    let response = s.eval("save game.bin");
+    assert_eq!(
+        lines(&response),
+        ["warning: a binary log keeps no promotion piece: 1. axb8=N will read back as a queen"]
+    );
+    assert_eq!(response.outputs.len(), 2);
+    assert!(!response.is_error());
+    check(&mut s, "undo 3", &["undone: 1. axb8=N Rh7 2. Nc6", "1n2k2r/P7/8/8/8/8/8/4K3 w - - 0 1"], false);
+    s.eval("axb8=Q");
+    assert_eq!(lines(&s.eval("save game.bin")), Vec::<String>::new());
+    // one move: no plural
+    let mut s = session();
+    s.eval("d4");
+    let response = s.eval("save a.pgn");
+    let [Output::Save(save)] = response.outputs.as_slice() else { panic!("{response:?}") };
+    assert_eq!(save.saved(), "saved 1 move to a.pgn (PGN)");
+}
+
+#[test]
+fn letters_help_quit_and_the_engine() {
+    let mut s = session();
+    check(&mut s, "letters", &["letters: English (K=K Q=Q R=R B=B N=N)"], false);
+    check(&mut s, "letters de", &["letters: German (K=K Q=D R=T B=L N=S)"], false);
+    assert_eq!(s.letters(), Letters::German);
+    check(&mut s, "Sf3", &["1. Nf3 (Sf3 -> Nf3)", "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1"], false);
+    check(&mut s, "letters xx", &["unknown language \"xx\": en, pt, es, fr, de, it or nl"], true);
+    check(&mut s, "letters a b", &["usage: letters LANG"], true);
+    assert_eq!(s.letters(), Letters::German);
+    let help = s.eval("help");
+    assert_eq!(lines(&help).len(), 1 + COMMANDS.len());
+    assert_eq!(
+        lines(&help)[1],
+        "  board [on|off]                 show the board; with on/off, show it after every move or not"
+    );
+    assert!(lines(&help).iter().any(|l| l.starts_with("  quit ")));
+    let response = s.eval("quit");
+    assert!(response.quit);
+    assert!(lines(&response).is_empty());
+    assert!(s.eval("exit").quit);
+}
+
+#[test]
+fn go_plays_the_engine_move_like_a_typed_move() {
+    let mut s = session();
+    // a hanging queen is taken at any depth
+    s.eval("load 4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1");
+    let response = s.eval("go 2");
+    assert!(!response.is_error());
+    assert_eq!(without_time(&lines(&response)[0]), "engine: Rxd5 (eval +4.70, depth 2, 41 nodes, T s)");
+    assert_eq!(lines(&response)[1..], ["1. Rxd5", "4k3/8/8/3R4/8/8/8/4K3 b - - 0 1"]);
+    // deterministic at a fixed depth, but for the time taken
+    let mut a = session();
+    let mut b = session();
+    let (first, second) = (lines(&a.eval("go 3")), lines(&b.eval("go 3")));
+    assert_eq!(
+        first.iter().map(|l| without_time(l)).collect::<Vec<_>>(),
+        second.iter().map(|l| without_time(l)).collect::<Vec<_>>()
+    );
+    assert_eq!(a.game().moves().len(), 1);
+    let usage = "usage: go [DEPTH | depth N | SECONDSs]";
+    check(&mut s, "go 0", &[&format!("{usage}: \"0\" is not a depth from 1 to 64")], true);
+    check(&mut s, "go x", &[&format!("{usage}: \"x\" is not a depth from 1 to 64")], true);
+    check(&mut s, "go depth 65", &[&format!("{usage}: \"65\" is not a depth from 1 to 64")], true);
+    check(&mut s, "go 0s", &[&format!("{usage}: \"0s\" is not a time from 0.1s to 3600s")], true);
+    check(&mut s, "go 1 2", &[usage], true);
+    s.eval("load 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1");
+    check(&mut s, "go 2", &["the game is over (checkmate, 1-0): undo or new to play on"], true);
+}
+
+/// A search line with its time replaced by `T` (the time is never asserted).
+fn without_time(line: &str) -> String {
+    regex::Regex::new(r"[0-9]+\.[0-9]{2} s\)$").unwrap().replace(line, "T s)").into_owned()
+}
+
+#[test]
+fn go_finds_a_mate_in_one() {
+    let mut s = session();
+    s.eval("load 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    let response = s.eval("go 2");
+    assert_eq!(without_time(&lines(&response)[0]), "engine: Ra8# (eval #1, depth 2, 56 nodes, T s)");
+    assert_eq!(lines(&response)[1], "1. Ra8#");
+    assert_eq!(lines(&response)[3], "game over: checkmate, 1-0 (White wins)");
+}
+
+#[test]
+fn play_makes_the_engine_answer() {
+    let mut s = session();
+    check(&mut s, "play black 1", &["engine: plays black (depth 1)"], false);
+    let response = s.eval("e4");
+    assert!(!response.is_error());
+    assert_eq!(lines(&response).len(), 5, "{response:?}");
+    assert_eq!(lines(&response)[0], "1. e4");
+    assert!(lines(&response)[2].starts_with("engine: "), "{response:?}");
+    assert!(lines(&response)[3].starts_with("1... "), "{response:?}");
+    assert_eq!(s.game().moves().len(), 2);
+    assert_eq!(s.game().position().turn(), Color::White);
+    // a refused move gets no answer
+    let refused = s.eval("Ke3");
+    assert!(refused.is_error());
+    assert_eq!(s.game().moves().len(), 2);
+}
+
+#[test]
+fn play_for_the_side_to_move_moves_at_once_and_off_stops() {
+    let mut s = session();
+    let response = s.eval("play white 1");
+    assert_eq!(lines(&response)[0], "engine: plays white (depth 1)");
+    assert!(lines(&response)[1].starts_with("engine: "));
+    assert!(lines(&response)[2].starts_with("1. "));
+    assert_eq!(s.game().moves().len(), 1);
+    check(&mut s, "play off", &["engine: off"], false);
+    let response = s.eval("e5");
+    assert_eq!(lines(&response).len(), 2);
+    assert_eq!(s.game().moves().len(), 2);
+    check(&mut s, "play", &["usage: play white|black|off [DEPTH]"], true);
+    check(&mut s, "play red", &["usage: play white|black|off [DEPTH]"], true);
+    check(&mut s, "play black 99", &["usage: play white|black|off [DEPTH]: \"99\" is not a depth from 1 to 64"], true);
+    // the engine answers `go` too when it plays the other side
+    s.eval("play black 1");
+    s.eval("go 1");
+    assert_eq!(s.game().moves().len(), 4);
+}
+
+#[test]
+fn chess960_games_get_a_variant_tag() {
+    let fen = Fen::parse("1k6/8/8/8/8/8/8/RK6 w A - 0 1", CastlingMode::Chess960).unwrap();
+    let start = Position::from_setup(fen.setup, CastlingMode::Chess960).unwrap();
+    let mut s = Session::new(Options { start, ..Options::default() });
+    check(&mut s, "O-O-O", &["1. O-O-O", "1k6/8/8/8/8/8/8/2KR4 b - - 1 1"], false);
+    let pgn = "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n[Black \"?\"]\n\
+               [Result \"*\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"1k6/8/8/8/8/8/8/RK6 w Q - 0 1\"]\n\n1. O-O-O *\n";
+    assert_eq!(s.pgn(), pgn);
+    // the formatter read it (as Chess960) and rewrote it
+    assert_eq!(crate::pgn::format::format_pgn(pgn.as_bytes()), (pgn.as_bytes().to_vec(), Vec::new()));
+}
