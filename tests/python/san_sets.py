@@ -1,4 +1,4 @@
-"""Reference SAN for tests/san_data.rs: for each FEN line of FILE, print the
+"""Reference SAN for tests/chess/san_data.rs: for each FEN line of FILE, print the
 sorted canonical SAN of every legal move, as python-chess writes it
 (`Board.san`), separated by single spaces; an empty line when there is none.
 

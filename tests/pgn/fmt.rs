@@ -286,7 +286,7 @@ fn a_game_of_tags_alone_written_unchanged_keeps_the_next_game_apart() {
 
 // ---- every PGN file of ../shared/data/pgn ---------------------------------------------
 
-mod common;
+use crate::common;
 
 fn data_root() -> PathBuf {
     common::pgn_root()

@@ -9,7 +9,7 @@ use sanfen::pgn::chunk::Chunker;
 use sanfen::pgn::reader::Reader;
 use sanfen::pgn::validate::{Finding, GameReport, Options, Validator};
 
-mod common;
+use crate::common;
 
 fn data(name: &str) -> PathBuf {
     common::pgn_root().join(name)

@@ -167,7 +167,7 @@ fn loc(line: u32, column: u32, offset: u64) -> Location {
 
 // ---- Data files ---------------------------------------------------------------------
 
-mod common;
+use crate::common;
 
 fn data_dir() -> PathBuf {
     common::pgn_root()
