@@ -19,6 +19,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use sanfen::lint::LintPolicy;
 use sanfen::pgn::chunk::Chunker;
 use sanfen::pgn::format::{Formatter, append_game, denied_findings};
+use sanfen::pgn::input::Input;
 use sanfen::pgn::reader::Reader;
 
 use super::pgn_input::{self, Source};
@@ -153,7 +154,8 @@ fn format_source(
     first: &mut bool,
     write_error: impl Fn(io::Error) -> Error,
 ) -> Result<bool, Error> {
-    let Source { name, reader, not_text, .. } = source;
+    let Source { name, input } = source;
+    let Input { reader, not_text, .. } = input;
     let read_error =
         |err| if name == "<stdin>" { Error::Input(err) } else { Error::File { path: name.clone(), source: err } };
     if let Some(reason) = not_text {
@@ -248,8 +250,8 @@ fn rewrite_in_place(name: &OsStr, policy: LintPolicy) -> Result<bool, Error> {
     }
     let comparison = Arc::new(Mutex::new(Comparison::default()));
     let reader = Tee { inner: Box::new(file.reader()?), comparison: Arc::clone(&comparison) };
-    let source = pgn_input::from_reader(display.clone(), Box::new(reader), Some(file.size()))?;
-    if let Some(compression) = source.compression {
+    let source = pgn_input::from_reader(display.clone(), reader, Some(file.size()))?;
+    if let Some(compression) = source.input.compression {
         return Err(Error::Usage(format!(
             "fmt --in-place cannot rewrite a compressed file: {display} ({} data)",
             compression.name()
@@ -276,8 +278,8 @@ fn check_source(name: &OsStr, policy: LintPolicy, out: &mut dyn Write) -> Result
     let source = pgn_input::open(name)?;
     let display = source.name.clone();
     let comparison = Arc::new(Mutex::new(Comparison::default()));
-    let reader = Tee { inner: source.reader, comparison: Arc::clone(&comparison) };
-    let source = Source { reader: Box::new(reader), ..source };
+    let reader = Tee { inner: source.input.reader, comparison: Arc::clone(&comparison) };
+    let source = Source { input: Input { reader: Box::new(reader), ..source.input }, ..source };
     let valid = format_source(source, policy, &mut Compare(Arc::clone(&comparison)), &mut true, Error::Output)?;
     let differs = comparison.lock().unwrap_or_else(PoisonError::into_inner).differs();
     if differs {
