@@ -68,7 +68,8 @@ pub struct Summary {
     pub lint: u64,
     /// Games of a variant sanfen does not play, not judged.
     pub skipped: u64,
-    /// Bytes of the (decompressed) input read, a byte order mark included.
+    /// Bytes of the input's text read (decompressed; a byte order mark at
+    /// its start is not counted).
     pub bytes: u64,
 }
 
