@@ -2,12 +2,14 @@
 //! ([`reader`]), a splitter that cuts a stream into chunks of whole games
 //! ([`chunk`]), the validator ([`validate`]) and the formatter ([`format`](mod@format));
 //! inputs opened and decompressed ([`input`]), work on chunks driven on N
-//! threads in input order ([`parallel`]), and whole inputs checked
-//! ([`check`](mod@check): [`check_path`], [`check_reader`]).
+//! threads in input order ([`parallel`]), whole inputs checked
+//! ([`check`](mod@check): [`check_path`], [`check_reader`]) and formatted
+//! ([`format_input`](mod@format_input)).
 
 pub mod check;
 pub mod chunk;
 pub mod format;
+pub mod format_input;
 pub mod input;
 pub mod parallel;
 pub mod reader;
