@@ -193,18 +193,18 @@ impl Printer<'_> {
         if !self.args.quiet && !part.reports.is_empty() {
             let mut text = Vec::new();
             for report in &part.reports {
-                match report {
-                    &Report::Game { number, ref report } if self.args.json => {
+                match *report {
+                    Report::Game { number, ref report } if self.args.json => {
                         if !report.findings.is_empty() {
                             let value = game_json(self.file, number, report);
                             serde_json::to_writer(&mut text, &value).map_err(io::Error::from).map_err(Error::Output)?;
                             text.push(b'\n');
                         }
                     }
-                    &Report::Game { number, ref report } => {
+                    Report::Game { number, ref report } => {
                         write_game(&mut text, self.file, number, report, self.style).map_err(Error::Output)?;
                     }
-                    &Report::TooLarge { number, at, size } => {
+                    Report::TooLarge { number, at, size } => {
                         if self.args.json {
                             let value = too_large_json(self.file, number, at, size);
                             serde_json::to_writer(&mut text, &value).map_err(io::Error::from).map_err(Error::Output)?;
