@@ -13,7 +13,7 @@ use sanfen::pgn::chunk::Chunker;
 use sanfen::pgn::input::{Compression, Input};
 use sanfen::pgn::reader::Reader;
 use sanfen::pgn::validate::{Finding, GameReport, Options, Severity, Validator};
-use sanfen::pgn::{CheckError, CheckOptions, check_path, check_reader};
+use sanfen::pgn::{CheckError, CheckOptions, Checks, check_path, check_reader};
 
 mod common;
 
@@ -666,6 +666,31 @@ fn byte_order_mark_is_no_part_of_the_text_in_any_input() {
     let (handed, _) = check_in_memory(b"1. e4 \xef\xbb\xbfe5 *\n".to_vec(), 1);
     assert_eq!(handed.games.len(), 1);
     assert_eq!(handed.games[0].2, ["1:1 pgn:missing-tags", "1:7 pgn:invisible-char"]);
+}
+
+#[test]
+fn checks_iterator_gives_the_parts_the_callback_gets() {
+    let text = two_clean_games().repeat(1500);
+    let cut = {
+        let whole = gzip(text.as_bytes());
+        whole[..whole.len() / 2].to_vec()
+    };
+    for n in [1, 3] {
+        let (handed, result) = check_in_memory(cut.clone(), n);
+        let Err(CheckError::Read { error, summary }) = result else { panic!("a read error: {result:?}") };
+        let input = Input::from_reader(Cursor::new(cut.clone()), None).unwrap();
+        let mut checks = Checks::new(input, &threads(n)).unwrap();
+        let mut iterated = Handed::default();
+        let mut failure = None;
+        for part in &mut checks {
+            match part {
+                Ok(part) => iterated.take(&part).unwrap(),
+                Err(err) => failure = Some(err),
+            }
+        }
+        assert_eq!((iterated, failure, checks.summary()), (handed, Some(error), summary), "{n} threads");
+        assert!(checks.next().is_none(), "the failure once");
+    }
 }
 
 #[test]

@@ -1,8 +1,9 @@
 //! Checking a whole PGN input: a file or any reader, decompressed
 //! ([`crate::pgn::input`]), cut into chunks of whole games and validated on
 //! N threads ([`crate::pgn::parallel`]), the reports handed to the caller in
-//! input order, and the counts added up. What `sanfen check` prints is this,
-//! rendered.
+//! input order (to a callback: [`check_path`], [`check_reader`],
+//! [`check_input`]; or as an iterator: [`Checks`]), and the counts added
+//! up. What `sanfen check` prints is this, rendered.
 //!
 //! ```
 //! use sanfen::pgn::check::{CheckOptions, Report, check_reader};
@@ -33,12 +34,13 @@
 //! broken games is handed out in parts, each holding at most a few thousand
 //! findings.
 
+use std::convert::Infallible;
 use std::io::Read;
 use std::path::Path;
 
 use crate::pgn::chunk::{Chunk, Chunker};
-use crate::pgn::input::{Input, InputError, NotText, ReadError};
-use crate::pgn::parallel::Ordered;
+use crate::pgn::input::{Compression, Input, InputError, NotText, ReadError};
+use crate::pgn::parallel::{ChunkWork, Ordered};
 use crate::pgn::reader::{Location, Reader};
 use crate::pgn::validate::{Finding, GameReport, Options, Severity, Validator};
 
@@ -193,7 +195,8 @@ pub fn check_reader<E>(
 /// Checks every game of `input` on [`CheckOptions::threads`] threads,
 /// calling `each` on the calling thread with each part of the input in
 /// turn (a chunk of about 1 MiB of whole games, or a piece of one), in
-/// input order, and gives the counts of the whole input.
+/// input order, and gives the counts of the whole input. [`Checks`] gives
+/// the same parts as an iterator.
 ///
 /// # Errors
 ///
@@ -206,42 +209,129 @@ pub fn check_input<E>(
     options: &CheckOptions,
     mut each: impl FnMut(&Part) -> Result<(), E>,
 ) -> Result<Summary, CheckError<E>> {
-    if let Some(reason) = input.not_text {
-        return Err(CheckError::NotText(reason));
+    let mut checks = Checks::new(input, options).map_err(CheckError::widen)?;
+    for part in &mut checks {
+        match part {
+            Ok(part) => each(&part).map_err(CheckError::Stopped)?,
+            Err(error) => return Err(CheckError::Read { error, summary: checks.summary() }),
+        }
     }
-    let compression = input.compression;
-    let validate = options.validate;
-    let work = move |chunk: Chunk| check_chunk(chunk, validate);
-    let mut ordered = Ordered::new(Chunker::new(input.reader), work, options.threads)
-        .map_err(|err| CheckError::Threads(err.to_string()))?;
-    let mut summary = Summary::default();
-    while let Some(next) = ordered.next() {
-        let mut checked = match next {
-            Ok(checked) => checked,
-            Err(err) => {
-                let error = ReadError::new(ordered.bytes_read(), compression, &err);
-                return Err(CheckError::Read { error, summary });
-            }
-        };
-        // the part, then the rest of the chunk if it was checked in part
-        let data = loop {
-            let games_before = summary.games;
-            for report in &mut checked.part.reports {
-                match report {
-                    Report::Game { number, .. } | Report::TooLarge { number, .. } => *number += games_before + 1,
-                }
-            }
-            summary.add(&checked.part.summary);
-            checked.part.games_so_far = summary.games;
-            each(&checked.part).map_err(CheckError::Stopped)?;
-            match checked.resume {
-                Some((from, start)) => checked = check_part(checked.data, from, start, validate),
-                None => break checked.data,
-            }
-        };
-        ordered.recycle(data);
+    Ok(checks.summary())
+}
+
+impl CheckError<Infallible> {
+    /// The same error, as one of a check whose callback fails with `E`.
+    fn widen<E>(self) -> CheckError<E> {
+        match self {
+            CheckError::Open(err) => CheckError::Open(err),
+            CheckError::NotText(reason) => CheckError::NotText(reason),
+            CheckError::Threads(message) => CheckError::Threads(message),
+            CheckError::Read { error, summary } => CheckError::Read { error, summary },
+            CheckError::Stopped(never) => match never {},
+        }
     }
-    Ok(summary)
+}
+
+/// The parts of an input checked ([`Part`]), in input order, as an
+/// iterator: what [`check_input`] hands its callback. A read failure is the
+/// last item, after the parts of everything read before it;
+/// [`Checks::summary`] adds up the parts handed out.
+///
+/// ```
+/// use sanfen::pgn::check::{CheckOptions, Checks};
+/// use sanfen::pgn::input::Input;
+///
+/// let input = Input::from_reader(&b"1. e4 e5 2. Ke3 *\n"[..], None)?;
+/// let mut checks = Checks::new(input, &CheckOptions::default()).unwrap();
+/// let parts: Vec<_> = checks.by_ref().collect::<Result<_, _>>().unwrap();
+/// assert_eq!(parts.len(), 1);
+/// assert_eq!(checks.summary().games_with_errors, 1);
+/// # Ok::<(), sanfen::pgn::input::InputError>(())
+/// ```
+pub struct Checks {
+    ordered: Ordered<Box<dyn Read + Send>, CheckWork>,
+    compression: Option<Compression>,
+    options: Options,
+    /// A chunk checked in part: its buffer, and where its games not yet
+    /// checked start (index and location).
+    rest: Option<(Vec<u8>, usize, Location)>,
+    summary: Summary,
+}
+
+impl Checks {
+    /// Starts checking `input` as `options` say (the worker threads start
+    /// here; the input is read as the parts are asked for).
+    ///
+    /// # Errors
+    ///
+    /// [`CheckError::NotText`] or [`CheckError::Threads`].
+    pub fn new(input: Input, options: &CheckOptions) -> Result<Checks, CheckError<Infallible>> {
+        if let Some(reason) = input.not_text {
+            return Err(CheckError::NotText(reason));
+        }
+        let work = CheckWork(options.validate);
+        let ordered = Ordered::new(Chunker::new(input.reader), work, options.threads)
+            .map_err(|err| CheckError::Threads(err.to_string()))?;
+        Ok(Checks {
+            ordered,
+            compression: input.compression,
+            options: options.validate,
+            rest: None,
+            summary: Summary::default(),
+        })
+    }
+
+    /// The counts of the parts handed out so far: of the whole input once
+    /// the iterator ended.
+    pub fn summary(&self) -> Summary {
+        self.summary
+    }
+}
+
+impl core::fmt::Debug for Checks {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Checks").field("summary", &self.summary).finish_non_exhaustive()
+    }
+}
+
+impl Iterator for Checks {
+    type Item = Result<Part, ReadError>;
+
+    fn next(&mut self) -> Option<Result<Part, ReadError>> {
+        // the rest of a chunk checked in part, or the next chunk
+        let checked = match self.rest.take() {
+            Some((data, from, start)) => check_part(data, from, start, self.options),
+            None => match self.ordered.next()? {
+                Ok(checked) => checked,
+                Err(err) => return Some(Err(ReadError::new(self.ordered.bytes_read(), self.compression, &err))),
+            },
+        };
+        let Checked { mut part, data, resume } = checked;
+        match resume {
+            Some((from, start)) => self.rest = Some((data, from, start)),
+            None => self.ordered.recycle(data),
+        }
+        let games_before = self.summary.games;
+        for report in &mut part.reports {
+            match report {
+                Report::Game { number, .. } | Report::TooLarge { number, .. } => *number += games_before + 1,
+            }
+        }
+        self.summary.add(&part.summary);
+        part.games_so_far = self.summary.games;
+        Some(Ok(part))
+    }
+}
+
+/// Validation of a chunk, on any thread.
+struct CheckWork(Options);
+
+impl ChunkWork for CheckWork {
+    type Output = Checked;
+
+    fn work(&self, chunk: Chunk) -> Checked {
+        check_chunk(chunk, self.0)
+    }
 }
 
 /// One chunk validated: a part whose game numbers count from 0 within the

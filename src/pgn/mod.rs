@@ -28,7 +28,7 @@ pub const SEVEN_TAG_ROSTER: [(&str, &str); 7] = [
     ("Result", "*"),
 ];
 
-pub use check::{CheckError, CheckOptions, check_input, check_path, check_reader};
+pub use check::{CheckError, CheckOptions, Checks, check_input, check_path, check_reader};
 pub use chunk::{Chunk, Chunker};
 pub use input::{Compression, Input};
 pub use reader::{Location, RawText, ResultToken, Skip, SyntaxError, SyntaxErrorKind, Visitor};
