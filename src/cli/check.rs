@@ -1,14 +1,12 @@
 //! `sanfen check`: validate PGN games, in parallel when asked, reporting in
 //! input order.
 //!
-//! Each file is cut into chunks of whole games ([`Chunker`]); each chunk is
-//! read and validated on its own ([`Validator`]), on the calling thread with
-//! `-j 1`, else on a pool of worker threads while this thread reads the next
-//! chunks. Reports are written in input order whatever order the workers
-//! finish in, so the output is the same whatever `-j`. At most a few chunks
-//! per worker are in flight, so memory does not grow with the input: a game
-//! larger than [`Chunker::MAX_GAME`] is not held but reported as an error
-//! (`pgn:too-large`), and the findings kept per game are capped.
+//! The library checks each file ([`check_input`]: chunks of whole games
+//! validated on `-j N` threads, handed back in input order, so the output
+//! is the same whatever `-j`; memory bounded whatever the input); this
+//! module renders what it hands back (text, JSON Lines, a progress bar)
+//! and sets the exit code. A game larger than [`Chunker::MAX_GAME`] is
+//! reported as an error (`pgn:too-large`).
 //!
 //! Text from the input (tags, tokens, source lines) is written with its
 //! control characters escaped (`\x1b`), so a file cannot send escape
@@ -16,18 +14,18 @@
 //! the finding.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 use std::ffi::OsString;
-use std::io::{self, IsTerminal, Read, Write};
-use std::sync::mpsc;
+use std::io::{self, IsTerminal, Write};
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sanfen::Color;
 use sanfen::Severity;
-use sanfen::pgn::chunk::{Chunk, Chunker};
-use sanfen::pgn::reader::{Location, Reader};
-use sanfen::pgn::validate::{Finding, GameReport, MAX_FINDINGS, Options, Validator};
+use sanfen::pgn::check::{CheckError, CheckOptions, Part, Report, Summary, check_input};
+use sanfen::pgn::chunk::Chunker;
+use sanfen::pgn::parallel::threads_or_cores;
+use sanfen::pgn::reader::Location;
+use sanfen::pgn::validate::{Finding, GameReport, MAX_FINDINGS, Options};
 use serde_json::{Value, json};
 
 use super::report::Style;
@@ -62,185 +60,6 @@ pub struct Args {
     files: Vec<OsString>,
 }
 
-/// What the chunks of a run add up to.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-struct Totals {
-    games: u64,
-    moves: u64,
-    games_with_errors: u64,
-    errors: u64,
-    lint: u64,
-    skipped: u64,
-    bytes: u64,
-}
-
-impl Totals {
-    fn add(&mut self, other: &Totals) {
-        self.games += other.games;
-        self.moves += other.moves;
-        self.games_with_errors += other.games_with_errors;
-        self.errors += other.errors;
-        self.lint += other.lint;
-        self.skipped += other.skipped;
-        self.bytes += other.bytes;
-    }
-}
-
-/// What is reported of one game.
-enum Report {
-    /// A game read and validated.
-    Game(GameReport),
-    /// A game larger than [`Chunker::MAX_GAME`], not read.
-    TooLarge {
-        /// Where it starts.
-        at: Location,
-        /// Its size in bytes.
-        size: u64,
-    },
-}
-
-/// One chunk validated: its counts, and the games worth reporting.
-struct Checked {
-    totals: Totals,
-    /// (game number within the chunk, from 0; the report)
-    reports: Vec<(u64, Report)>,
-    /// The chunk's buffer, to be reused for a later chunk.
-    data: Vec<u8>,
-    /// Where the games not yet checked start, when the reports reached
-    /// [`REPORT_BUDGET`] findings before the chunk's end: the index in
-    /// `data`, and the location.
-    resume: Option<(usize, Location)>,
-    /// Findings about the text after the chunk's last game (comments,
-    /// escape lines, invisible characters before the next chunk's first
-    /// game, or at the end of the input), counted in `totals`; kept unless
-    /// counting only.
-    outside: Vec<Finding>,
-}
-
-/// The findings a part of a chunk keeps at most (and the game that reaches
-/// the number): a chunk of many small broken games is checked in parts, so
-/// that the reports held stay bounded.
-const REPORT_BUDGET: usize = 8192;
-
-/// Settings every chunk needs.
-#[derive(Copy, Clone, Debug)]
-struct Settings {
-    options: Options,
-}
-
-fn check_chunk(chunk: Chunk, settings: Settings) -> Checked {
-    if chunk.oversized.is_none() {
-        return check_part(chunk.data, 0, chunk.start, settings);
-    }
-    let mut checked = Checked {
-        totals: Totals { bytes: chunk.data.len() as u64, ..Totals::default() },
-        reports: Vec::new(),
-        data: Vec::new(),
-        resume: None,
-        outside: Vec::new(),
-    };
-    if let Some(oversized) = chunk.oversized {
-        // a piece of a game too large to read: the game is one error, at its last piece
-        if oversized.last {
-            let size = chunk.start.offset + chunk.data.len() as u64 - oversized.game.offset;
-            let totals = &mut checked.totals;
-            totals.errors += 1;
-            totals.games_with_errors += 1;
-            if !settings.options.count_only {
-                checked.reports.push((0, Report::TooLarge { at: oversized.game, size }));
-            }
-            totals.games += 1;
-        }
-    }
-    checked.data = chunk.data;
-    checked
-}
-
-/// Checks the games of `data[from..]` (whole games, `data[from]` at
-/// `start`), up to the end or until the reports hold [`REPORT_BUDGET`]
-/// findings.
-fn check_part(data: Vec<u8>, from: usize, start: Location, settings: Settings) -> Checked {
-    let mut checked =
-        Checked { totals: Totals::default(), reports: Vec::new(), data: Vec::new(), resume: None, outside: Vec::new() };
-    let part = &data[from..];
-    let mut end = part.len();
-    {
-        let mut validator = Validator::with_base(part, start.offset, settings.options);
-        let mut reader = Reader::with_start(part, start);
-        let mut kept = 0;
-        while let Some(report) = reader.read_game(&mut validator) {
-            kept += report.findings.len();
-            count_game(&mut checked, report, settings);
-            if kept >= REPORT_BUDGET {
-                let at = reader.location();
-                let used = usize::try_from(at.offset - start.offset).unwrap_or(part.len()).min(part.len());
-                if used < part.len() {
-                    end = used;
-                    checked.resume = Some((from + used, at));
-                }
-                break;
-            }
-        }
-        if checked.resume.is_none() {
-            // the text after the last game: read whole, the library gives it
-            // to the next game, which is in the next chunk
-            let outside = validator.take_outside();
-            for finding in &outside {
-                match finding.severity() {
-                    Severity::Error => checked.totals.errors += 1,
-                    Severity::Warning => checked.totals.lint += 1,
-                }
-            }
-            if !settings.options.count_only {
-                checked.outside = outside;
-            }
-        }
-    }
-    checked.totals.bytes = end as u64;
-    checked.data = data;
-    checked
-}
-
-/// Prints a checked chunk and checks and prints the rest of it, if it was
-/// checked in part; adds up the counts. The chunk's buffer, to reuse.
-fn print_chunk(
-    mut checked: Checked,
-    settings: Settings,
-    printer: &mut Printer<'_>,
-    totals: &mut Totals,
-) -> Result<Vec<u8>, Error> {
-    loop {
-        printer.chunk(&checked)?;
-        totals.add(&checked.totals);
-        match checked.resume {
-            Some((from, start)) => checked = check_part(checked.data, from, start, settings),
-            None => return Ok(checked.data),
-        }
-    }
-}
-
-/// Adds one game to the counts, and keeps its report when there is something to say.
-fn count_game(checked: &mut Checked, report: GameReport, settings: Settings) {
-    let totals = &mut checked.totals;
-    totals.moves += report.moves;
-    totals.skipped += u64::from(report.skipped.is_some());
-    let (errors, lints) = (report.errors, report.lints);
-    totals.errors += u64::from(errors);
-    totals.lint += u64::from(lints);
-    totals.games_with_errors += u64::from(errors > 0);
-    if !settings.options.count_only && (!report.findings.is_empty() || report.skipped.is_some()) {
-        checked.reports.push((totals.games, Report::Game(report)));
-    }
-    totals.games += 1;
-}
-
-/// A read that failed part way: where, and why.
-struct ReadFailure {
-    /// The bytes read (decompressed) before the failure.
-    offset: u64,
-    error: io::Error,
-}
-
 /// `sanfen check`.
 ///
 /// A source that cannot be opened or read to its end is reported on
@@ -273,11 +92,11 @@ fn run_sources(args: &Args, seen_errors: &mut bool) -> Result<ExitCode, Error> {
     let stdout = io::stdout();
     let style = Style::for_stdout(stdout.is_terminal());
     let policy = args.lints.policy(args.strict)?;
-    let options = Options { source_lines: style.terminal && !args.json, count_only: args.quiet, policy };
-    let settings = Settings { options };
-    let jobs = args.jobs.map_or_else(default_jobs, |n| n as usize);
+    let validate = Options { source_lines: style.terminal && !args.json, count_only: args.quiet, policy };
+    let jobs = args.jobs.map_or(0, |n| n as usize);
+    let options = CheckOptions { validate, threads: jobs };
     let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
-    let mut totals = Totals::default();
+    let mut totals = Summary::default();
     let mut failed = false;
     let mut invalid = false;
     for name in pgn_input::names(&args.files) {
@@ -290,38 +109,37 @@ fn run_sources(args: &Args, seen_errors: &mut bool) -> Result<ExitCode, Error> {
                 continue;
             }
         };
-        if let Some(reason) = &source.not_text {
+        if let Some(reason) = &source.input.not_text {
             out.flush().map_err(Error::Output)?;
             eprintln!("sanfen: {}: not PGN text: {reason}", escape(&source.name));
             invalid = true;
             continue;
         }
-        let progress = progress_bar(args, source.size);
+        let progress = progress_bar(args, source.input.size);
         let mut printer = Printer {
             out: &mut out,
             file: &source.name,
             args,
             style,
             progress: &progress,
-            games: 0,
             seen_errors: &mut *seen_errors,
         };
-        let result = if jobs <= 1 {
-            check_sequential(source.reader, settings, &mut printer)
-        } else {
-            check_parallel(source.reader, settings, jobs, &mut printer)
-        };
+        let result = check_input(source.input, &options, |part| printer.part(part));
         progress.finish_and_clear();
-        let (file_totals, failure) = result?;
-        totals.add(&file_totals);
-        if let Some(ReadFailure { offset, error }) = failure {
-            out.flush().map_err(Error::Output)?;
-            let stream = match source.compression {
-                Some(compression) => format!(" of the {} stream, decompressed", compression.name()),
-                None => String::new(),
-            };
-            eprintln!("sanfen: {}: read failed at byte {offset}{stream}: {error}", escape(&source.name));
-            failed = true;
+        match result {
+            Ok(file_totals) => totals.add(&file_totals),
+            Err(CheckError::Read { error, summary }) => {
+                totals.add(&summary);
+                out.flush().map_err(Error::Output)?;
+                eprintln!("sanfen: {}: {error}", escape(&source.name));
+                failed = true;
+            }
+            Err(CheckError::Stopped(err)) => return Err(err),
+            Err(CheckError::Threads(err)) => {
+                return Err(Error::Usage(format!("cannot start {} threads: {err}", threads_or_cores(jobs))));
+            }
+            // (told apart above; opened above)
+            Err(err @ (CheckError::NotText(_) | CheckError::Open(_))) => return Err(Error::Usage(err.to_string())),
         }
     }
     let seconds = started.elapsed().as_secs_f64();
@@ -338,13 +156,6 @@ fn run_sources(args: &Args, seen_errors: &mut bool) -> Result<ExitCode, Error> {
         Err(err) => Err(Error::Output(err)),
         Ok(()) => Ok(verdict),
     }
-}
-
-/// Checking threads when `-j` is not given: one per core. This thread, which
-/// reads the input and cuts it with the chunker's quick search, needs little
-/// time (one more thread made no difference with 2 cores).
-fn default_jobs() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 fn progress_bar(args: &Args, size: Option<u64>) -> ProgressBar {
@@ -365,114 +176,36 @@ fn progress_bar(args: &Args, size: Option<u64>) -> ProgressBar {
     }
 }
 
-/// One thread: chunks cut and checked in turn (the same chunks as with
-/// more threads, so the same output).
-fn check_sequential(
-    input: Box<dyn Read + Send>,
-    settings: Settings,
-    printer: &mut Printer<'_>,
-) -> Result<(Totals, Option<ReadFailure>), Error> {
-    let mut chunker = Chunker::new(input);
-    let mut totals = Totals::default();
-    let mut buffer = Vec::new();
-    loop {
-        match chunker.next_chunk(buffer) {
-            Ok(Some(chunk)) => buffer = print_chunk(check_chunk(chunk, settings), settings, printer, &mut totals)?,
-            Ok(None) => return Ok((totals, None)),
-            Err(error) => return Ok((totals, Some(ReadFailure { offset: chunker.bytes_read(), error }))),
-        }
-    }
-}
-
-fn check_parallel(
-    input: Box<dyn Read + Send>,
-    settings: Settings,
-    jobs: usize,
-    printer: &mut Printer<'_>,
-) -> Result<(Totals, Option<ReadFailure>), Error> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs)
-        .build()
-        .map_err(|err| Error::Usage(format!("cannot start {jobs} threads: {err}")))?;
-    let (sender, receiver) = mpsc::channel::<(u64, Checked)>();
-    let mut chunker = Chunker::new(input);
-    let mut totals = Totals::default();
-    let mut spare: Vec<Vec<u8>> = Vec::new();
-    let mut done: BTreeMap<u64, Checked> = BTreeMap::new();
-    let (mut sent, mut next) = (0u64, 0u64);
-    let max_in_flight = 2 * jobs as u64 + 1;
-    let mut finished = false;
-    let mut failure = None;
-    loop {
-        // keep the workers fed
-        while !finished && sent - next < max_in_flight {
-            match chunker.next_chunk(spare.pop().unwrap_or_default()) {
-                Ok(Some(chunk)) => {
-                    let sender = sender.clone();
-                    let index = sent;
-                    pool.spawn(move || {
-                        // the receiver is gone only when the run is over
-                        let _ = sender.send((index, check_chunk(chunk, settings)));
-                    });
-                    sent += 1;
-                }
-                Ok(None) => finished = true,
-                Err(error) => {
-                    // what was read before is checked and reported first
-                    failure = Some(ReadFailure { offset: chunker.bytes_read(), error });
-                    finished = true;
-                }
-            }
-        }
-        if next == sent {
-            break;
-        }
-        if !done.contains_key(&next) {
-            let (index, checked) = receiver.recv().map_err(|_| Error::Usage("a worker thread stopped".to_owned()))?;
-            done.insert(index, checked);
-        }
-        // write what is ready, in order
-        while let Some(checked) = done.remove(&next) {
-            spare.push(print_chunk(checked, settings, printer, &mut totals)?);
-            next += 1;
-        }
-    }
-    Ok((totals, failure))
-}
-
-/// Writes reports as chunks come in, numbering games across the file.
+/// Writes the reports of each part of a file as it comes in.
 struct Printer<'a> {
     out: &'a mut dyn Write,
     file: &'a str,
     args: &'a Args,
     style: Style,
     progress: &'a ProgressBar,
-    /// Games of the file before the current chunk.
-    games: u64,
     /// Set once a game with an error is counted.
     seen_errors: &'a mut bool,
 }
 
 impl Printer<'_> {
-    fn chunk(&mut self, checked: &Checked) -> Result<(), Error> {
-        self.progress.inc(checked.totals.bytes);
-        *self.seen_errors |= checked.totals.games_with_errors > 0;
-        if !self.args.quiet && !checked.reports.is_empty() {
+    fn part(&mut self, part: &Part) -> Result<(), Error> {
+        self.progress.inc(part.summary.bytes);
+        *self.seen_errors |= part.summary.games_with_errors > 0;
+        if !self.args.quiet && !part.reports.is_empty() {
             let mut text = Vec::new();
-            for (index, report) in &checked.reports {
-                let number = self.games + index + 1;
-                match report {
-                    Report::Game(report) if self.args.json => {
+            for report in &part.reports {
+                match *report {
+                    Report::Game { number, ref report } if self.args.json => {
                         if !report.findings.is_empty() {
                             let value = game_json(self.file, number, report);
                             serde_json::to_writer(&mut text, &value).map_err(io::Error::from).map_err(Error::Output)?;
                             text.push(b'\n');
                         }
                     }
-                    Report::Game(report) => {
+                    Report::Game { number, ref report } => {
                         write_game(&mut text, self.file, number, report, self.style).map_err(Error::Output)?;
                     }
-                    &Report::TooLarge { at, size } => {
+                    Report::TooLarge { number, at, size } => {
                         if self.args.json {
                             let value = too_large_json(self.file, number, at, size);
                             serde_json::to_writer(&mut text, &value).map_err(io::Error::from).map_err(Error::Output)?;
@@ -487,10 +220,10 @@ impl Printer<'_> {
             let out = &mut self.out;
             self.progress.suspend(|| out.write_all(&text)).map_err(Error::Output)?;
         }
-        self.games += checked.totals.games;
-        *self.seen_errors |= checked.outside.iter().any(is_error);
-        if !self.args.quiet && !checked.outside.is_empty() {
-            let findings = checked.outside.clone();
+        let games = part.games_so_far;
+        *self.seen_errors |= part.outside.iter().any(is_error);
+        if !self.args.quiet && !part.outside.is_empty() {
+            let findings = part.outside.clone();
             let report = GameReport {
                 at: findings[0].at,
                 errors: findings.iter().filter(|f| is_error(f)).count() as u32,
@@ -500,13 +233,13 @@ impl Printer<'_> {
             };
             let mut text = Vec::new();
             if self.args.json {
-                let mut value = game_json(self.file, self.games, &report);
+                let mut value = game_json(self.file, games, &report);
                 value["game"] = Value::Null;
-                value["after_game"] = json!(self.games);
+                value["after_game"] = json!(games);
                 serde_json::to_writer(&mut text, &value).map_err(io::Error::from).map_err(Error::Output)?;
                 text.push(b'\n');
             } else {
-                write_game_as(&mut text, self.file, &format!("after game {}", self.games), &report, self.style)
+                write_game_as(&mut text, self.file, &format!("after game {games}"), &report, self.style)
                     .map_err(Error::Output)?;
             }
             let out = &mut self.out;
@@ -740,7 +473,7 @@ fn game_json(file: &str, number: u64, report: &GameReport) -> Value {
     value
 }
 
-fn write_summary(out: &mut impl Write, totals: &Totals, seconds: f64, json: bool) -> io::Result<()> {
+fn write_summary(out: &mut impl Write, totals: &Summary, seconds: f64, json: bool) -> io::Result<()> {
     if json {
         let value = json!({"summary": {
             "games": totals.games,

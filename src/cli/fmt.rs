@@ -5,10 +5,10 @@
 //! inputs would change (the formatted text compared with the input as both
 //! stream by, nothing written).
 //!
-//! Input is streamed: each file is cut into chunks of whole games
-//! ([`Chunker`]) and each chunk formatted and written before the next is read,
-//! so memory does not grow with the input. A game that cannot be rewritten
-//! is written unchanged and reported on standard error as
+//! Input is streamed by the library ([`format_input`]: chunks of whole
+//! games, each formatted and written before the next is read, so memory
+//! does not grow with the input). A game that cannot be rewritten is
+//! written unchanged and reported on standard error as
 //! `FILE:LINE:COL: game N: MESSAGE (game written unchanged)`.
 
 use std::collections::VecDeque;
@@ -18,8 +18,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use sanfen::lint::LintPolicy;
 use sanfen::pgn::chunk::Chunker;
-use sanfen::pgn::format::{Formatter, append_game, denied_findings};
-use sanfen::pgn::reader::Reader;
+use sanfen::pgn::format_input::{FormatInputError, Unchanged, format_input};
+use sanfen::pgn::input::Input;
 
 use super::pgn_input::{self, Source};
 use super::rewrite::{self, InPlace};
@@ -153,87 +153,44 @@ fn format_source(
     first: &mut bool,
     write_error: impl Fn(io::Error) -> Error,
 ) -> Result<bool, Error> {
-    let Source { name, reader, not_text, .. } = source;
+    let Source { name, input } = source;
     let read_error =
         |err| if name == "<stdin>" { Error::Input(err) } else { Error::File { path: name.clone(), source: err } };
-    if let Some(reason) = not_text {
-        return Err(read_error(io::Error::new(io::ErrorKind::InvalidData, format!("not PGN text: {reason}"))));
-    }
-    let mut chunker = Chunker::new(reader);
-    let mut buffer = Vec::new();
-    let mut text = Vec::new();
-    let mut games = 0u64;
-    let mut valid = true;
-    // the line ends of the output: those of the first chunk
-    let mut crlf = None;
-    while let Some(chunk) = chunker.next_chunk(buffer).map_err(read_error)? {
-        if let Some(oversized) = chunk.oversized {
-            // a game too large to hold: passed through unchanged, piece by piece
-            if oversized.game == chunk.start {
-                games += 1;
-                if !*first {
-                    out.write_all(b"\n").map_err(&write_error)?;
-                }
-                *first = false;
-            }
-            out.write_all(&chunk.data).map_err(&write_error)?;
-            if oversized.last {
-                valid = false;
-                let size = chunk.start.offset + chunk.data.len() as u64 - oversized.game.offset;
-                out.flush().map_err(&write_error)?;
-                let _ = writeln!(
-                    io::stderr().lock(),
-                    "{name}:{}:{}: game {games}: game of {size} bytes, larger than the limit of {} bytes (game written \
-                     unchanged)",
-                    oversized.game.line,
-                    oversized.game.column,
-                    Chunker::<io::Empty>::MAX_GAME
-                );
-            }
-            buffer = chunk.data;
-            continue;
-        }
-        text.clear();
-        let mut reports = Vec::new();
-        {
-            let mut reader = Reader::with_start(&chunk.data, chunk.start);
-            let formatter = Formatter::new(&chunk.data, chunk.start);
-            let crlf = *crlf.get_or_insert(formatter.crlf());
-            let mut formatter = formatter.with_crlf(crlf);
-            let mut denied = denied_findings(&chunk.data, chunk.start, policy).into_iter();
-            loop {
-                if let Some(error) = denied.next().flatten() {
-                    formatter.refuse_next_game(error);
-                }
-                let Some(game) = reader.read_game(&mut formatter) else { break };
-                games += 1;
-                append_game(&mut text, &game.text, *first);
-                *first &= game.text.is_empty();
-                if let Some(error) = game.error {
-                    reports.push(format!(
-                        "{name}:{}:{}: game {games}: {error} (game written unchanged)",
-                        error.at.line, error.at.column
-                    ));
-                }
-            }
-            // comments and escape lines after the last game
-            let outside = formatter.take_outside();
-            append_game(&mut text, &outside, *first);
-            *first &= outside.is_empty();
-        }
-        out.write_all(&text).map_err(&write_error)?;
-        if !reports.is_empty() {
-            valid = false;
+    let written = format_input(input, policy, first, |part| {
+        out.write_all(&part.text).map_err(&write_error)?;
+        if !part.unchanged.is_empty() {
             out.flush().map_err(&write_error)?;
             let mut stderr = io::stderr().lock();
-            for report in reports {
+            for unchanged in &part.unchanged {
                 // a closed standard error loses the report, not the output
-                let _ = writeln!(stderr, "{report}");
+                let _ = match unchanged {
+                    Unchanged::Game { number, error } => writeln!(
+                        stderr,
+                        "{name}:{}:{}: game {number}: {error} (game written unchanged)",
+                        error.at.line, error.at.column
+                    ),
+                    Unchanged::TooLarge { number, at, size } => writeln!(
+                        stderr,
+                        "{name}:{}:{}: game {number}: game of {size} bytes, larger than the limit of {} bytes (game \
+                         written unchanged)",
+                        at.line,
+                        at.column,
+                        Chunker::<io::Empty>::MAX_GAME
+                    ),
+                };
             }
         }
-        buffer = chunk.data;
+        Ok(())
+    });
+    match written {
+        Ok(summary) => Ok(summary.unchanged == 0),
+        Err(FormatInputError::Stopped(err)) => Err(err),
+        Err(FormatInputError::NotText(reason)) => {
+            Err(read_error(io::Error::new(io::ErrorKind::InvalidData, format!("not PGN text: {reason}"))))
+        }
+        // (the message as the system or the decompressor gave it)
+        Err(FormatInputError::Read(err)) => Err(read_error(io::Error::new(err.kind, err.message))),
     }
-    Ok(valid)
 }
 
 /// Formats a file into a temporary file and puts that in its place, as
@@ -248,8 +205,8 @@ fn rewrite_in_place(name: &OsStr, policy: LintPolicy) -> Result<bool, Error> {
     }
     let comparison = Arc::new(Mutex::new(Comparison::default()));
     let reader = Tee { inner: Box::new(file.reader()?), comparison: Arc::clone(&comparison) };
-    let source = pgn_input::from_reader(display.clone(), Box::new(reader), Some(file.size()))?;
-    if let Some(compression) = source.compression {
+    let source = pgn_input::from_reader(display.clone(), reader, Some(file.size()))?;
+    if let Some(compression) = source.input.compression {
         return Err(Error::Usage(format!(
             "fmt --in-place cannot rewrite a compressed file: {display} ({} data)",
             compression.name()
@@ -276,8 +233,8 @@ fn check_source(name: &OsStr, policy: LintPolicy, out: &mut dyn Write) -> Result
     let source = pgn_input::open(name)?;
     let display = source.name.clone();
     let comparison = Arc::new(Mutex::new(Comparison::default()));
-    let reader = Tee { inner: source.reader, comparison: Arc::clone(&comparison) };
-    let source = Source { reader: Box::new(reader), ..source };
+    let reader = Tee { inner: source.input.reader, comparison: Arc::clone(&comparison) };
+    let source = Source { input: Input { reader: Box::new(reader), ..source.input }, ..source };
     let valid = format_source(source, policy, &mut Compare(Arc::clone(&comparison)), &mut true, Error::Output)?;
     let differs = comparison.lock().unwrap_or_else(PoisonError::into_inner).differs();
     if differs {

@@ -81,8 +81,8 @@ use std::io::{self, Read};
 #[cfg(doc)]
 use crate::pgn::reader::Reader;
 use crate::pgn::reader::{
-    CLASS, DOLLAR, Location, NL, TOKEN, TagScan, WS, invisible_before, is_recovery_line, looks_utf16, result_of,
-    scan_tag, skip_blank, skip_blank_back,
+    AFTER_BOM, CLASS, DOLLAR, Location, NL, TOKEN, TagScan, WS, bom_len, invisible_before, is_recovery_line,
+    looks_utf16, result_of, scan_tag, skip_blank, skip_blank_back,
 };
 
 /// How much is read from the stream at a time.
@@ -495,12 +495,11 @@ impl<R: Read> Chunker<R> {
         if !self.started && (self.filled >= 64 || self.eof) {
             self.started = true;
             self.utf16 = looks_utf16(&self.buf[..self.filled]);
-            if self.buf[..self.filled].starts_with(b"\xef\xbb\xbf") {
-                self.buf.drain(..3);
-                self.filled -= 3;
-                // columns count bytes: the mark's three are before column 4
-                self.start.offset = 3;
-                self.start.column = 4;
+            let bom = bom_len(&self.buf[..self.filled]);
+            if bom > 0 {
+                self.buf.drain(..bom);
+                self.filled -= bom;
+                self.start = AFTER_BOM;
             }
         }
     }

@@ -728,6 +728,30 @@ fn is_en_passant_mark(token: &[u8]) -> bool {
     matches!(token, b"ep" | b"e.p." | b"e.p")
 }
 
+/// The UTF-8 byte order mark (U+FEFF), which a stream may start with.
+const UTF8_BOM: &[u8] = b"\xef\xbb\xbf";
+
+/// Where the text of a stream that starts with a UTF-8 byte order mark
+/// starts: the mark is no part of the text, and columns count bytes, so the
+/// byte after it is at column 4.
+pub const AFTER_BOM: Location = Location { line: 1, column: 4, offset: 3 };
+
+/// The length of the UTF-8 byte order mark `stream` starts with (3), or 0.
+/// The one rule for the mark at a stream's start: the [`Reader`] skips it,
+/// the [`crate::pgn::Chunker`] drops it (its first chunk starts at
+/// [`AFTER_BOM`]), source lines do not show it. Anywhere else it is an
+/// invisible character, whitespace to the reader.
+///
+/// ```
+/// use sanfen::pgn::reader::bom_len;
+///
+/// assert_eq!(bom_len(b"\xef\xbb\xbf[Event \"?\"]"), 3);
+/// assert_eq!(bom_len(b"[Event \"?\"]"), 0);
+/// ```
+pub fn bom_len(stream: &[u8]) -> usize {
+    if stream.starts_with(UTF8_BOM) { UTF8_BOM.len() } else { 0 }
+}
+
 /// Whether the input starts as UTF-16 text does: with a UTF-16 byte order
 /// mark, or with a NUL byte in every other place (and only there) over its
 /// first 64 bytes.
@@ -929,9 +953,10 @@ impl<'a> Reader<'a> {
     /// UTF-16 is one game with one [`SyntaxErrorKind::Utf16`] error.
     pub fn new(input: &'a [u8]) -> Reader<'a> {
         let mut reader = Reader::with_start(input, Location { line: 1, column: 1, offset: 0 });
-        if input.starts_with(b"\xef\xbb\xbf") {
-            reader.cur.pos = 3;
-            reader.after_bom = 3;
+        let bom = bom_len(input);
+        if bom > 0 {
+            reader.cur.pos = bom;
+            reader.after_bom = bom;
         }
         reader
     }
@@ -951,7 +976,7 @@ impl<'a> Reader<'a> {
             parens: Vec::with_capacity(Self::MAX_DEPTH + 1),
             utf16: start.offset == 0 && looks_utf16(input),
             // a chunk that starts after the stream's byte order mark
-            after_bom: if start == (Location { line: 1, column: 4, offset: 3 }) { 0 } else { usize::MAX },
+            after_bom: if start == AFTER_BOM { 0 } else { usize::MAX },
             tag_names: Vec::new(),
         }
     }

@@ -29,7 +29,9 @@ use std::ops::Range;
 use crate::lint::{Level, LintPolicy};
 use crate::movegen::Undo;
 use crate::pgn::SEVEN_TAG_ROSTER;
-use crate::pgn::reader::{Location, RawText, ResultToken, Skip, SyntaxError, SyntaxErrorKind, Visitor, result_of};
+use crate::pgn::reader::{
+    Location, RawText, ResultToken, Skip, SyntaxError, SyntaxErrorKind, Visitor, bom_len, result_of,
+};
 use crate::pgn::start::{Start, StartError, start_position};
 use crate::quick::{self, Quick};
 use crate::resolve::{MoveLint, SanError, resolve_text};
@@ -579,11 +581,8 @@ impl Recorder<'_> {
         let line_start = offset + 1 - (at.column as usize).min(offset + 1);
         // the byte order mark at the start of the stream is not shown (a
         // chunk after it has none to show)
-        let line_start = if self.base == 0 && line_start == 0 && offset >= 3 && input.starts_with(b"\xef\xbb\xbf") {
-            3
-        } else {
-            line_start
-        };
+        let bom = bom_len(input);
+        let line_start = if self.base == 0 && line_start == 0 && offset >= bom { bom } else { line_start };
         let mut start = offset - (offset - line_start).min(SOURCE_WINDOW / 2);
         // the line's end, looked for no further than the window goes
         let limit = (start + SOURCE_WINDOW).min(input.len()).max(offset);

@@ -1,13 +1,20 @@
 //! The PGN validator over every PGN file of `../shared/data/pgn`: game, move,
 //! error, lint and skip counts per file, the exact location of every error,
-//! and injected errors in clean games, each with its exact diagnostic.
+//! and injected errors in clean games, each with its exact diagnostic; and
+//! whole inputs checked through the library's front door (`pgn::check_path`,
+//! `pgn::check_reader`): input order whatever the threads, compressed input,
+//! read failures, byte order marks.
 
+use std::io::{Cursor, Read, Write};
 use std::path::PathBuf;
 
 use sanfen::Severity;
+use sanfen::pgn::check::{Part, Report, Summary as CheckSummary};
 use sanfen::pgn::chunk::Chunker;
+use sanfen::pgn::input::{Compression, Input};
 use sanfen::pgn::reader::Reader;
 use sanfen::pgn::validate::{Finding, GameReport, Options, Validator};
+use sanfen::pgn::{CheckError, CheckOptions, Checks, check_path, check_reader};
 
 use crate::common;
 
@@ -458,4 +465,256 @@ fn injected_unclosed_variation() {
         ]
     );
     assert_eq!(summary.errors, 2);
+}
+
+// ---- Whole inputs through the library ---------------------------------------------
+
+/// Every report of a check, in the order handed out, as (game number, line
+/// of the game, findings as `LINE:COL code`), and the outside findings as
+/// (games so far, `LINE:COL code`).
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Handed {
+    games: Vec<(u64, u32, Vec<String>)>,
+    outside: Vec<(u64, String)>,
+    parts: usize,
+}
+
+impl Handed {
+    fn take(&mut self, part: &Part) -> Result<(), std::convert::Infallible> {
+        self.parts += 1;
+        for report in &part.reports {
+            match report {
+                Report::Game { number, report } => self.games.push((
+                    *number,
+                    report.at.line,
+                    report
+                        .findings
+                        .iter()
+                        .map(|f| format!("{}:{} {}", f.at.line, f.at.column, f.kind.code()))
+                        .collect(),
+                )),
+                Report::TooLarge { number, at, .. } => self.games.push((*number, at.line, vec!["too large".into()])),
+            }
+        }
+        for f in &part.outside {
+            self.outside.push((part.games_so_far, format!("{}:{} {}", f.at.line, f.at.column, f.kind.code())));
+        }
+        Ok(())
+    }
+}
+
+fn threads(threads: usize) -> CheckOptions {
+    CheckOptions { threads, ..CheckOptions::default() }
+}
+
+/// `check_reader` over `bytes` on `n` threads: what it handed out, and the summary.
+fn check_in_memory(bytes: Vec<u8>, n: usize) -> (Handed, Result<CheckSummary, CheckError<std::convert::Infallible>>) {
+    let mut handed = Handed::default();
+    let result = check_reader(Cursor::new(bytes), &threads(n), |part| handed.take(part));
+    (handed, result)
+}
+
+#[test]
+fn check_path_hands_reports_in_input_order_whatever_the_threads() {
+    // 3.5 MB: four chunks, every game with lint findings
+    let name = "tcec/TCEC_Season_12_-_Superfinal.pgn";
+    let mut one = Handed::default();
+    let summary = check_path(data(name), &threads(1), |part| one.take(part)).unwrap();
+    assert_eq!(
+        (summary.games, summary.moves, summary.games_with_errors, summary.errors, summary.lint, summary.skipped),
+        (100, 13182, 0, 0, 6569, 0)
+    );
+    assert_eq!(summary.bytes, std::fs::metadata(data(name)).unwrap().len());
+    assert_eq!(one.parts, 4);
+    assert_eq!(one.games.iter().map(|g| g.0).collect::<Vec<_>>(), (1..=100).collect::<Vec<_>>());
+    // the same findings as the chunks read one by one
+    let (_, reports) = check_file(name);
+    let by_chunks: Vec<Vec<String>> = reports
+        .iter()
+        .map(|r| r.findings.iter().map(|f| format!("{}:{} {}", f.at.line, f.at.column, f.kind.code())).collect())
+        .collect();
+    assert_eq!(one.games.iter().map(|g| g.2.clone()).collect::<Vec<_>>(), by_chunks);
+    for n in [2, 3, 8] {
+        let mut many = Handed::default();
+        assert_eq!(check_path(data(name), &threads(n), |part| many.take(part)), Ok(summary), "{n} threads");
+        assert_eq!(many, one, "{n} threads");
+    }
+}
+
+#[test]
+fn check_reader_hands_small_parts_in_order_with_their_outside_findings() {
+    // games with errors, and comments after the last game: one chunk
+    let text = "1. e4 e5 2. Ke3 *\n\n1. d4 d5 *\n\n1. Nf6 *\n{ after }\n";
+    for n in [1, 2, 3, 8] {
+        let (handed, summary) = check_in_memory(text.as_bytes().to_vec(), n);
+        let summary = summary.unwrap();
+        assert_eq!(
+            handed.games,
+            [
+                (1, 1, vec!["1:1 pgn:missing-tags".to_owned(), "1:13 san:illegal".to_owned()]),
+                (2, 3, vec!["3:1 pgn:missing-tags".to_owned()]),
+                (3, 5, vec!["5:1 pgn:missing-tags".to_owned(), "5:4 san:illegal".to_owned()]),
+            ],
+            "{n} threads"
+        );
+        assert_eq!(handed.outside, [(3, "6:1 pgn:text-between-games".to_owned())], "{n} threads");
+        assert_eq!((summary.games, summary.games_with_errors, summary.bytes), (3, 2, text.len() as u64));
+    }
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    encoder.write_all(bytes).unwrap();
+    encoder.finish().unwrap()
+}
+
+fn bzip2(bytes: &[u8]) -> Vec<u8> {
+    let mut encoder = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
+    encoder.write_all(bytes).unwrap();
+    encoder.finish().unwrap()
+}
+
+#[test]
+fn compressed_readers_are_told_by_their_first_bytes() {
+    let plain = std::fs::read(data("pychess/gamefiles/world_matches.pgn")).unwrap();
+    let (expected, summary) = check_in_memory(plain.clone(), 1);
+    let summary = summary.unwrap();
+    assert_eq!((summary.games, summary.moves, summary.lint), (580, 69714, 27));
+    for (compression, bytes) in [
+        (Compression::Gzip, gzip(&plain)),
+        (Compression::Zstd, zstd::encode_all(&plain[..], 1).unwrap()),
+        (Compression::Bzip2, bzip2(&plain)),
+    ] {
+        let input = Input::from_reader(Cursor::new(bytes.clone()), None).unwrap();
+        assert_eq!(input.compression, Some(compression));
+        let mut text = Vec::new();
+        input.reader.take(u64::MAX).read_to_end(&mut text).unwrap();
+        assert!(text == plain, "{compression}: the decompressed bytes");
+        for n in [1, 3] {
+            let (handed, result) = check_in_memory(bytes.clone(), n);
+            // bytes count the decompressed stream
+            assert_eq!(result, Ok(summary), "{compression}, {n} threads");
+            assert_eq!(handed, expected, "{compression}, {n} threads");
+        }
+    }
+}
+
+#[test]
+fn truncated_gzip_is_a_read_error_at_its_offset_after_the_games_before() {
+    let text = two_clean_games().repeat(1500);
+    let whole = gzip(text.as_bytes());
+    let cut = whole[..whole.len() / 2].to_vec();
+    // what a decoder gives of the truncated stream before it fails
+    let mut decoder = flate2::read::MultiGzDecoder::new(&cut[..]);
+    let mut given = Vec::new();
+    let mut buf = [0; 4096];
+    let failure = loop {
+        match decoder.read(&mut buf) {
+            Ok(0) => panic!("the truncated stream ends without an error"),
+            Ok(n) => given.extend_from_slice(&buf[..n]),
+            Err(err) => break err,
+        }
+    };
+    assert!(given.len() > 1 << 20, "more than a chunk before the failure");
+    for n in [1, 2, 8] {
+        let (handed, result) = check_in_memory(cut.clone(), n);
+        let Err(CheckError::Read { error, summary }) = result else { panic!("a read error: {result:?}") };
+        assert_eq!(
+            (error.offset, error.compression, error.kind, summary.bytes),
+            (given.len() as u64, Some(Compression::Gzip), failure.kind(), given.len() as u64),
+            "{n} threads"
+        );
+        assert_eq!(
+            error.to_string(),
+            format!("read failed at byte {} of the gzip stream, decompressed: {failure}", given.len())
+        );
+        // every whole game read before was checked: two per copy, clean
+        let copies = given.len() / two_clean_games().len();
+        assert!(summary.games >= 2 * copies as u64, "{n} threads: {} games", summary.games);
+        assert_eq!(summary.games_with_errors, handed.games.iter().filter(|g| !g.2.is_empty()).count() as u64);
+    }
+}
+
+#[test]
+fn byte_order_mark_is_no_part_of_the_text_in_any_input() {
+    // the mark counts in columns (the byte after it is column 4), is no
+    // finding, and is dropped once, at the start of the stream only
+    let text = b"\xef\xbb\xbf1. e4 e5 2. Ke3 *\n\n1. d4 d5 *\n";
+    for n in [1, 2] {
+        for (label, bytes) in [("plain", text.to_vec()), ("gzip", gzip(text))] {
+            let (handed, summary) = check_in_memory(bytes, n);
+            assert_eq!(
+                handed.games,
+                [
+                    (1, 1, vec!["1:4 pgn:missing-tags".to_owned(), "1:16 san:illegal".to_owned()]),
+                    (2, 3, vec!["3:1 pgn:missing-tags".to_owned()])
+                ],
+                "{label}, {n} threads"
+            );
+            // (the summary's bytes are those of the text)
+            assert_eq!(summary.map(|s| (s.games, s.bytes)), Ok((2, text.len() as u64 - 3)), "{label}");
+        }
+    }
+    // the data file that starts with a mark: clean, as with the whole-stream reader
+    let (handed, summary) = {
+        let mut handed = Handed::default();
+        let summary = check_path(data("python-chess/utf8-bom.pgn"), &threads(2), |part| handed.take(part));
+        (handed, summary.unwrap())
+    };
+    assert_eq!((summary.games, summary.errors, summary.lint), (2, 0, 0));
+    assert!(handed.games.is_empty());
+    // a mark anywhere else is an invisible character: a finding
+    let (handed, _) = check_in_memory(b"1. e4 \xef\xbb\xbfe5 *\n".to_vec(), 1);
+    assert_eq!(handed.games.len(), 1);
+    assert_eq!(handed.games[0].2, ["1:1 pgn:missing-tags", "1:7 pgn:invisible-char"]);
+}
+
+#[test]
+fn checks_iterator_gives_the_parts_the_callback_gets() {
+    let text = two_clean_games().repeat(1500);
+    let cut = {
+        let whole = gzip(text.as_bytes());
+        whole[..whole.len() / 2].to_vec()
+    };
+    for n in [1, 3] {
+        let (handed, result) = check_in_memory(cut.clone(), n);
+        let Err(CheckError::Read { error, summary }) = result else { panic!("a read error: {result:?}") };
+        let input = Input::from_reader(Cursor::new(cut.clone()), None).unwrap();
+        let mut checks = Checks::new(input, &threads(n)).unwrap();
+        let mut iterated = Handed::default();
+        let mut failure = None;
+        for part in &mut checks {
+            match part {
+                Ok(part) => iterated.take(&part).unwrap(),
+                Err(err) => failure = Some(err),
+            }
+        }
+        assert_eq!((iterated, failure, checks.summary()), (handed, Some(error), summary), "{n} threads");
+        assert!(checks.next().is_none(), "the failure once");
+    }
+}
+
+#[test]
+fn binary_input_is_refused_before_any_game() {
+    let (handed, result) = check_in_memory(vec![0; 100], 2);
+    assert_eq!(handed, Handed::default());
+    let Err(CheckError::NotText(reason)) = result else { panic!("refused: {result:?}") };
+    assert_eq!(reason.to_string(), "binary data: 100 of the first 100 bytes are control bytes (the first at offset 0)");
+    // a missing file cannot be opened
+    let result = check_path("/nonexistent/games.pgn", &threads(1), |_| Ok::<(), ()>(()));
+    let Err(CheckError::Open(err)) = result else { panic!("not opened: {result:?}") };
+    assert_eq!(err.kind, std::io::ErrorKind::NotFound);
+}
+
+#[test]
+fn a_callback_error_stops_the_check() {
+    let text = "1. Ke3 *\n\n".repeat(10);
+    for n in [1, 3] {
+        let mut calls = 0;
+        let result = check_reader(Cursor::new(text.clone().into_bytes()), &threads(n), |_| {
+            calls += 1;
+            Err("enough")
+        });
+        assert_eq!((result, calls), (Err(CheckError::Stopped("enough")), 1), "{n} threads");
+    }
 }
