@@ -1,9 +1,13 @@
 //! PGN: a streaming reader that turns bytes into events for a [`Visitor`]
 //! ([`reader`]), a splitter that cuts a stream into chunks of whole games
-//! ([`chunk`]), the validator ([`validate`]) and the formatter ([`format`](mod@format)).
+//! ([`chunk`]), the validator ([`validate`]), the formatter
+//! ([`format`](mod@format)), and games as values ([`game`]: [`read_games`],
+//! [`Game`], with the comment commands of [`commands`]).
 
 pub mod chunk;
+pub mod commands;
 pub mod format;
+pub mod game;
 pub mod reader;
 pub mod start;
 pub mod validate;
@@ -21,5 +25,6 @@ pub const SEVEN_TAG_ROSTER: [(&str, &str); 7] = [
 ];
 
 pub use chunk::{Chunk, Chunker};
+pub use game::{Game, GameCountError, Games, Line, Node, ReadError, Tag, read_games, read_games_from_slice};
 pub use reader::{Location, RawText, ResultToken, Skip, SyntaxError, SyntaxErrorKind, Visitor};
 pub use reader::{Reader, looks_utf16};
