@@ -1748,6 +1748,42 @@ mod games_as_values {
         assert!(games > 20_000, "{games}");
     }
 
+    /// Mutated data files (bytes replaced by PGN's delimiters, cut short)
+    /// read without a panic, alike by stream and by slice, and every game
+    /// written reads as one game that writes the same text again.
+    #[test]
+    fn mutated_games_read_and_write_back() {
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let alphabet = b"{}()[];%$!?\"\n\r 10-*.#+=xO";
+        for name in ["python-chess/kasparov-deep-blue-1997.pgn", "pychess/gamefiles/annotated.pgn", "chess.js/1.pgn"] {
+            let data = std::fs::read(common::pgn_root().join(name)).unwrap();
+            for round in 0..300 {
+                let mut input = data.clone();
+                for _ in 0..1 + next() % 4 {
+                    let at = (next() % input.len() as u64) as usize;
+                    input[at] = alphabet[(next() % alphabet.len() as u64) as usize];
+                }
+                input.truncate(input.len() - (next() % 64) as usize);
+                let whole = read_games_from_slice(&input);
+                let streamed: Vec<Game> = read_games(&input[..]).collect::<Result<_, _>>().unwrap();
+                assert!(whole == streamed, "{name} round {round}");
+                for game in &whole {
+                    let text = game.to_pgn();
+                    let again =
+                        Game::from_pgn(&text).unwrap_or_else(|err| panic!("{name} round {round}: {err}\n{text}"));
+                    assert_eq!(meaning(&again), meaning(game), "{name} round {round}\n{text}");
+                    assert_eq!(again.to_pgn(), text, "{name} round {round}");
+                }
+            }
+        }
+    }
+
     // ---- python-chess ----
 
     /// Games compared per file larger than [`BIG_FILE`] bytes: the first ones
