@@ -139,7 +139,9 @@ impl MarkColor {
 
 impl Comment {
     /// Reads the commands of a comment's text (the text between `{` and
-    /// `}`, or after `;`).
+    /// `}`, or after `;`). PGN writes a text that holds `}` as a `;`
+    /// comment, which ends at its line: such a text with line breaks is
+    /// written back as one `;` comment per line.
     pub fn new(text: impl Into<String>) -> Comment {
         let text = text.into();
         let (commands, prose) = read_commands(&text);

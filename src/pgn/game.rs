@@ -45,7 +45,9 @@
 //! [`Game::after_result`]; comments and `%` escape lines between two games
 //! are the next game's [`Game::before`], or, after the last game, the last
 //! game's [`Game::after`]. `%` escape lines inside a game are
-//! [`Game::escapes`]. [`Game::to_pgn`] writes all of them back.
+//! [`Game::escapes`]. [`Game::to_pgn`] writes all of them back (escape lines
+//! after the tags). Text in an input that holds no game at all belongs to
+//! no game, and [`read_games`] gives nothing for it.
 
 use std::collections::VecDeque;
 use std::io::{self, Read};
@@ -57,7 +59,8 @@ use crate::pgn::validate::{Finding, GameReport, Options, Severity, Validator};
 use crate::san::{SanPlus, Suffix};
 use crate::{Color, Move, Position, Uci, notation};
 
-/// A game read from PGN (see the [module](self)).
+/// A game read from PGN (see the [module](self)). Not to be confused with
+/// [`crate::Game`], a game being played (move history, repetitions, undo).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
     /// Where the game starts in the input (its first tag or token).
