@@ -1837,6 +1837,69 @@ mod games_as_values {
         parts.join(" ")
     }
 
+    /// The variations that replace a move as python-chess holds them: those
+    /// of its first move after each (a variation inside a variation, before
+    /// its second move, replaces the same move).
+    fn alternatives(node: &sanfen::pgn::Node) -> Vec<&Line> {
+        let mut out = Vec::new();
+        for variation in &node.variations {
+            out.push(variation);
+            if let Some(first) = variation.moves.first() {
+                out.extend(alternatives(first));
+            }
+        }
+        out
+    }
+
+    /// Compares a line with python-chess's (see tests/python/read_games.py);
+    /// `variation`: whether it is a variation (the comments before its first
+    /// move are then that move's starting comment).
+    fn compare_line(line: &Line, variation: bool, theirs: &Value, at: &str) {
+        let theirs = theirs.as_array().unwrap();
+        let uci: Vec<String> = line.moves.iter().map(|n| n.uci_text()).collect();
+        let their_uci: Vec<&str> = theirs.iter().map(|m| m[0].as_str().unwrap()).collect();
+        assert_eq!(uci, their_uci, "{at}: moves");
+        for (i, (node, m)) in line.moves.iter().zip(theirs).enumerate() {
+            let at = format!("{at}, {}{} {}", node.number, if node.side.is_white() { "." } else { "..." }, node.san);
+            let texts: Vec<String> = node.comments.iter().map(|c| c.text().to_owned()).collect();
+            assert_eq!(python_comment(&texts), m[1].as_str().unwrap(), "{at}: comment");
+            let mut nags = node.nags.clone();
+            nags.sort_unstable();
+            nags.dedup();
+            let their_nags: Vec<u8> = m[2].as_array().unwrap().iter().map(|n| n.as_u64().unwrap() as u8).collect();
+            assert_eq!(nags, their_nags, "{at}: NAGs");
+            match (node.clock(), m[3].as_f64()) {
+                (None, None) => {}
+                (Some(ours), Some(theirs)) => {
+                    assert!((ours.as_secs_f64() - theirs).abs() < 1e-6, "{at}: clock {ours:?} {theirs}")
+                }
+                (ours, _) => panic!("{at}: clock {ours:?} {}", m[3]),
+            }
+            let eval = node.eval().map(|e| match e.score {
+                Score::Centipawns(cp) => ("cp", cp),
+                Score::Mate(n) => ("mate", i64::from(n)),
+            });
+            let their_eval = m[4].as_array().map(|e| (e[0].as_str().unwrap(), e[1].as_i64().unwrap()));
+            assert_eq!(eval, their_eval, "{at}: eval");
+            let first_of_variation = variation && i == 0;
+            let starting = if first_of_variation {
+                let texts: Vec<String> = line.comments.iter().map(|c| c.text().to_owned()).collect();
+                python_comment(&texts)
+            } else {
+                String::new()
+            };
+            assert_eq!(starting, m[5].as_str().unwrap(), "{at}: starting comment");
+            // the variations of a variation's first move are among the
+            // alternatives of the move it replaces
+            let ours = if first_of_variation { Vec::new() } else { alternatives(node) };
+            let theirs = m[6].as_array().unwrap();
+            assert_eq!(ours.len(), theirs.len(), "{at}: variations");
+            for (k, (ours, theirs)) in ours.into_iter().zip(theirs).enumerate() {
+                compare_line(ours, true, theirs, &format!("{at}, variation {}", k + 1));
+            }
+        }
+    }
+
     /// What comparing a file gave.
     #[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
     enum Compared {
@@ -1872,34 +1935,9 @@ mod games_as_values {
                 assert_ne!(their["variant"], "chess", "{at}");
                 continue;
             }
-            let moves = their["moves"].as_array().unwrap();
-            let uci: Vec<String> = game.mainline.moves.iter().map(|n| n.uci_text()).collect();
-            let their_uci: Vec<&str> = moves.iter().map(|m| m[0].as_str().unwrap()).collect();
-            assert_eq!(uci, their_uci, "{at}: moves");
-            for (node, m) in game.mainline.moves.iter().zip(moves) {
-                let at =
-                    format!("{at}, {}{} {}", node.number, if node.side.is_white() { "." } else { "..." }, node.san);
-                let texts: Vec<String> = node.comments.iter().map(|c| c.text().to_owned()).collect();
-                assert_eq!(python_comment(&texts), m[1].as_str().unwrap(), "{at}: comment");
-                let mut nags = node.nags.clone();
-                nags.sort_unstable();
-                nags.dedup();
-                let their_nags: Vec<u8> = m[2].as_array().unwrap().iter().map(|n| n.as_u64().unwrap() as u8).collect();
-                assert_eq!(nags, their_nags, "{at}: NAGs");
-                match (node.clock(), m[3].as_f64()) {
-                    (None, None) => {}
-                    (Some(ours), Some(theirs)) => {
-                        assert!((ours.as_secs_f64() - theirs).abs() < 1e-6, "{at}: clock {ours:?} {theirs}")
-                    }
-                    (ours, _) => panic!("{at}: clock {ours:?} {}", m[3]),
-                }
-                let eval = node.eval().map(|e| match e.score {
-                    Score::Centipawns(cp) => ("cp", cp),
-                    Score::Mate(n) => ("mate", i64::from(n)),
-                });
-                let their_eval = m[4].as_array().map(|e| (e[0].as_str().unwrap(), e[1].as_i64().unwrap()));
-                assert_eq!(eval, their_eval, "{at}: eval");
-            }
+            let texts: Vec<String> = game.mainline.comments.iter().map(|c| c.text().to_owned()).collect();
+            assert_eq!(python_comment(&texts), their["comment"].as_str().unwrap(), "{at}: comment before the moves");
+            compare_line(&game.mainline, false, &their["moves"], &at);
             compared += 1;
         }
         Compared::Games(compared)
@@ -1907,8 +1945,9 @@ mod games_as_values {
 
     /// `read_games` agrees with python-chess on every data file python-chess
     /// reads cleanly (UTF-8, no `game.errors`, no exception): the same
-    /// number of games, and per game the same mainline (UCI), and per move
-    /// the same comments, NAGs, `node.clock()` and `node.eval()`. Files over
+    /// number of games, and per game the same moves (UCI) in the mainline
+    /// and every variation, and per move the same comments, NAGs,
+    /// `node.clock()` and `node.eval()`. Files over
     /// 1 MiB are compared on their first 300 games. Games of variants
     /// sanfen does not play are counted, not compared. The files python-chess
     /// does not read cleanly, and those the two readers cut into different

@@ -1,13 +1,20 @@
 """Reference games for tests/pgn_reader.rs: read FILE with python-chess and
-print one JSON object per game (JSON Lines), with its mainline as
-python-chess reads it:
+print one JSON object per game (JSON Lines), with its moves as
+python-chess reads them:
 
-    {"errors": 0, "variant": "chess", "moves": [[uci, comment, nags, clock, eval], ...]}
+    {"errors": 0, "variant": "chess", "comment": "...", "moves": LINE}
+
+where LINE is the mainline, a list of moves, each
+
+    [uci, comment, nags, clock, eval, starting_comment, [LINE, ...]]
 
 `uci` is `move.uci()`, `comment` is `node.comment`, `nags` the sorted
-`node.nags`, `clock` is `node.clock()` (seconds, or null), and `eval` is
+`node.nags`, `clock` is `node.clock()` (seconds, or null), `eval` is
 `node.eval()` from White's side as `["cp", centipawns]` or `["mate", n]`
-(or null). `errors` counts `game.errors`. A file that is not UTF-8, or on
+(or null), and the last item lists the variations that replace the move
+(python-chess's `parent.variations[1:]` when the move is
+`parent.variations[0]`). The game's `comment` is the one before the first
+move. `errors` counts `game.errors`. A file that is not UTF-8, or on
 which python-chess raises an exception, gives the one line
 `{"unclean": "why"}`.
 
@@ -40,12 +47,29 @@ def score(node: "chess.pgn.ChildNode"):
     return ["cp", white.score()]
 
 
+def line(node: "chess.pgn.ChildNode") -> list:
+    """A line from `node` on: each move with the variations that replace it."""
+    out = []
+    while node is not None:
+        parent = node.parent
+        alternatives = parent.variations[1:] if parent.variations[0] is node else []
+        out.append([
+            node.move.uci(),
+            node.comment,
+            sorted(node.nags),
+            node.clock(),
+            score(node),
+            node.starting_comment,
+            [line(alternative) for alternative in alternatives],
+        ])
+        node = node.variations[0] if node.variations else None
+    return out
+
+
 def game_line(game: "chess.pgn.Game") -> str:
-    moves = []
-    for node in game.mainline():
-        moves.append([node.move.uci(), node.comment, sorted(node.nags), node.clock(), score(node)])
+    moves = line(game.variations[0]) if game.variations else []
     variant = game.board().uci_variant if game.board().uci_variant else "chess"
-    return json.dumps({"errors": len(game.errors), "variant": variant, "moves": moves})
+    return json.dumps({"errors": len(game.errors), "variant": variant, "comment": game.comment, "moves": moves})
 
 
 def main() -> None:
