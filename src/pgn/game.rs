@@ -541,7 +541,8 @@ impl Visitor for Builder<'_> {
         let san = match m {
             Some(m) => {
                 // a token in canonical SAN is the canonical SAN (found
-                // without generating the legal moves), else it is written
+                // without generating the legal moves); any other spelling
+                // is worked out from the legal moves
                 let written = crate::parse::san::canonical(token, crate::san::Letters::English.table())
                     .map(|written| written.san)
                     .filter(|san| crate::quick::find(&before, san) == crate::quick::Quick::Canonical(m));
@@ -553,7 +554,8 @@ impl Visitor for Builder<'_> {
         let uci = m.map(|m| m.to_uci(mode));
         let ply = self.frames.last().and_then(|frame| frame.line.moves.last()).map_or_else(
             || {
-                // the first move of a line: one more than the move it replaces
+                // the first move of a variation: the ply of the move it
+                // replaces (of the mainline: 1)
                 let depth = self.frames.len();
                 if depth < 2 { 1 } else { self.frames[depth - 2].line.moves.last().map_or(1, |node| node.ply) }
             },
