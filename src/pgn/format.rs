@@ -95,6 +95,7 @@ use memchr::{memchr, memrchr};
 
 use crate::lint::LintPolicy;
 use crate::pgn::SEVEN_TAG_ROSTER;
+use crate::pgn::game::{Game, Line};
 use crate::pgn::reader::{
     Location, RawText, Reader, ResultToken, Skip, SyntaxError, SyntaxErrorKind, Visitor, result_of,
 };
@@ -663,6 +664,128 @@ fn write_tag(out: &mut Vec<u8>, name: &[u8], raw_value: &[u8]) {
         out.push(byte);
     }
     out.extend_from_slice(b"\"]\n");
+}
+
+/// Writes `[Name "value"]` and a line break, for a decoded value: `"` and
+/// `\` escaped.
+fn write_decoded_tag(out: &mut Vec<u8>, name: &str, value: &str) {
+    out.push(b'[');
+    out.extend_from_slice(name.as_bytes());
+    out.extend_from_slice(b" \"");
+    for byte in value.bytes() {
+        if byte == b'"' || byte == b'\\' {
+            out.push(b'\\');
+        }
+        out.push(byte);
+    }
+    out.extend_from_slice(b"\"]\n");
+}
+
+/// Writes an owned game as PGN: see [`Game::to_pgn`], which calls it.
+pub(crate) fn write_game(game: &Game, out: &mut Vec<u8>) {
+    for text in &game.before {
+        out.extend_from_slice(text.as_bytes());
+        out.push(b'\n');
+    }
+    if !game.before.is_empty() {
+        out.push(b'\n');
+    }
+    for tag in &game.tags {
+        write_decoded_tag(out, &tag.name, &tag.value);
+    }
+    for line in &game.escapes {
+        out.extend_from_slice(line.as_bytes());
+        out.push(b'\n');
+    }
+    if !game.tags.is_empty() || !game.escapes.is_empty() {
+        out.push(b'\n');
+    }
+    let mut layout = Layout::default();
+    write_line(&mut layout, &game.mainline);
+    let marker = match game.result {
+        Some(ResultToken::Outcome(outcome)) => outcome.as_str(),
+        Some(ResultToken::Unknown) | None => "*",
+    };
+    layout.token().extend_from_slice(marker.as_bytes());
+    layout.flush();
+    out.extend_from_slice(&layout.out);
+    // on the marker's line, where the reader finds them again
+    for text in &game.after_result {
+        out.push(b' ');
+        out.extend_from_slice(text.as_bytes());
+    }
+    out.push(b'\n');
+    if !game.after.is_empty() {
+        out.push(b'\n');
+        for text in &game.after {
+            out.extend_from_slice(text.as_bytes());
+            out.push(b'\n');
+        }
+    }
+}
+
+/// Lays out a line of an owned game: its comments and NAGs, then its moves,
+/// each with its number (before a White move; before a Black move that
+/// starts the line or follows a NAG, a comment or a variation), its NAGs,
+/// comments and variations.
+fn write_line(layout: &mut Layout, line: &Line) {
+    let mut number_black = true;
+    for comment in &line.comments {
+        write_comment(layout, comment.text());
+    }
+    for &nag in &line.nags {
+        write_nag(layout, nag);
+    }
+    for node in &line.moves {
+        let atom = layout.token();
+        if node.side == Color::White {
+            atom.extend_from_slice(node.number.to_string().as_bytes());
+            atom.extend_from_slice(b". ");
+        } else if number_black {
+            atom.extend_from_slice(node.number.to_string().as_bytes());
+            atom.extend_from_slice(b"... ");
+        }
+        node.san.append_ascii(atom);
+        number_black = false;
+        for &nag in &node.nags {
+            write_nag(layout, nag);
+            number_black = true;
+        }
+        for comment in &node.comments {
+            write_comment(layout, comment.text());
+            number_black = true;
+        }
+        for variation in &node.variations {
+            layout.open();
+            write_line(layout, variation);
+            layout.close();
+            number_black = true;
+        }
+    }
+}
+
+fn write_nag(layout: &mut Layout, nag: u8) {
+    let atom = layout.token();
+    atom.push(b'$');
+    atom.extend_from_slice(nag.to_string().as_bytes());
+}
+
+/// A comment: `{text}`; a text that holds `}` as `;` comments, one per line
+/// of it (a `;` comment ends at its line's end).
+fn write_comment(layout: &mut Layout, text: &str) {
+    if memchr(b'}', text.as_bytes()).is_none() {
+        let atom = layout.token();
+        atom.push(b'{');
+        atom.extend_from_slice(text.as_bytes());
+        atom.push(b'}');
+        return;
+    }
+    for line in text.split('\n') {
+        let atom = layout.token();
+        atom.push(b';');
+        atom.extend_from_slice(line.as_bytes());
+        layout.line_comment = true;
+    }
 }
 
 /// `12. Nf3` or `12... Nf6`, for messages.

@@ -1,6 +1,8 @@
 //! PGN: a streaming reader that turns bytes into events for a [`Visitor`]
 //! ([`reader`]), a splitter that cuts a stream into chunks of whole games
-//! ([`chunk`]), the validator ([`validate`]) and the formatter ([`format`](mod@format));
+//! ([`chunk`]), the validator ([`validate`]), the formatter
+//! ([`format`](mod@format)), and games as values ([`game`]: [`read_games`],
+//! [`read_games_path`], [`Game`], with the comment commands of [`commands`]);
 //! inputs opened and decompressed ([`input`]), work on chunks driven on N
 //! threads in input order ([`parallel`]), whole inputs checked
 //! ([`check`](mod@check): [`check_path`], [`check_reader`]) and formatted
@@ -8,8 +10,10 @@
 
 pub mod check;
 pub mod chunk;
+pub mod commands;
 pub mod format;
 pub mod format_input;
+pub mod game;
 pub mod input;
 pub mod parallel;
 pub mod reader;
@@ -30,6 +34,9 @@ pub const SEVEN_TAG_ROSTER: [(&str, &str); 7] = [
 
 pub use check::{CheckError, CheckOptions, Checks, check_input, check_path, check_reader};
 pub use chunk::{Chunk, Chunker};
+pub use game::{
+    Game, GameCountError, Games, Line, Node, ReadError, Tag, read_games, read_games_from_slice, read_games_path,
+};
 pub use input::{Compression, Input};
 pub use reader::{Location, RawText, ResultToken, Skip, SyntaxError, SyntaxErrorKind, Visitor};
 pub use reader::{Reader, looks_utf16};

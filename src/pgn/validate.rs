@@ -800,6 +800,26 @@ impl<'a> Validator<'a> {
         }
     }
 
+    /// The position of the line being played (the mainline or the innermost
+    /// variation open), unless no move can be played on it (before the
+    /// movetext, after a move that could not be played, in a game whose moves
+    /// are not judged): for a visitor that builds games around the validator.
+    pub(crate) fn playing(&self) -> Option<&Position> {
+        self.lines.last().filter(|line| !line.dead).map(|line| &line.pos)
+    }
+
+    /// The last move played on the line being played: `Some(None)` for a
+    /// null move; `None` before its first move.
+    pub(crate) fn last_played(&self) -> Option<Option<crate::Move>> {
+        self.lines.last().and_then(|line| line.undo.as_ref()).map(Undo::played)
+    }
+
+    /// The moves played so far in the game (mainline and variations): it
+    /// grows by one when a move token is played.
+    pub(crate) fn moves_played(&self) -> u64 {
+        self.report.moves
+    }
+
     /// Findings about text after the last game read (comments, escape lines,
     /// invisible characters that no game follows), taken out: a reader
     /// reports text between games to the game after it, so these have no

@@ -1,6 +1,7 @@
 //! The PGN reader and the chunker: exact events for small inputs, game counts
 //! for every data file, and chunked reading equal to whole reading on every
-//! data file.
+//! data file. Games as values (`pgn::read_games`): exact trees and comment
+//! commands, round trips through `Game::to_pgn`, agreement with python-chess.
 
 use std::io::Read;
 use std::path::PathBuf;
@@ -1477,4 +1478,536 @@ fn chunks_read_like_the_whole_of_generated_inputs() {
             Ok(())
         })
         .expect("chunks read like the whole input");
+}
+
+// ---- Games as values -------------------------------------------------------------------
+
+/// `pgn::read_games`: the tree, the comment commands, the findings; the
+/// games written back and read again; agreement with python-chess.
+mod games_as_values {
+    use std::time::Duration;
+
+    use sanfen::pgn::commands::{Command, Score};
+    use sanfen::pgn::{Game, Line, ReadError, ResultToken, read_games, read_games_from_slice};
+    use serde_json::Value;
+
+    use super::common;
+
+    /// A line as text: each move's SAN, NAGs, comments and variations.
+    fn line_text(line: &Line) -> String {
+        let mut parts: Vec<String> = line.comments.iter().map(|c| format!("{{{}}}", c.text())).collect();
+        parts.extend(line.nags.iter().map(|nag| format!("${nag}")));
+        for node in &line.moves {
+            parts.push(format!("{}:{}{}", node.ply, node.san, if node.side.is_white() { "w" } else { "b" }));
+            parts.extend(node.nags.iter().map(|nag| format!("${nag}")));
+            parts.extend(node.comments.iter().map(|c| format!("{{{}}}", c.text())));
+            parts.extend(node.variations.iter().map(|v| format!("({})", line_text(v))));
+        }
+        parts.join(" ")
+    }
+
+    fn one(pgn: &str) -> Game {
+        Game::from_pgn(pgn).unwrap_or_else(|err| panic!("{pgn:?}: {err}"))
+    }
+
+    #[test]
+    fn tree_of_variations_comments_and_nags() {
+        let game = one("[Event \"E\"]\n\n{start} $10 1. e4 {a} (1. d4 {b} d5 (1... Nf6 2. c4) {c} 2. c4) {d} \
+             1... e5!? $14 2. Nf3 ( {s} 2. f4 ) 2... Nc6 *\n");
+        assert_eq!(
+            line_text(&game.mainline),
+            "{start} $10 1:e4w {a} {d} (1:d4w {b} 2:d5b {c} (2:Nf6b 3:c4w) 3:c4w) 2:e5b $5 $14 3:Nf3w \
+             ({s} 3:f4w) 4:Nc6b"
+        );
+        let e4 = &game.mainline.moves[0];
+        assert_eq!((e4.number, e4.uci_text(), e4.written.as_str()), (1, "e2e4".to_owned(), "e4"));
+        assert_eq!((e4.at.line, e4.at.column), (3, 16));
+        assert_eq!(game.tags.len(), 1);
+        assert_eq!((game.tags[0].name.as_str(), game.tags[0].value.as_str()), ("Event", "E"));
+        assert_eq!(game.result, Some(ResultToken::Unknown));
+        assert_eq!(
+            game.start.as_ref().map(|p| p.fen().to_string()),
+            Some(sanfen::Position::default().fen().to_string())
+        );
+        // python-chess's layout, with the comment after a variation before it
+        assert_eq!(
+            game.to_pgn(),
+            "[Event \"E\"]\n\n{start} $10 1. e4 {a} {d} (1. d4 {b} 1... d5 {c} (1... Nf6 2. c4) 2. c4) 1... e5\n\
+             $5 $14 2. Nf3 ({s} 2. f4) 2... Nc6 *\n"
+        );
+    }
+
+    #[test]
+    fn moves_in_any_spelling_get_their_canonical_san() {
+        let game =
+            one("1. Ng1f3 d5 2. g3 Nc6 3. Bg2 e5 4. 0-0 e4 5. Nh4 g5 6. d3 gxh4 7. dxe4 dxe4 8. Bxe4 Qxd1 9. Rd1 *");
+        let sans: Vec<String> = game.mainline.moves.iter().map(|n| n.san.to_string()).collect();
+        let written: Vec<&str> = game.mainline.moves.iter().map(|n| n.written.as_str()).collect();
+        assert_eq!(
+            sans,
+            [
+                "Nf3", "d5", "g3", "Nc6", "Bg2", "e5", "O-O", "e4", "Nh4", "g5", "d3", "gxh4", "dxe4", "dxe4", "Bxe4",
+                "Qxd1", "Rxd1"
+            ]
+        );
+        assert_eq!(written[0], "Ng1f3");
+        assert_eq!(written[6], "0-0");
+        assert_eq!(written[16], "Rd1");
+        let uci: Vec<String> = game.mainline.moves.iter().map(|n| n.uci_text()).collect();
+        assert_eq!((uci[6].as_str(), uci[16].as_str()), ("e1g1", "f1d1"));
+    }
+
+    #[test]
+    fn clocks_evaluations_and_marks_of_a_lichess_game() {
+        let pgn = "[Event \"Rated\"]\n[Result \"0-1\"]\n\n\
+                   1. e4 { [%eval 0.17] [%clk 0:03:00] } 1... e5 { [%eval 0.2] [%clk 0:02:59.5] } \
+                   2. Qh5?? { [%eval -1.5,24] [%emt 0:00:12] [%csl Rh5][%cal Gd8h4] Blunder. } \
+                   2... Qg5 { [%eval #-3] [%clk 0:02:50] [%unknown x y] [%clk later] } 0-1\n";
+        let game = one(pgn);
+        let moves = &game.mainline.moves;
+        let clocks: Vec<Option<Duration>> = moves.iter().map(|n| n.clock()).collect();
+        assert_eq!(
+            clocks,
+            [
+                Some(Duration::from_secs(180)),
+                Some(Duration::from_millis(179_500)),
+                None,
+                Some(Duration::from_secs(170))
+            ]
+        );
+        let evals: Vec<Option<(Score, Option<u32>)>> =
+            moves.iter().map(|n| n.eval().map(|e| (e.score, e.depth))).collect();
+        assert_eq!(
+            evals,
+            [
+                Some((Score::Centipawns(17), None)),
+                Some((Score::Centipawns(20), None)),
+                Some((Score::Centipawns(-150), Some(24))),
+                Some((Score::Mate(-3), None)),
+            ]
+        );
+        assert_eq!(moves[2].elapsed(), Some(Duration::from_secs(12)));
+        assert_eq!(moves[2].nags, [4]);
+        let comment = &moves[2].comments[0];
+        assert_eq!(comment.prose(), "Blunder.");
+        assert_eq!(
+            comment.commands().iter().map(ToString::to_string).collect::<Vec<_>>(),
+            ["[%eval -1.50,24]", "[%emt 0:00:12]", "[%csl Rh5]", "[%cal Gd8h4]"]
+        );
+        let last = &moves[3].comments[0];
+        assert_eq!(last.commands()[2], Command::Other { name: "unknown".into(), args: "x y".into() });
+        assert_eq!(last.prose(), "[%clk later]");
+        assert_eq!(game.result, Some(ResultToken::Outcome(sanfen::Outcome::Decisive { winner: sanfen::Color::Black })));
+        // the comments are written back as they were, commands and all
+        assert_eq!(
+            game.to_pgn(),
+            "[Event \"Rated\"]\n[Result \"0-1\"]\n\n\
+             1. e4 { [%eval 0.17] [%clk 0:03:00] } 1... e5 { [%eval 0.2] [%clk 0:02:59.5] }\n\
+             2. Qh5 $4 { [%eval -1.5,24] [%emt 0:00:12] [%csl Rh5][%cal Gd8h4] Blunder. }\n\
+             2... Qg5 { [%eval #-3] [%clk 0:02:50] [%unknown x y] [%clk later] } 0-1\n"
+        );
+    }
+
+    #[test]
+    fn a_game_with_an_illegal_move_keeps_the_moves_before_it() {
+        let game = one("1. e4 e5 2. Ke3 (2. Nf3 Nc6) 2... Nc6 3. Nf3 {x} *\n");
+        assert_eq!(line_text(&game.mainline), "1:e4w 2:e5b");
+        assert_eq!(game.report.errors, 1);
+        let finding = game.report.findings.iter().find(|f| f.kind.code() == "san:illegal").unwrap();
+        assert_eq!((finding.at.line, finding.at.column), (1, 13));
+        assert_eq!(finding.token, "Ke3");
+        // the variation that replaces the bad move is played by the
+        // validator but hangs from no move of the tree
+        assert_eq!(game.report.moves, 4);
+        // an illegal move in a variation: the mainline goes on
+        let game = one("1. e4 (1. d4 d5 2. Qxd5 c6) 1... e5 *\n");
+        assert_eq!(line_text(&game.mainline), "1:e4w (1:d4w 2:d5b) 2:e5b");
+        assert_eq!(game.report.errors, 1);
+        assert_eq!(game.to_pgn(), "1. e4 (1. d4 d5) 1... e5 *\n");
+    }
+
+    #[test]
+    fn starting_positions_null_moves_and_chess960_castling() {
+        let game =
+            one("[Variant \"Chess960\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/8/5N2/PPPPBPPP/RNBQK2R w KQkq - 0 9\"]\n\n\
+             9. g3 -- 10. O-O *\n");
+        let moves = &game.mainline.moves;
+        assert_eq!(moves.iter().map(|n| n.uci_text()).collect::<Vec<_>>(), ["g2g3", "0000", "e1h1"]);
+        assert_eq!((moves[1].played, moves[1].san.to_string()), (None, "--".to_owned()));
+        assert_eq!((moves[2].number, moves[2].side), (10, sanfen::Color::White));
+        assert_eq!(game.start.as_ref().map(|p| p.castling_mode()), Some(sanfen::CastlingMode::Chess960));
+        // a variant sanfen does not play: no start, no moves, the report says why
+        let game = one("[Variant \"Atomic\"]\n\n1. e4 d5 *\n");
+        assert_eq!((game.start.is_none(), game.mainline.moves.len()), (true, 0));
+        assert_eq!(game.report.skipped.as_deref(), Some("Atomic"));
+    }
+
+    #[test]
+    fn text_outside_the_moves_is_kept_where_it_is() {
+        let pgn = "{before the first game}\n\n[Event \"A\"]\n\n1. e4 1-0 {after the marker}\n\n\
+                   {between}\n% an escape line\n\n[Event \"B\"]\n\n1. d4 *\n\n{at the end}\n";
+        let games = read_games_from_slice(pgn.as_bytes());
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].before, ["{before the first game}"]);
+        assert_eq!(games[0].after_result, ["{after the marker}"]);
+        assert_eq!(games[1].before, ["{between}", "% an escape line"]);
+        assert_eq!(games[1].after, ["{at the end}"]);
+        let between = |game: &Game| {
+            let findings = game.report.findings.iter().filter(|f| f.kind.code() == "pgn:text-between-games");
+            findings.map(|f| (f.at.line, f.token.clone())).collect::<Vec<_>>()
+        };
+        assert_eq!(between(&games[0]), [(1, "{before the first game}".to_owned())]);
+        assert_eq!(
+            between(&games[1]),
+            [(7, "{between}".to_owned()), (8, "% an escape line".to_owned()), (14, "{at the end}".to_owned())]
+        );
+        let streamed: Vec<Game> = read_games(pgn.as_bytes()).collect::<Result<_, _>>().unwrap();
+        assert_eq!(streamed, games);
+        let written: String = games.iter().map(Game::to_pgn).collect::<Vec<_>>().join("\n");
+        assert_eq!(
+            written,
+            "{before the first game}\n\n[Event \"A\"]\n\n1. e4 1-0 {after the marker}\n\n\
+             {between}\n% an escape line\n\n[Event \"B\"]\n\n1. d4 *\n\n{at the end}\n"
+        );
+    }
+
+    #[test]
+    fn a_read_error_ends_the_games() {
+        struct Failing(&'static [u8]);
+        impl std::io::Read for Failing {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                if self.0.is_empty() {
+                    return Err(std::io::Error::other("disk on fire"));
+                }
+                let n = buf.len().min(self.0.len());
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let items: Vec<Result<Game, ReadError>> = read_games(Failing(b"1. e4 *\n\n1. d4 *\n")).collect();
+        assert_eq!(items.len(), 3);
+        assert_eq!(items[1].as_ref().map(|g| g.mainline.moves[0].san.to_string()), Ok("d4".to_owned()));
+        assert_eq!(
+            items[2],
+            Err(ReadError::Io { kind: std::io::ErrorKind::Other, message: "disk on fire".to_owned() })
+        );
+    }
+
+    #[test]
+    fn a_game_larger_than_the_limit_is_an_error_and_reading_goes_on() {
+        let mut pgn = b"[Event \"A\"]\n\n1. e4 *\n\n[Event \"Big\"]\n\n1. e4 ".to_vec();
+        let comment = format!("{{{}}} ", "x".repeat(1000));
+        while pgn.len() < 9 << 20 {
+            pgn.extend_from_slice(comment.as_bytes());
+        }
+        pgn.extend_from_slice(b"*\n\n[Event \"C\"]\n\n1. d4 *\n");
+        let items: Vec<Result<Game, ReadError>> = read_games(&pgn[..]).collect();
+        assert_eq!(items.len(), 3);
+        assert!(matches!(&items[1], Err(ReadError::TooLarge { at, .. }) if at.line == 5), "{:?}", items[1]);
+        assert_eq!(items[2].as_ref().map(|g| g.tag("Event").map(str::to_owned)), Ok(Some("C".to_owned())));
+    }
+
+    /// What a game is, locations and findings aside: what writing it keeps.
+    fn meaning(game: &Game) -> String {
+        let tags: Vec<String> = game.tags.iter().map(|t| format!("{}={}", t.name, t.value)).collect();
+        format!(
+            "{:?}|{:?}|{:?}|{:?}|{}|{:?}|{:?}|{:?}",
+            game.before,
+            tags,
+            game.escapes,
+            game.start.as_ref().map(|p| p.fen().to_string()),
+            line_text(&game.mainline),
+            game.result.unwrap_or(ResultToken::Unknown),
+            game.after_result,
+            game.after,
+        )
+    }
+
+    /// Every game of every data file, written and read again, is the same
+    /// game; reading by stream and by slice give the same games.
+    #[test]
+    fn every_data_file_round_trips_through_to_pgn() {
+        let mut games = 0;
+        for name in common::pgn_files() {
+            let path = common::pgn_root().join(&name);
+            let data = std::fs::read(&path).unwrap();
+            let whole = read_games_from_slice(&data);
+            let streamed: Vec<Game> = read_games(std::fs::File::open(&path).unwrap())
+                .collect::<Result<_, _>>()
+                .unwrap_or_else(|err| panic!("{name}: {err}"));
+            assert_eq!(streamed.len(), whole.len(), "{name}");
+            for (i, (game, other)) in whole.iter().zip(&streamed).enumerate() {
+                assert!(game == other, "{name}: game {} streamed differs", i + 1);
+                let text = game.to_pgn();
+                let again = Game::from_pgn(&text).unwrap_or_else(|err| panic!("{name}: game {}: {err}\n{text}", i + 1));
+                assert_eq!(meaning(&again), meaning(game), "{name}: game {}\n{text}", i + 1);
+                assert_eq!(again.to_pgn(), text, "{name}: game {}", i + 1);
+            }
+            games += whole.len();
+        }
+        assert!(games > 20_000, "{games}");
+    }
+
+    /// Mutated data files (bytes replaced by PGN's delimiters, cut short)
+    /// read without a panic, alike by stream and by slice, and every game
+    /// written reads as one game that writes the same text again.
+    #[test]
+    fn mutated_games_read_and_write_back() {
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let alphabet = b"{}()[];%$!?\"\n\r 10-*.#+=xO";
+        for name in ["python-chess/kasparov-deep-blue-1997.pgn", "pychess/gamefiles/annotated.pgn", "chess.js/1.pgn"] {
+            let data = std::fs::read(common::pgn_root().join(name)).unwrap();
+            for round in 0..300 {
+                let mut input = data.clone();
+                for _ in 0..1 + next() % 4 {
+                    let at = (next() % input.len() as u64) as usize;
+                    input[at] = alphabet[(next() % alphabet.len() as u64) as usize];
+                }
+                input.truncate(input.len() - (next() % 64) as usize);
+                let whole = read_games_from_slice(&input);
+                let streamed: Vec<Game> = read_games(&input[..]).collect::<Result<_, _>>().unwrap();
+                assert!(whole == streamed, "{name} round {round}");
+                for game in &whole {
+                    let text = game.to_pgn();
+                    let again =
+                        Game::from_pgn(&text).unwrap_or_else(|err| panic!("{name} round {round}: {err}\n{text}"));
+                    assert_eq!(meaning(&again), meaning(game), "{name} round {round}\n{text}");
+                    assert_eq!(again.to_pgn(), text, "{name} round {round}");
+                }
+            }
+        }
+    }
+
+    // ---- python-chess ----
+
+    /// Games compared per file larger than [`BIG_FILE`] bytes: the first ones
+    /// only (python-chess reads a few thousand games a second; the whole of
+    /// the large files would take minutes).
+    const FIRST_GAMES: usize = 300;
+    const BIG_FILE: u64 = 1 << 20;
+
+    /// python-chess's games of a file (at most `limit`), or why it does not
+    /// read the file cleanly.
+    fn python_games(path: &std::path::Path, limit: Option<usize>) -> Result<Vec<Value>, String> {
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/read_games.py");
+        let mut command = std::process::Command::new("python3");
+        command.arg(script).arg(path);
+        if let Some(limit) = limit {
+            command.arg(limit.to_string());
+        }
+        let output = command.output().expect("python3 runs");
+        assert!(
+            output.status.success(),
+            "tests/python/read_games.py failed; it needs python-chess: `python3 -m pip install chess==1.11.2`\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let mut games = Vec::new();
+        for line in String::from_utf8(output.stdout).unwrap().lines() {
+            let value: Value = serde_json::from_str(line).unwrap();
+            if let Some(why) = value.get("unclean") {
+                return Err(why.to_string());
+            }
+            if value["errors"].as_u64() != Some(0) {
+                return Err(format!("game {}: python-chess errors", games.len() + 1));
+            }
+            games.push(value);
+        }
+        Ok(games)
+    }
+
+    /// A comment as python-chess keeps it: one space after `{` and one
+    /// before `}` dropped; the comments of a move joined with a space;
+    /// `;` comments are not read.
+    fn python_comment(texts: &[String]) -> String {
+        let parts: Vec<&str> = texts
+            .iter()
+            .map(|text| {
+                let text = text.strip_prefix(' ').unwrap_or(text);
+                text.strip_suffix(' ').unwrap_or(text)
+            })
+            .filter(|text| !text.is_empty())
+            .collect();
+        parts.join(" ")
+    }
+
+    /// The variations that replace a move as python-chess holds them: those
+    /// of its first move after each (a variation inside a variation, before
+    /// its second move, replaces the same move).
+    fn alternatives(node: &sanfen::pgn::Node) -> Vec<&Line> {
+        let mut out = Vec::new();
+        for variation in &node.variations {
+            out.push(variation);
+            if let Some(first) = variation.moves.first() {
+                out.extend(alternatives(first));
+            }
+        }
+        out
+    }
+
+    /// Compares a line with python-chess's (see tests/python/read_games.py);
+    /// `variation`: whether it is a variation (the comments before its first
+    /// move are then that move's starting comment).
+    fn compare_line(line: &Line, variation: bool, theirs: &Value, at: &str) {
+        let theirs = theirs.as_array().unwrap();
+        let uci: Vec<String> = line.moves.iter().map(|n| n.uci_text()).collect();
+        let their_uci: Vec<&str> = theirs.iter().map(|m| m[0].as_str().unwrap()).collect();
+        assert_eq!(uci, their_uci, "{at}: moves");
+        for (i, (node, m)) in line.moves.iter().zip(theirs).enumerate() {
+            let at = format!("{at}, {}{} {}", node.number, if node.side.is_white() { "." } else { "..." }, node.san);
+            let texts: Vec<String> = node.comments.iter().map(|c| c.text().to_owned()).collect();
+            assert_eq!(python_comment(&texts), m[1].as_str().unwrap(), "{at}: comment");
+            let mut nags = node.nags.clone();
+            nags.sort_unstable();
+            nags.dedup();
+            let their_nags: Vec<u8> = m[2].as_array().unwrap().iter().map(|n| n.as_u64().unwrap() as u8).collect();
+            assert_eq!(nags, their_nags, "{at}: NAGs");
+            match (node.clock(), m[3].as_f64()) {
+                (None, None) => {}
+                (Some(ours), Some(theirs)) => {
+                    assert!((ours.as_secs_f64() - theirs).abs() < 1e-6, "{at}: clock {ours:?} {theirs}")
+                }
+                (ours, _) => panic!("{at}: clock {ours:?} {}", m[3]),
+            }
+            let eval = node.eval().map(|e| match e.score {
+                Score::Centipawns(cp) => ("cp", cp),
+                Score::Mate(n) => ("mate", i64::from(n)),
+            });
+            let their_eval = m[4].as_array().map(|e| (e[0].as_str().unwrap(), e[1].as_i64().unwrap()));
+            assert_eq!(eval, their_eval, "{at}: eval");
+            let first_of_variation = variation && i == 0;
+            let starting = if first_of_variation {
+                let texts: Vec<String> = line.comments.iter().map(|c| c.text().to_owned()).collect();
+                python_comment(&texts)
+            } else {
+                String::new()
+            };
+            assert_eq!(starting, m[5].as_str().unwrap(), "{at}: starting comment");
+            // the variations of a variation's first move are among the
+            // alternatives of the move it replaces
+            let ours = if first_of_variation { Vec::new() } else { alternatives(node) };
+            let theirs = m[6].as_array().unwrap();
+            assert_eq!(ours.len(), theirs.len(), "{at}: variations");
+            for (k, (ours, theirs)) in ours.into_iter().zip(theirs).enumerate() {
+                compare_line(ours, true, theirs, &format!("{at}, variation {}", k + 1));
+            }
+        }
+    }
+
+    /// What comparing a file gave.
+    #[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+    enum Compared {
+        /// This many games compared, all alike.
+        Games(usize),
+        /// python-chess does not read the file cleanly: why.
+        Unclean(String),
+        /// The readers cut the file into different numbers of games: ours, theirs.
+        Split(usize, usize),
+    }
+
+    /// Compares one file (any difference but the number of games panics).
+    fn compare_with_python(name: &str) -> Compared {
+        let path = common::pgn_root().join(name);
+        let big = std::fs::metadata(&path).unwrap().len() > BIG_FILE;
+        let limit = big.then_some(FIRST_GAMES);
+        let theirs = match python_games(&path, limit) {
+            Ok(theirs) => theirs,
+            Err(why) => return Compared::Unclean(why),
+        };
+        let ours: Vec<Game> = read_games(std::fs::File::open(&path).unwrap())
+            .take(limit.unwrap_or(usize::MAX))
+            .map(Result::unwrap)
+            .collect();
+        if ours.len() != theirs.len() {
+            return Compared::Split(ours.len(), theirs.len());
+        }
+        let mut compared = 0;
+        for (i, (game, their)) in ours.iter().zip(&theirs).enumerate() {
+            let at = format!("{name}: game {}", i + 1);
+            if game.report.skipped.is_some() {
+                // a variant sanfen does not play
+                assert_ne!(their["variant"], "chess", "{at}");
+                continue;
+            }
+            let texts: Vec<String> = game.mainline.comments.iter().map(|c| c.text().to_owned()).collect();
+            assert_eq!(python_comment(&texts), their["comment"].as_str().unwrap(), "{at}: comment before the moves");
+            compare_line(&game.mainline, false, &their["moves"], &at);
+            compared += 1;
+        }
+        Compared::Games(compared)
+    }
+
+    /// `read_games` agrees with python-chess on every data file python-chess
+    /// reads cleanly (UTF-8, no `game.errors`, no exception): the same
+    /// number of games, and per game the same moves (UCI) in the mainline
+    /// and every variation, and per move the same comments, NAGs,
+    /// `node.clock()` and `node.eval()`. Files over
+    /// 1 MiB are compared on their first 300 games. Games of variants
+    /// sanfen does not play are counted, not compared. The files python-chess
+    /// does not read cleanly, and those the two readers cut into different
+    /// games (PGN layouts the reader's own tests pin), are listed.
+    #[test]
+    fn agrees_with_python_chess() {
+        let files = common::pgn_files();
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let results = std::sync::Mutex::new(Vec::new());
+        std::thread::scope(|scope| {
+            for _ in 0..2 {
+                scope.spawn(|| {
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(name) = files.get(i) else { break };
+                        let result = compare_with_python(name);
+                        results.lock().unwrap().push((name.clone(), result));
+                    }
+                });
+            }
+        });
+        let mut results = results.into_inner().unwrap();
+        results.sort();
+        let mut compared = 0;
+        let mut split = Vec::new();
+        let mut unclean = Vec::new();
+        for (name, result) in &results {
+            match result {
+                Compared::Games(games) => compared += games,
+                Compared::Split(ours, theirs) => split.push(format!("{name}: {ours} {theirs}")),
+                Compared::Unclean(why) => unclean.push(format!("{name}: {why}")),
+            }
+        }
+        // files the readers cut differently, each read as its own tests say
+        assert_eq!(
+            split,
+            [
+                // `<br />` line breaks are tokens (`html_line_breaks_are_tokens`);
+                // python-chess reads the first line as tags
+                "chess.js/0.pgn: 8 1",
+                // a tag line with moves after it (`chessops_tag_and_movetext_layouts`)
+                "chessops/headers-and-moves-on-the-same-line.pgn: 3 2",
+                "chessops/leading-whitespace.pgn: 4 5",
+                // games of tags alone (`header_only_files`), which python-chess
+                // reads as one game
+                "scalachess/FWWRC.pgn: 605 1",
+                "scalachess/uzchesscup.pgn: 45 1",
+            ]
+        );
+        assert_eq!(
+            unclean,
+            [
+                "pychess/gamefiles/dortmund.pgn: \"not UTF-8\"",
+                "pychess/gamefiles/schess.pgn: \"python-chess raised ValueError: unsupported variant: Seirawan\"",
+                "pychess/gamefiles/sittuyin.pgn: \"python-chess raised ValueError: unsupported variant: sittuyin\"",
+                "pychess/learn/lichess_study_lichess-practice-greek-gift_by_arex_2017.02.11.pgn: game 1: python-chess errors",
+                "pychess/learn/lichess_study_lichess-practice-the-fork_by_arex_2017.01.29.pgn: \"python-chess raised IndexError: list index out of range\"",
+                "pychess/learn/mate_in_2.pgn: \"not UTF-8\"",
+            ]
+        );
+        assert!(compared >= 4_900, "{compared} games compared");
+    }
 }

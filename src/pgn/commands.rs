@@ -1,0 +1,526 @@
+//! Comments and the commands inside them: `[%clk 0:03:00]`, `[%emt 0:00:05]`,
+//! `[%eval 0.25]`, `[%eval #-3]`, `[%csl Ga4]`, `[%cal Ge2e4]`, and any other
+//! `[%name ...]`.
+//!
+//! A [`Comment`] keeps its text as written and gives the commands read from
+//! it and the text without them. A command whose arguments do not read as
+//! that command reads them (`[%clk soon]`) is no command: it stays in the
+//! text. Nothing in a comment is dropped.
+//!
+//! ```
+//! use std::time::Duration;
+//! use sanfen::pgn::commands::{Command, Comment, Score};
+//!
+//! let comment = Comment::new(" [%eval #-3] [%clk 0:02:59.5] a blunder [%foo bar] ");
+//! assert_eq!(comment.clock(), Some(Duration::from_millis(179_500)));
+//! assert_eq!(comment.eval().map(|eval| eval.score), Some(Score::Mate(-3)));
+//! assert_eq!(comment.prose(), "a blunder");
+//! assert_eq!(comment.commands()[2], Command::Other { name: "foo".into(), args: "bar".into() });
+//! assert_eq!(comment.commands()[1].to_string(), "[%clk 0:02:59.5]");
+//! ```
+//!
+//! The values are those python-chess reads (`node.clock()`, `node.eval()`):
+//! a clock is `h:mm:ss` with any fraction of a second; an evaluation is in
+//! pawns from White's side with at most two decimals (`0.25` is 25
+//! centipawns), or a mate in N (`#3`, `#-3`: Black mates), with an optional
+//! search depth after a comma (`[%eval 0.25,20]`).
+
+use core::fmt;
+use std::time::Duration;
+
+use crate::Square;
+
+/// A comment: its text, the commands in it, and the text around them.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Comment {
+    text: String,
+    prose: String,
+    commands: Vec<Command>,
+}
+
+/// A command of a comment, `[%name args]`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Command {
+    /// `[%clk h:mm:ss]`: the clock of the side that moved, after the move.
+    Clock(Duration),
+    /// `[%emt h:mm:ss]`: the time the move took.
+    Elapsed(Duration),
+    /// `[%eval ...]`: an engine's evaluation.
+    Eval(Eval),
+    /// `[%csl Ra1,Gb2]`: squares marked in colour.
+    Squares(Vec<Highlight>),
+    /// `[%cal Ra1a8,Gb1c3]`: arrows in colour.
+    Arrows(Vec<Arrow>),
+    /// Any other command, as written: its name (without `%`) and its
+    /// arguments (the text after the space that follows the name, up to the
+    /// `]`).
+    Other {
+        /// The name, without `%`.
+        name: String,
+        /// The arguments, as written.
+        args: String,
+    },
+}
+
+/// An evaluation: a score and the depth it was searched to.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Eval {
+    /// The score, from White's side.
+    pub score: Score,
+    /// The search depth, when written (`[%eval 0.25,20]`).
+    pub depth: Option<u32>,
+}
+
+/// A score from White's side.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Score {
+    /// In hundredths of a pawn (`[%eval -1.5]` is -150).
+    Centipawns(i64),
+    /// Mate in this many moves: positive when White mates, negative when
+    /// Black does (`[%eval #-3]` is -3).
+    Mate(i32),
+}
+
+/// The colours of marks: `R`, `G`, `Y`, `B`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum MarkColor {
+    /// `R`
+    Red,
+    /// `G`
+    Green,
+    /// `Y`
+    Yellow,
+    /// `B`
+    Blue,
+}
+
+/// A square marked in a colour (`Ga4`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Highlight {
+    /// The colour.
+    pub color: MarkColor,
+    /// The square.
+    pub square: Square,
+}
+
+/// An arrow in a colour (`Ge2e4`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Arrow {
+    /// The colour.
+    pub color: MarkColor,
+    /// Where it starts.
+    pub from: Square,
+    /// Where it points.
+    pub to: Square,
+}
+
+impl MarkColor {
+    /// The letter: `R`, `G`, `Y` or `B`.
+    pub const fn char(self) -> char {
+        match self {
+            MarkColor::Red => 'R',
+            MarkColor::Green => 'G',
+            MarkColor::Yellow => 'Y',
+            MarkColor::Blue => 'B',
+        }
+    }
+
+    /// The colour of a letter (uppercase only).
+    pub const fn from_char(c: char) -> Option<MarkColor> {
+        match c {
+            'R' => Some(MarkColor::Red),
+            'G' => Some(MarkColor::Green),
+            'Y' => Some(MarkColor::Yellow),
+            'B' => Some(MarkColor::Blue),
+            _ => None,
+        }
+    }
+}
+
+impl Comment {
+    /// Reads the commands of a comment's text (the text between `{` and
+    /// `}`, or after `;`). PGN writes a text that holds `}` as a `;`
+    /// comment, which ends at its line: such a text with line breaks is
+    /// written back as one `;` comment per line.
+    pub fn new(text: impl Into<String>) -> Comment {
+        let text = text.into();
+        let (commands, prose) = read_commands(&text);
+        Comment { text, prose, commands }
+    }
+
+    /// The text as written (line breaks as `\n`).
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The text without its commands, trimmed, one space where a command
+    /// stood between two words.
+    pub fn prose(&self) -> &str {
+        &self.prose
+    }
+
+    /// The commands, in the order written.
+    pub fn commands(&self) -> &[Command] {
+        &self.commands
+    }
+
+    /// The first clock (`%clk`).
+    pub fn clock(&self) -> Option<Duration> {
+        self.commands.iter().find_map(|c| match c {
+            Command::Clock(d) => Some(*d),
+            _ => None,
+        })
+    }
+
+    /// The first elapsed move time (`%emt`).
+    pub fn elapsed(&self) -> Option<Duration> {
+        self.commands.iter().find_map(|c| match c {
+            Command::Elapsed(d) => Some(*d),
+            _ => None,
+        })
+    }
+
+    /// The first evaluation (`%eval`).
+    pub fn eval(&self) -> Option<Eval> {
+        self.commands.iter().find_map(|c| match c {
+            Command::Eval(e) => Some(*e),
+            _ => None,
+        })
+    }
+}
+
+impl fmt::Display for Comment {
+    /// The text as written.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+/// `h:mm:ss`, and the fraction of a second when there is one (`0:00:09.25`).
+fn write_duration(f: &mut fmt::Formatter<'_>, d: Duration) -> fmt::Result {
+    let secs = d.as_secs();
+    write!(f, "{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)?;
+    let nanos = d.subsec_nanos();
+    if nanos != 0 {
+        let fraction = format!("{nanos:09}");
+        write!(f, ".{}", fraction.trim_end_matches('0'))?;
+    }
+    Ok(())
+}
+
+impl fmt::Display for Command {
+    /// The command as PGN writes it: `[%clk 0:03:00]`, `[%eval -0.5,20]`,
+    /// `[%eval #3]`, `[%csl Ga4,Rb5]`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Command::Clock(d) => {
+                f.write_str("[%clk ")?;
+                write_duration(f, *d)?;
+            }
+            Command::Elapsed(d) => {
+                f.write_str("[%emt ")?;
+                write_duration(f, *d)?;
+            }
+            Command::Eval(eval) => {
+                f.write_str("[%eval ")?;
+                match eval.score {
+                    Score::Centipawns(cp) => {
+                        let sign = if cp < 0 { "-" } else { "" };
+                        let abs = cp.unsigned_abs();
+                        write!(f, "{sign}{}.{:02}", abs / 100, abs % 100)?;
+                    }
+                    Score::Mate(n) => write!(f, "#{n}")?,
+                }
+                if let Some(depth) = eval.depth {
+                    write!(f, ",{depth}")?;
+                }
+            }
+            Command::Squares(marks) => {
+                f.write_str("[%csl ")?;
+                for (i, mark) in marks.iter().enumerate() {
+                    let comma = if i > 0 { "," } else { "" };
+                    write!(f, "{comma}{}{}", mark.color.char(), mark.square)?;
+                }
+            }
+            Command::Arrows(arrows) => {
+                f.write_str("[%cal ")?;
+                for (i, arrow) in arrows.iter().enumerate() {
+                    let comma = if i > 0 { "," } else { "" };
+                    write!(f, "{comma}{}{}{}", arrow.color.char(), arrow.from, arrow.to)?;
+                }
+            }
+            Command::Other { name, args } => write!(f, "[%{name} {args}")?,
+        }
+        f.write_str("]")
+    }
+}
+
+/// The commands of a comment's text, and the text without them.
+fn read_commands(text: &str) -> (Vec<Command>, String) {
+    let mut commands = Vec::new();
+    let mut prose = String::new();
+    let mut rest = text;
+    while let Some(open) = rest.find("[%") {
+        let Some((command, len)) = command_at(&rest[open..]) else {
+            prose.push_str(&rest[..open + 2]);
+            rest = &rest[open + 2..];
+            continue;
+        };
+        commands.push(command);
+        let before = &rest[..open];
+        // one space where the command stood between two words
+        if prose.ends_with(char::is_whitespace) || prose.is_empty() {
+            prose.push_str(before.trim_start());
+        } else {
+            prose.push_str(before);
+        }
+        rest = &rest[open + len..];
+        if prose.ends_with(char::is_whitespace) {
+            rest = rest.trim_start();
+        }
+    }
+    if prose.ends_with(char::is_whitespace) || prose.is_empty() {
+        prose.push_str(rest.trim_start());
+    } else {
+        prose.push_str(rest);
+    }
+    (commands, prose.trim().to_owned())
+}
+
+/// The command at the start of `text` (which starts with `[%`), and its
+/// length in bytes: `[%`, a name of ASCII letters, digits and `_`, one or
+/// more whitespace characters (none when `]` follows the name), the
+/// arguments, `]`. `None` when it is no command, or a known command whose
+/// arguments do not read.
+fn command_at(text: &str) -> Option<(Command, usize)> {
+    let body = &text[2..];
+    let name_len = body.bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
+    if name_len == 0 {
+        return None;
+    }
+    let name = &body[..name_len];
+    let after = &body[name_len..];
+    let args_start = after.len() - after.trim_start().len();
+    if args_start == 0 && !after.starts_with(']') {
+        return None;
+    }
+    let close = after.find(']')?;
+    if close < args_start {
+        // `[%name ]`: nothing but whitespace
+        return None;
+    }
+    let args = &after[args_start..close];
+    if args.contains('[') {
+        return None;
+    }
+    let command = match name {
+        "clk" => Command::Clock(duration(args)?),
+        "emt" => Command::Elapsed(duration(args)?),
+        "eval" => Command::Eval(eval(args)?),
+        "csl" => Command::Squares(marks(args, |color, squares| match squares {
+            [square] => Some(Highlight { color, square: *square }),
+            _ => None,
+        })?),
+        "cal" => Command::Arrows(marks(args, |color, squares| match squares {
+            [from, to] => Some(Arrow { color, from: *from, to: *to }),
+            _ => None,
+        })?),
+        _ => Command::Other { name: name.to_owned(), args: args.to_owned() },
+    };
+    Some((command, 2 + name_len + close + 1))
+}
+
+/// ASCII digits only, at least one.
+fn digits(text: &str) -> Option<u64> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
+/// `h:mm:ss`, `h:mm:ss.` or `h:mm:ss.fff` (any number of digits, each
+/// field any number of digits, as python-chess reads it).
+fn duration(args: &str) -> Option<Duration> {
+    let mut fields = args.splitn(3, ':');
+    let hours = digits(fields.next()?)?;
+    let minutes = digits(fields.next()?)?;
+    let seconds = fields.next()?;
+    let (whole, fraction) = match seconds.split_once('.') {
+        Some((whole, fraction)) => (whole, fraction),
+        None => (seconds, ""),
+    };
+    let whole = digits(whole)?;
+    if !fraction.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    // nanoseconds: the first nine digits of the fraction
+    let mut nanos = 0u32;
+    for i in 0..9 {
+        nanos = nanos * 10 + fraction.as_bytes().get(i).map_or(0, |b| u32::from(b - b'0'));
+    }
+    let secs = hours.checked_mul(3600)?.checked_add(minutes.checked_mul(60)?)?.checked_add(whole)?;
+    Some(Duration::new(secs, nanos))
+}
+
+/// `0.25`, `-1`, `+3.`, `.5` (pawns, at most ten digits before the point and
+/// two after), or `#3`, `#-3`; then `,depth` or nothing.
+fn eval(args: &str) -> Option<Eval> {
+    let (value, depth) = match args.split_once(',') {
+        Some((value, depth)) => (value, Some(u32::try_from(digits(depth)?).ok()?)),
+        None => (args, None),
+    };
+    let score = if let Some(mate) = value.strip_prefix('#') {
+        let (negative, n) = signed(mate);
+        let n = i32::try_from(digits(n)?).ok()?;
+        Score::Mate(if negative { -n } else { n })
+    } else {
+        let (negative, pawns) = signed(value);
+        let (whole, fraction) = match pawns.split_once('.') {
+            Some((whole, fraction)) => (whole, Some(fraction)),
+            None => (pawns, None),
+        };
+        let whole_value = if whole.is_empty() { 0 } else { digits(whole)? };
+        let hundredths = match fraction {
+            // `1` or `1.`
+            None | Some("") if !whole.is_empty() => 0,
+            Some(f) if (1..=2).contains(&f.len()) => digits(f)? * if f.len() == 1 { 10 } else { 1 },
+            _ => return None,
+        };
+        if whole.len() > 10 {
+            return None;
+        }
+        let cp = i64::try_from(whole_value * 100 + hundredths).ok()?;
+        Score::Centipawns(if negative { -cp } else { cp })
+    };
+    Some(Eval { score, depth })
+}
+
+/// A leading sign: whether it is `-`, and the text after it.
+fn signed(text: &str) -> (bool, &str) {
+    match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    }
+}
+
+/// Comma-separated marks: a colour letter and squares, each read by `make`.
+fn marks<T>(args: &str, make: impl Fn(MarkColor, &[Square]) -> Option<T>) -> Option<Vec<T>> {
+    let mut out = Vec::new();
+    for item in args.split(',') {
+        let mut chars = item.chars();
+        let color = MarkColor::from_char(chars.next()?)?;
+        let rest = chars.as_str().as_bytes();
+        if rest.is_empty() || rest.len() % 2 != 0 || rest.len() > 4 {
+            return None;
+        }
+        let squares: Vec<Square> = rest.chunks(2).map(Square::from_ascii).collect::<Option<_>>()?;
+        out.push(make(color, &squares)?);
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cp(cp: i64) -> Option<Eval> {
+        Some(Eval { score: Score::Centipawns(cp), depth: None })
+    }
+
+    #[test]
+    fn evaluations_read_as_python_chess_reads_them() {
+        for (args, expected) in [
+            ("0.25", cp(25)),
+            ("-0.29", cp(-29)),
+            ("+3", cp(300)),
+            ("3.", cp(300)),
+            (".5", cp(50)),
+            ("-.05", cp(-5)),
+            ("12.3", cp(1230)),
+            ("1.234", None),
+            ("", None),
+            (".", None),
+            ("1e3", None),
+            ("#3", Some(Eval { score: Score::Mate(3), depth: None })),
+            ("#-3", Some(Eval { score: Score::Mate(-3), depth: None })),
+            ("#+2,14", Some(Eval { score: Score::Mate(2), depth: Some(14) })),
+            ("0.25,20", Some(Eval { score: Score::Centipawns(25), depth: Some(20) })),
+            ("0.25,", None),
+            ("#", None),
+            ("12345678901.0", None),
+        ] {
+            assert_eq!(eval(args), expected, "{args:?}");
+        }
+    }
+
+    #[test]
+    fn clocks_read_hours_minutes_seconds_and_fractions() {
+        for (args, expected) in [
+            ("0:03:00", Some(Duration::from_secs(180))),
+            ("1:00:00", Some(Duration::from_secs(3600))),
+            ("0:00:09.25", Some(Duration::from_millis(9250))),
+            ("0:00:09.", Some(Duration::from_secs(9))),
+            ("12:5:7", Some(Duration::from_secs(12 * 3600 + 5 * 60 + 7))),
+            ("0:03", None),
+            ("0:03:00:00", None),
+            ("a:03:00", None),
+            ("-0:03:00", None),
+            ("0:03:0x", None),
+        ] {
+            assert_eq!(duration(args), expected, "{args:?}");
+        }
+    }
+
+    #[test]
+    fn commands_and_prose() {
+        let comment = Comment::new("Good [%csl Ga4,Rb5][%cal Ge2e4] move [%clk 0:01:00] [%clk soon] [%]");
+        assert_eq!(
+            comment.commands(),
+            [
+                Command::Squares(vec![
+                    Highlight { color: MarkColor::Green, square: Square::A4 },
+                    Highlight { color: MarkColor::Red, square: Square::B5 },
+                ]),
+                Command::Arrows(vec![Arrow { color: MarkColor::Green, from: Square::E2, to: Square::E4 }]),
+                Command::Clock(Duration::from_secs(60)),
+            ]
+        );
+        assert_eq!(comment.prose(), "Good move [%clk soon] [%]");
+        assert_eq!(comment.text(), "Good [%csl Ga4,Rb5][%cal Ge2e4] move [%clk 0:01:00] [%clk soon] [%]");
+        // malformed marks stay text
+        for text in ["[%csl Ga9]", "[%cal Ge2]", "[%csl Xa1]", "[%csl Ga1,]", "[%clk 0:01:00", "[%eval]"] {
+            let comment = Comment::new(text);
+            assert_eq!((comment.commands(), comment.prose()), (&[][..], text), "{text}");
+        }
+        let other = Comment::new("[%evp 20,0.3,0.4] [%mdl 8192]");
+        assert_eq!(
+            other.commands(),
+            [
+                Command::Other { name: "evp".into(), args: "20,0.3,0.4".into() },
+                Command::Other { name: "mdl".into(), args: "8192".into() },
+            ]
+        );
+        assert_eq!(other.prose(), "");
+    }
+
+    #[test]
+    fn commands_write_as_pgn_writes_them() {
+        for text in [
+            "[%clk 0:03:00]",
+            "[%clk 10:00:00.5]",
+            "[%emt 0:00:01.25]",
+            "[%eval 0.25]",
+            "[%eval -1.05,20]",
+            "[%eval #-3]",
+            "[%csl Ga4,Rb5]",
+            "[%cal Ge2e4,Bb1c3]",
+            "[%foo a b]",
+        ] {
+            let comment = Comment::new(text);
+            assert_eq!(comment.commands().len(), 1, "{text}");
+            assert_eq!(comment.commands()[0].to_string(), text);
+        }
+        assert_eq!(Comment::new("[%eval -.5]").commands()[0].to_string(), "[%eval -0.50]");
+    }
+}

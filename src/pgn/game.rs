@@ -1,0 +1,709 @@
+//! Games as values: [`read_games`] reads PGN into owned [`Game`]s (tags,
+//! the starting position, the moves as a tree with their comments, NAGs and
+//! comment commands, the result, and the validator's findings), and
+//! [`Game::to_pgn`] writes one back.
+//!
+//! ```
+//! use sanfen::pgn::read_games;
+//!
+//! let pgn = "[White \"A\"]\n[Black \"B\"]\n\n\
+//!            1. e4 { [%clk 0:03:00] [%eval 0.25] } 1... e5 { [%clk 0:02:58] [%eval #-3] } 2. Qh5?! 1-0\n";
+//! for game in read_games(pgn.as_bytes()) {
+//!     let game = game?;
+//!     for node in &game.mainline.moves {
+//!         println!("{} {:?} {:?}", node.san, node.clock(), node.eval().map(|eval| eval.score));
+//!     }
+//!     assert_eq!(game.mainline.moves[1].clock().unwrap().as_secs(), 178);
+//!     assert_eq!(game.mainline.moves[2].nags, [6]);
+//!     print!("{}", game.to_pgn());
+//! }
+//! # Ok::<(), sanfen::pgn::ReadError>(())
+//! ```
+//!
+//! # The tree
+//!
+//! A [`Line`] is the mainline or a variation: the comments and NAGs before
+//! its first move, then its moves. Each [`Node`] holds a move and what
+//! follows it: its NAGs, its comments, and the variations that replace it
+//! (each a [`Line`] that starts from the position before the move). A comment
+//! after a variation belongs to the move the variation replaces, as
+//! python-chess reads it (it is written back before the variations).
+//!
+//! Every move is validated as `sanfen check` validates it (the same
+//! [`Validator`] reads the game, and [`Game::report`] is its report). A line
+//! holds its moves up to the first one that cannot be played: that move, the
+//! rest of its line and what hangs from them (a variation right after it,
+//! which the validator still plays as its alternative, included) are not in
+//! the tree, and the report says what is wrong and where. A game whose start
+//! cannot be played (a variant sanfen does not play, a `FEN` tag that is no
+//! position) has no moves and no [`Game::start`].
+//!
+//! # Text outside the moves
+//!
+//! Comments before the first move are the mainline's
+//! ([`Line::comments`]); comments after the termination marker are
+//! [`Game::after_result`]; comments and `%` escape lines between two games
+//! are the next game's [`Game::before`], or, after the last game, the last
+//! game's [`Game::after`]. `%` escape lines inside a game are
+//! [`Game::escapes`]. [`Game::to_pgn`] writes all of them back (escape lines
+//! after the tags). Text in an input that holds no game at all belongs to
+//! no game, and [`read_games`] gives nothing for it.
+
+use std::collections::VecDeque;
+use std::io::{self, Read};
+
+use crate::Severity;
+use crate::pgn::chunk::Chunker;
+use crate::pgn::commands::{Comment, Eval};
+use crate::pgn::input::{Input, InputError};
+use crate::pgn::reader::{Location, RawText, Reader, ResultToken, Skip, SyntaxError, Visitor};
+use crate::pgn::validate::{Finding, GameReport, Options, Validator};
+use crate::san::{SanPlus, Suffix};
+use crate::{Color, Move, Position, Uci, notation};
+
+/// A game read from PGN (see the [module](self)). Not to be confused with
+/// [`crate::Game`], a game being played (move history, repetitions, undo).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    /// Where the game starts in the input (its first tag or token).
+    pub at: Location,
+    /// Comments (as written, `{...}` or `;...`) and `%` escape lines between
+    /// the game before and this one, in input order.
+    pub before: Vec<String>,
+    /// The tags, in input order, values decoded (escapes undone; UTF-8, or
+    /// Latin-1 when the bytes are not UTF-8).
+    pub tags: Vec<Tag>,
+    /// The `%` escape lines inside the game, as written.
+    pub escapes: Vec<String>,
+    /// The position the game starts from (the `FEN` and `Variant` tags;
+    /// Chess960 castling where they say so), or `None` when its moves are
+    /// not played.
+    pub start: Option<Position>,
+    /// The mainline, and the variations hanging from it.
+    pub mainline: Line,
+    /// The termination marker, when the movetext has one.
+    pub result: Option<ResultToken>,
+    /// Comments after the termination marker, as written.
+    pub after_result: Vec<String>,
+    /// For the last game of an input: the comments and `%` escape lines after
+    /// it, as written.
+    pub after: Vec<String>,
+    /// What the validator says: the findings with their locations, their
+    /// counts, the moves played.
+    pub report: GameReport,
+}
+
+/// A tag pair.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Tag {
+    /// The name.
+    pub name: String,
+    /// The value, decoded.
+    pub value: String,
+}
+
+/// A line of play: the mainline or a variation.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Line {
+    /// The comments before the first move.
+    pub comments: Vec<Comment>,
+    /// The NAGs before the first move.
+    pub nags: Vec<u8>,
+    /// The moves.
+    pub moves: Vec<Node>,
+}
+
+/// A move of a line, and what follows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Node {
+    /// The move; `None` for a null move (`--`, `Z0`).
+    pub played: Option<Move>,
+    /// The move in canonical SAN, with its check mark (no annotation: an
+    /// annotation written with the move is the first of [`Node::nags`]).
+    pub san: SanPlus,
+    /// The move in UCI (castling king to rook in Chess960 games); `None` for
+    /// a null move (UCI writes `0000`).
+    pub uci: Option<Uci>,
+    /// The token as written (`Ng1f3!?`).
+    pub written: String,
+    /// Where the token is.
+    pub at: Location,
+    /// The move number.
+    pub number: u32,
+    /// The side that moves.
+    pub side: Color,
+    /// Half-moves from the game's start along the line, this one included.
+    pub ply: u32,
+    /// The NAGs after the move, an annotation glued to the move (`Nf3!?`,
+    /// NAG 5) first.
+    pub nags: Vec<u8>,
+    /// The comments after the move (and after its variations).
+    pub comments: Vec<Comment>,
+    /// The variations that replace the move, in order.
+    pub variations: Vec<Line>,
+}
+
+impl Node {
+    /// The first clock (`[%clk ...]`) in the move's comments.
+    pub fn clock(&self) -> Option<std::time::Duration> {
+        self.comments.iter().find_map(Comment::clock)
+    }
+
+    /// The first elapsed move time (`[%emt ...]`) in the move's comments.
+    pub fn elapsed(&self) -> Option<std::time::Duration> {
+        self.comments.iter().find_map(Comment::elapsed)
+    }
+
+    /// The first evaluation (`[%eval ...]`) in the move's comments.
+    pub fn eval(&self) -> Option<Eval> {
+        self.comments.iter().find_map(Comment::eval)
+    }
+
+    /// The move in UCI: [`Node::uci`], or `0000` for a null move.
+    pub fn uci_text(&self) -> String {
+        self.uci.map_or_else(|| "0000".to_owned(), |uci| uci.to_string())
+    }
+}
+
+impl Game {
+    /// The value of the first tag of this name.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags.iter().find(|tag| tag.name == name).map(|tag| tag.value.as_str())
+    }
+
+    /// The game as PGN: the text before it, the tags in their order, the
+    /// escape lines, a blank line, the movetext (canonical SAN with move
+    /// numbers, NAGs as `$n`, comments as written with their commands,
+    /// variations, the termination marker, `*` when the game has none, and
+    /// the comments after it), and the text after it; lines of movetext
+    /// wrapped at [`crate::pgn::format::MAX_WIDTH`] as the formatter wraps
+    /// them. Reading it gives the same game (but for its locations and lint
+    /// findings).
+    ///
+    /// ```
+    /// use sanfen::pgn::Game;
+    ///
+    /// let game = Game::from_pgn("1.e4 e5 2.Nf3 {[%clk 0:01:00]} (2.f4 exf4) 2...Nc6 *").unwrap();
+    /// assert_eq!(game.to_pgn(), "1. e4 e5 2. Nf3 {[%clk 0:01:00]} (2. f4 exf4) 2... Nc6 *\n");
+    /// ```
+    pub fn to_pgn(&self) -> String {
+        let mut out = Vec::new();
+        crate::pgn::format::write_game(self, &mut out);
+        // every part of the game is a `String`, and the writer adds ASCII
+        String::from_utf8(out).unwrap_or_else(|err| String::from_utf8_lossy(err.as_bytes()).into_owned())
+    }
+
+    /// The one game of a PGN text.
+    ///
+    /// # Errors
+    ///
+    /// [`GameCountError`] when the text holds no game or more than one.
+    pub fn from_pgn(text: &str) -> Result<Game, GameCountError> {
+        let mut games = read_games_from_slice(text.as_bytes());
+        if games.len() != 1 {
+            return Err(GameCountError { games: games.len() });
+        }
+        Ok(games.remove(0))
+    }
+}
+
+impl core::fmt::Display for Game {
+    /// [`Game::to_pgn`].
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&self.to_pgn())
+    }
+}
+
+/// The text given to [`Game::from_pgn`] holds no game, or more than one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameCountError {
+    /// How many games it holds.
+    pub games: usize,
+}
+
+impl core::fmt::Display for GameCountError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "expected one game, found {}", self.games)
+    }
+}
+
+impl std::error::Error for GameCountError {}
+
+/// What keeps [`read_games`] from giving a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReadError {
+    /// The stream could not be read: nothing after this is read.
+    Io {
+        /// The kind of I/O error.
+        kind: io::ErrorKind,
+        /// What the system said.
+        message: String,
+    },
+    /// A game larger than [`Chunker::MAX_GAME`] bytes: it is not read
+    /// (memory stays bounded); the games after it are.
+    TooLarge {
+        /// Where the game starts.
+        at: Location,
+        /// Its size in bytes.
+        size: u64,
+    },
+}
+
+impl core::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            ReadError::Io { message, .. } => write!(f, "cannot read the input: {message}"),
+            ReadError::TooLarge { at, size } => write!(
+                f,
+                "game at line {} is {size} bytes, more than the {} bytes a game may have: not read",
+                at.line,
+                Chunker::<io::Empty>::MAX_GAME
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+impl From<io::Error> for ReadError {
+    fn from(err: io::Error) -> ReadError {
+        ReadError::Io { kind: err.kind(), message: err.to_string() }
+    }
+}
+
+/// Every game of a PGN stream, in order, read a few at a time: memory is
+/// bounded by the largest game (and at most [`Chunker::MAX_GAME`] bytes of
+/// input per game: a larger game is a [`ReadError::TooLarge`], and reading
+/// goes on after it). A read error is the last item.
+///
+/// The stream's bytes are PGN as the [`Reader`] reads it (a decompressing
+/// reader gives compressed files).
+pub fn read_games<R: Read>(input: R) -> Games<R> {
+    Games {
+        chunker: Chunker::with_target(input, CHUNK_TARGET),
+        buffer: Vec::new(),
+        ready: VecDeque::new(),
+        carry: Carry::default(),
+        done: false,
+    }
+}
+
+/// Every game of the PGN file at `path`, as [`read_games`]: gzip, zstd and
+/// bzip2 recognised by their first bytes (with the `compression` feature),
+/// whatever the file's name.
+///
+/// ```
+/// # let dir = std::env::temp_dir().join(format!("sanfen-read-games-path-{}", std::process::id()));
+/// # std::fs::create_dir_all(&dir)?;
+/// # let path = dir.join("games.pgn");
+/// # std::fs::write(&path, "1. e4 { [%clk 0:03:00] } e5 1-0\n")?;
+/// let games: Vec<_> = sanfen::pgn::read_games_path(&path)?.collect::<Result<_, _>>()?;
+/// assert_eq!(games[0].mainline.moves[0].clock().unwrap().as_secs(), 180);
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// The file cannot be opened, its compression is not built in, or its start
+/// shows it is not PGN text (binary data, UTF-16): then nothing is read.
+/// Errors met later come from the iterator.
+pub fn read_games_path(path: impl AsRef<std::path::Path>) -> Result<Games<Box<dyn Read + Send>>, InputError> {
+    let input = Input::open(path)?;
+    if let Some(not_text) = input.not_text {
+        return Err(InputError { kind: std::io::ErrorKind::InvalidData, message: not_text.to_string() });
+    }
+    Ok(read_games(input.reader))
+}
+
+/// Every game of PGN text held whole (a file read at once), with no limit on
+/// a game's size.
+pub fn read_games_from_slice(input: &[u8]) -> Vec<Game> {
+    let mut reader = Reader::new(input);
+    let mut builder = Builder::new(Validator::new(input, Options::default()), Carry::default());
+    let mut games = Vec::new();
+    while let Some(game) = reader.read_game(&mut builder) {
+        games.push(game);
+    }
+    let carry = builder.finish();
+    if let Some(last) = games.last_mut() {
+        carry.attach_after(last);
+    }
+    games
+}
+
+/// The chunks [`read_games`] reads at a time, in bytes: a few games.
+const CHUNK_TARGET: usize = 64 << 10;
+
+/// The games of a stream: see [`read_games`].
+#[derive(Debug)]
+pub struct Games<R: Read> {
+    chunker: Chunker<R>,
+    buffer: Vec<u8>,
+    /// Games read and not yet given; the last is held until the next chunk
+    /// says whether text after it is its [`Game::after`].
+    ready: VecDeque<Result<Game, ReadError>>,
+    carry: Carry,
+    done: bool,
+}
+
+/// What a chunk leaves for the next game: the text after its last game and
+/// the validator's findings about it.
+#[derive(Clone, Debug, Default)]
+struct Carry {
+    text: Vec<String>,
+    findings: Vec<Finding>,
+}
+
+impl Carry {
+    /// Gives the text to `game` as the text after it.
+    fn attach_after(self, game: &mut Game) {
+        game.after = self.text;
+        add_findings(&mut game.report, self.findings);
+    }
+}
+
+/// Adds findings about text outside games to a report.
+fn add_findings(report: &mut GameReport, findings: Vec<Finding>) {
+    for finding in &findings {
+        match finding.severity() {
+            Severity::Error => report.errors += 1,
+            Severity::Warning => report.lints += 1,
+        }
+    }
+    report.findings.extend(findings);
+    report.findings.sort_by_key(|finding| finding.at.offset);
+}
+
+impl<R: Read> Games<R> {
+    /// Reads the next chunk into `ready`; `false` at the end of the stream.
+    fn fill(&mut self) -> bool {
+        let chunk = match self.chunker.next_chunk(core::mem::take(&mut self.buffer)) {
+            Ok(Some(chunk)) => chunk,
+            Ok(None) => return false,
+            Err(err) => {
+                self.ready.push_back(Err(err.into()));
+                self.done = true;
+                return true;
+            }
+        };
+        if let Some(oversized) = chunk.oversized {
+            if oversized.last {
+                let size = chunk.start.offset + chunk.data.len() as u64 - oversized.game.offset;
+                self.ready.push_back(Err(ReadError::TooLarge { at: oversized.game, size }));
+            }
+        } else {
+            let validator = Validator::with_base(&chunk.data, chunk.start.offset, Options::default());
+            let mut builder = Builder::new(validator, core::mem::take(&mut self.carry));
+            let mut reader = Reader::with_start(&chunk.data, chunk.start);
+            while let Some(game) = reader.read_game(&mut builder) {
+                self.ready.push_back(Ok(game));
+            }
+            self.carry = builder.finish();
+        }
+        self.buffer = chunk.data;
+        true
+    }
+}
+
+impl<R: Read> Iterator for Games<R> {
+    type Item = Result<Game, ReadError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while !self.done && self.ready.len() < 2 {
+            if !self.fill() {
+                self.done = true;
+                let carry = core::mem::take(&mut self.carry);
+                if let Some(Ok(last)) = self.ready.back_mut() {
+                    carry.attach_after(last);
+                }
+            }
+        }
+        self.ready.pop_front()
+    }
+}
+
+/// A line being built: `dead` once a move of it could not be played (it
+/// keeps the moves before), or from its start when it replaces no move of
+/// the tree (`lost`: it is not kept).
+#[derive(Debug, Default)]
+struct Frame {
+    line: Line,
+    dead: bool,
+    lost: bool,
+}
+
+/// The visitor that builds games: the validator, and the tree around it.
+struct Builder<'a> {
+    validator: Validator<'a>,
+    /// Text between games, for the next game.
+    carry: Carry,
+    game: Option<Game>,
+    frames: Vec<Frame>,
+}
+
+impl<'a> Builder<'a> {
+    fn new(validator: Validator<'a>, carry: Carry) -> Builder<'a> {
+        Builder { validator, carry, game: None, frames: Vec::new() }
+    }
+
+    /// After the last game: the text after it and the findings about it.
+    fn finish(mut self) -> Carry {
+        let findings = self.validator.take_outside();
+        self.carry.findings.extend(findings);
+        self.carry
+    }
+
+    /// The line being built, unless it is dead.
+    fn live(&mut self) -> Option<&mut Line> {
+        self.frames.last_mut().filter(|frame| !frame.dead).map(|frame| &mut frame.line)
+    }
+
+    /// Closes the innermost variation into the move it replaces.
+    fn close(&mut self) {
+        if self.frames.len() < 2 {
+            return;
+        }
+        let Some(frame) = self.frames.pop() else { return };
+        if frame.lost {
+            return;
+        }
+        if let Some(node) = self.frames.last_mut().and_then(|parent| parent.line.moves.last_mut()) {
+            node.variations.push(frame.line);
+        }
+    }
+}
+
+/// Text as UTF-8 when it is, else as Latin-1.
+fn decode(bytes: &[u8]) -> String {
+    match core::str::from_utf8(bytes) {
+        Ok(text) => text.to_owned(),
+        Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
+    }
+}
+
+/// A comment's text: decoded, `\r\n` as `\n`.
+fn comment_text(bytes: &[u8]) -> String {
+    let text = decode(bytes);
+    if text.contains("\r\n") { text.replace("\r\n", "\n") } else { text }
+}
+
+/// The NAG of an annotation glued to a move token (`Nf3!?`).
+fn glued_annotation(token: &[u8]) -> Option<u8> {
+    let marks = token.iter().rev().take_while(|&&b| b == b'!' || b == b'?').count();
+    match &token[token.len() - marks..] {
+        b"!" => Some(1),
+        b"?" => Some(2),
+        b"!!" => Some(3),
+        b"??" => Some(4),
+        b"!?" => Some(5),
+        b"?!" => Some(6),
+        _ => None,
+    }
+}
+
+impl Visitor for Builder<'_> {
+    type Output = Game;
+
+    fn begin_game(&mut self, at: Location) {
+        self.validator.begin_game(at);
+        let carry = core::mem::take(&mut self.carry);
+        self.game = Some(Game {
+            at,
+            before: carry.text,
+            tags: Vec::new(),
+            escapes: Vec::new(),
+            start: None,
+            mainline: Line::default(),
+            result: None,
+            after_result: Vec::new(),
+            after: Vec::new(),
+            report: GameReport::default(),
+        });
+        // findings about text before the game that an earlier chunk read
+        self.carry.findings = carry.findings;
+        self.frames.clear();
+        self.frames.push(Frame { line: Line::default(), dead: true, lost: false });
+    }
+
+    fn tag(&mut self, name: &[u8], value: RawText<'_>, at: Location) {
+        self.validator.tag(name, value, at);
+        if let Some(game) = &mut self.game {
+            game.tags.push(Tag { name: decode(name), value: value.decode().into_owned() });
+        }
+    }
+
+    fn end_tags(&mut self) -> Skip {
+        let skip = self.validator.end_tags();
+        let start = self.validator.playing().cloned();
+        if let Some(frame) = self.frames.first_mut() {
+            frame.dead = start.is_none();
+        }
+        if let Some(game) = &mut self.game {
+            game.start = start;
+        }
+        skip
+    }
+
+    fn move_number(&mut self, number: u32, black: bool, token: &[u8], at: Location) {
+        self.validator.move_number(number, black, token, at);
+    }
+
+    fn san(&mut self, token: &[u8], at: Location) {
+        let alive = self.frames.last().is_some_and(|frame| !frame.dead);
+        let before = if alive { self.validator.playing().cloned() } else { None };
+        let played = self.validator.moves_played();
+        self.validator.san(token, at);
+        let Some(before) = before else {
+            if let Some(frame) = self.frames.last_mut() {
+                frame.dead = true;
+            }
+            return;
+        };
+        if self.validator.moves_played() == played {
+            if let Some(frame) = self.frames.last_mut() {
+                frame.dead = true;
+            }
+            return;
+        }
+        let (Some(m), Some(after)) = (self.validator.last_played(), self.validator.playing()) else { return };
+        let suffix: Option<Suffix> = crate::quick::suffix_after(after);
+        let san = match m {
+            Some(m) => {
+                // a token in canonical SAN is the canonical SAN (found
+                // without generating the legal moves); any other spelling
+                // is worked out from the legal moves
+                let written = crate::san::parse_canonical(token, crate::san::Letters::English)
+                    .map(|written| written.san)
+                    .filter(|san| crate::quick::find(&before, san) == crate::quick::Quick::Canonical(m));
+                SanPlus { suffix, ..SanPlus::new(written.unwrap_or_else(|| notation::san(&before, m))) }
+            }
+            None => SanPlus::new(crate::san::San::Null),
+        };
+        let mode = before.castling_mode();
+        let uci = m.map(|m| m.to_uci(mode));
+        let ply = self.frames.last().and_then(|frame| frame.line.moves.last()).map_or_else(
+            || {
+                // the first move of a variation: the ply of the move it
+                // replaces (of the mainline: 1)
+                let depth = self.frames.len();
+                if depth < 2 { 1 } else { self.frames[depth - 2].line.moves.last().map_or(1, |node| node.ply) }
+            },
+            |node| node.ply + 1,
+        );
+        let node = Node {
+            played: m,
+            san,
+            uci,
+            written: decode(token),
+            at,
+            number: before.fullmoves(),
+            side: before.turn(),
+            ply,
+            nags: glued_annotation(token).into_iter().collect(),
+            comments: Vec::new(),
+            variations: Vec::new(),
+        };
+        if let Some(line) = self.live() {
+            line.moves.push(node);
+        }
+    }
+
+    fn nag(&mut self, nag: u8, token: &[u8], at: Location) {
+        self.validator.nag(nag, token, at);
+        if let Some(line) = self.live() {
+            match line.moves.last_mut() {
+                Some(node) => node.nags.push(nag),
+                None => line.nags.push(nag),
+            }
+        }
+    }
+
+    fn comment(&mut self, text: RawText<'_>, at: Location) {
+        self.validator.comment(text, at);
+        if let Some(line) = self.live() {
+            let comment = Comment::new(comment_text(text.0));
+            match line.moves.last_mut() {
+                Some(node) => node.comments.push(comment),
+                None => line.comments.push(comment),
+            }
+        }
+    }
+
+    fn begin_variation(&mut self, at: Location) -> Skip {
+        let skip = self.validator.begin_variation(at);
+        // a variation replaces the last move of a live line
+        let lost = self.frames.last().is_none_or(|frame| frame.dead || frame.line.moves.is_empty());
+        self.frames.push(Frame { line: Line::default(), dead: lost, lost });
+        skip
+    }
+
+    fn end_variation(&mut self, at: Location) {
+        self.validator.end_variation(at);
+        self.close();
+    }
+
+    fn result(&mut self, result: ResultToken, token: &[u8], at: Location) {
+        self.validator.result(result, token, at);
+        if let Some(game) = &mut self.game {
+            game.result = Some(result);
+        }
+    }
+
+    fn syntax_error(&mut self, error: SyntaxError) {
+        self.validator.syntax_error(error);
+    }
+
+    fn after_result(&mut self, text: &[u8], at: Location) {
+        self.validator.after_result(text, at);
+        if let Some(game) = &mut self.game {
+            game.after_result.push(comment_text(text));
+        }
+    }
+
+    fn between_games(&mut self, text: &[u8], at: Location) {
+        self.validator.between_games(text, at);
+        self.carry.text.push(comment_text(text));
+    }
+
+    fn escape(&mut self, line: &[u8], at: Location) {
+        self.validator.escape(line, at);
+        match &mut self.game {
+            Some(game) => game.escapes.push(decode(line)),
+            None => self.carry.text.push(decode(line)),
+        }
+    }
+
+    fn invisible(&mut self, text: &[u8], at: Location) {
+        self.validator.invisible(text, at);
+    }
+
+    fn en_passant_mark(&mut self, token: &[u8], at: Location) {
+        self.validator.en_passant_mark(token, at);
+    }
+
+    fn end_game(&mut self, at: Location) -> Game {
+        let mut report = self.validator.end_game(at);
+        while self.frames.len() > 1 {
+            self.close();
+        }
+        let mut game = self.game.take().unwrap_or_else(|| Game {
+            at,
+            before: Vec::new(),
+            tags: Vec::new(),
+            escapes: Vec::new(),
+            start: None,
+            mainline: Line::default(),
+            result: None,
+            after_result: Vec::new(),
+            after: Vec::new(),
+            report: GameReport::default(),
+        });
+        if let Some(frame) = self.frames.pop() {
+            game.mainline = frame.line;
+        }
+        add_findings(&mut report, core::mem::take(&mut self.carry.findings));
+        game.report = report;
+        game
+    }
+}
