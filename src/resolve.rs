@@ -764,7 +764,7 @@ fn capture_lints(written: bool, actual: bool, lints: &mut Vec<MoveLint>) {
     }
 }
 
-fn suffix_lints(written: Option<Suffix>, actual: Option<Suffix>, lints: &mut Vec<MoveLint>) {
+pub(crate) fn suffix_lints(written: Option<Suffix>, actual: Option<Suffix>, lints: &mut Vec<MoveLint>) {
     let lint = match (written, actual) {
         (None, Some(Suffix::Check)) => MoveLint::MissingCheck,
         (None, Some(Suffix::Checkmate)) => MoveLint::MissingCheckmate,

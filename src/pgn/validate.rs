@@ -30,9 +30,9 @@ use crate::movegen::Undo;
 use crate::pgn::SEVEN_TAG_ROSTER;
 use crate::pgn::reader::{Location, RawText, ResultToken, Skip, SyntaxError, SyntaxErrorKind, Visitor, result_of};
 use crate::pgn::start::{Start, StartError, start_position};
-use crate::quick::{self, Quick};
-use crate::resolve::{MoveLint, SanError, resolve_text};
-use crate::san::{ParseSanError, San, SanLintKind, SanOptions, SanPlus, Suffix};
+use crate::play::{self, PlayError, Played};
+use crate::resolve::{MoveLint, SanError};
+use crate::san::{ParseSanError, SanLintKind, SanPlus};
 use crate::{Bitboard, Color, Position};
 
 /// How bad a finding is.
@@ -635,88 +635,54 @@ impl Recorder<'_> {
         range.as_ref().map(|r| RawText(&self.input[r.clone()]).decode().into_owned())
     }
 
-    /// Plays one SAN token on `line`.
+    /// Plays one SAN token on `line`: the fast path (canonical SAN, found
+    /// without generating the legal moves), else the resolver, which reads
+    /// every spelling and explains.
+    #[inline(always)]
     fn play(&mut self, line: &mut Line, token: &[u8], at: Location) -> bool {
         if line.dead {
             line.since_dead += 1;
             return false;
         }
         self.check_number(line, token, at);
-        // the fast path: canonical SAN naming exactly one legal move
-        if let Some(san) = crate::parse::san::canonical(token, crate::san::Letters::English.table())
-            && let Quick::Canonical(m) = quick::find_with_checkers(&line.pos, line.checkers, &san.san)
-        {
-            let context = (line.ply + 1, line.pos.fullmoves(), line.pos.turn());
-            line.undo = Some(line.pos.undo_info(Some(m)));
-            line.pos.play_unchecked(m);
-            line.checkers = line.pos.checkers_after(m);
-            let wanted = if line.checkers.any() || san.suffix.is_some() {
-                quick::suffix_with_checkers(&line.pos, line.checkers)
-            } else {
-                None
-            };
-            if wanted != san.suffix {
-                let lint = suffix_lint(san.suffix, wanted);
-                let canonical = SanPlus { suffix: wanted, ..san };
-                self.push_with(FindingKind::MoveShape { lint, canonical }, at, token, Some(context));
-            }
-            advance(line);
-            return true;
-        }
-        self.play_slow(line, token, at)
-    }
-
-    /// The full resolver: lenient reading, every lint, explanations.
-    fn play_slow(&mut self, line: &mut Line, token: &[u8], at: Location) -> bool {
-        match resolve_text(&line.pos, token, SanOptions::LENIENT) {
-            Err(err) => {
-                self.push(FindingKind::NotAMove(err), at, token, Some(line));
-                kill(line);
-                false
-            }
-            Ok(resolved) if resolved.parsed.readings[resolved.reading].san == San::Null => {
-                if line.pos.is_check() {
-                    self.push(FindingKind::NullMoveInCheck, at, token, Some(line));
-                    kill(line);
-                    return false;
+        let context = Some((line.ply + 1, line.pos.fullmoves(), line.pos.turn()));
+        match play::play_with_checkers(&mut line.pos, line.checkers, token, play::Options::PGN) {
+            Ok(played) => {
+                if !played.is_canonical() {
+                    self.push_lints(&played, at, token, context);
                 }
-                let canonical = SanPlus::new(San::Null);
-                for lint in &resolved.syntax_lints {
-                    self.push(FindingKind::Spelling { kind: lint.kind, canonical }, at, token, Some(line));
+                if played.m.is_none() {
+                    self.push_with(FindingKind::NullMove, at, token, context);
                 }
-                self.push(FindingKind::NullMove, at, token, Some(line));
-                line.undo = Some(line.pos.undo_info(None));
-                line.pos.play_null();
-                line.checkers = Bitboard::EMPTY;
+                line.undo = Some(played.undo);
+                line.checkers = played.checkers;
                 advance(line);
                 true
             }
-            Ok(resolved) => match resolved.resolution.outcome {
-                Err(err) => {
-                    self.push(FindingKind::Move(err), at, token, Some(line));
-                    kill(line);
-                    false
-                }
-                Ok(m) => {
-                    let reading = resolved.parsed.readings[resolved.reading];
-                    let canonical = resolved
-                        .resolution
-                        .canonical
-                        .map(|c| SanPlus { annotation: reading.annotation, ..c })
-                        .unwrap_or(reading);
-                    for lint in &resolved.syntax_lints {
-                        self.push(FindingKind::Spelling { kind: lint.kind, canonical }, at, token, Some(line));
-                    }
-                    for lint in resolved.resolution.lints {
-                        self.push(FindingKind::MoveShape { lint, canonical }, at, token, Some(line));
-                    }
-                    line.undo = Some(line.pos.undo_info(Some(m)));
-                    line.pos.play_unchecked(m);
-                    line.checkers = line.pos.checkers();
-                    advance(line);
-                    true
-                }
-            },
+            Err(error) => {
+                let kind = match error {
+                    PlayError::NotAMove(err) => FindingKind::NotAMove(err),
+                    PlayError::Move(err) => FindingKind::Move(err),
+                    PlayError::NullMoveInCheck => FindingKind::NullMoveInCheck,
+                };
+                self.push_with(kind, at, token, context);
+                kill(line);
+                false
+            }
+        }
+    }
+
+    /// The findings of a move played but not written as canonical SAN:
+    /// spelling first, then those about the move as a whole.
+    #[inline(never)]
+    fn push_lints(&mut self, played: &Played, at: Location, token: &[u8], context: Option<(u32, u32, Color)>) {
+        // a null move's findings name `--` alone, as it has no annotation to keep
+        let canonical = if played.m.is_some() { played.annotated() } else { played.san };
+        for lint in &played.spelling {
+            self.push_with(FindingKind::Spelling { kind: lint.kind, canonical }, at, token, context);
+        }
+        for lint in &played.lints {
+            self.push_with(FindingKind::MoveShape { lint: lint.clone(), canonical }, at, token, context);
         }
     }
 
@@ -950,17 +916,6 @@ fn marker_token(input: &[u8], base: u64, at: Location) -> &[u8] {
     let rest = input.get(start..).unwrap_or_default();
     let end = rest.iter().position(|b| b.is_ascii_whitespace()).unwrap_or(rest.len());
     &rest[..end]
-}
-
-/// The lint for a check mark `written` where `wanted` is right.
-fn suffix_lint(written: Option<Suffix>, wanted: Option<Suffix>) -> MoveLint {
-    match (written, wanted) {
-        (None, Some(Suffix::Check)) => MoveLint::MissingCheck,
-        (None, Some(Suffix::Checkmate)) => MoveLint::MissingCheckmate,
-        (Some(_), None) => MoveLint::SpuriousCheck,
-        (Some(Suffix::Check), Some(Suffix::Checkmate)) => MoveLint::CheckInsteadOfMate,
-        _ => MoveLint::MateInsteadOfCheck,
-    }
 }
 
 impl Visitor for Validator<'_> {
