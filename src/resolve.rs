@@ -842,10 +842,9 @@ fn edit_distance(a: &str, b: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{CastlingMode, Fen};
 
     fn position(fen: &str) -> Position {
-        Position::from_setup(Fen::parse(fen, CastlingMode::Standard).unwrap().setup, CastlingMode::Standard).unwrap()
+        fen.parse().unwrap()
     }
 
     fn text(pos: &Position, input: &str) -> TextResolution {

@@ -6,15 +6,14 @@
 use std::path::PathBuf;
 
 use sanfen::game::{Claim, EndReason, Game, GameEnd, Outcome};
-use sanfen::{CastlingMode, Color, Fen, Move, Position};
+use sanfen::{CastlingMode, Color, Move, Position};
 
 fn data(path: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data").join(path)
 }
 
 fn position(fen: &str) -> Position {
-    let setup = Fen::parse(fen, CastlingMode::Standard).unwrap_or_else(|e| panic!("{fen}: {e}")).setup;
-    Position::from_setup(setup, CastlingMode::Standard).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    fen.parse().unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
 /// The legal move with this UCI text.

@@ -11,7 +11,7 @@
 
 use sanfen::resolve::{Candidate, MoveLint, Problem, Rejection, SanError, resolve, resolve_text};
 use sanfen::san::{CastlingSide, Letters, SanLintKind, SanOptions, SanPlus};
-use sanfen::{Bitboard, CastlingMode, Fen, Move, Position, Role, Square};
+use sanfen::{Bitboard, CastlingMode, Move, Position, Role, Square};
 
 use Square::*;
 
@@ -141,8 +141,7 @@ const fn ambiguous(from: &'static [Square], spellings: &'static [&'static str]) 
 }
 
 fn position(fen: &str, mode: CastlingMode) -> Position {
-    let parsed = Fen::parse(fen, mode).unwrap_or_else(|e| panic!("{fen}: {e}"));
-    Position::from_setup(parsed.setup, mode).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    Position::from_fen(fen, mode).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
 /// Checks every row; returns what they covered: the lint kinds, the
