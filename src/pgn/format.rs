@@ -25,7 +25,7 @@
 //!
 //! A game is **rewritten** when every token of it is understood: the tags
 //! give a position sanfen plays (standard chess or Chess960), every move
-//! resolves (in any spelling [`resolve_text`] reads leniently, English
+//! resolves (in any spelling [`play`](crate::play::play) reads, English
 //! letters) to exactly one legal move or is a null move out of check, and
 //! the reader reported no syntax error. Otherwise the game is written
 //! **unchanged**: the bytes from its first token to its last (but for its
