@@ -638,7 +638,6 @@ impl Recorder<'_> {
     /// Plays one SAN token on `line`: the fast path (canonical SAN, found
     /// without generating the legal moves), else the resolver, which reads
     /// every spelling and explains.
-    #[inline(always)]
     fn play(&mut self, line: &mut Line, token: &[u8], at: Location) -> bool {
         if line.dead {
             line.since_dead += 1;
