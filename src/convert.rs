@@ -209,7 +209,8 @@ pub enum StrictSanError {
     NotCanonical {
         /// The move.
         m: Move,
-        /// What differs (empty when only an `e.p.` mark does).
+        /// What differs, where the resolver names it (empty for coordinates,
+        /// `Ng1f3`, or an `e.p.` mark).
         lints: Vec<MoveLint>,
         /// The canonical SAN, with its check mark.
         canonical: SanPlus,
