@@ -210,7 +210,7 @@ pub enum StrictSanError {
         /// The move.
         m: Move,
         /// What differs, where the resolver names it (empty for coordinates,
-        /// `Ng1f3`, or an `e.p.` mark).
+        /// `g1f3`, and for an `e.p.` mark).
         lints: Vec<MoveLint>,
         /// The canonical SAN, with its check mark.
         canonical: SanPlus,
