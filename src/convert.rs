@@ -396,6 +396,26 @@ mod tests {
     }
 
     #[test]
+    fn strict_san_refuses_coordinates_with_no_lint_to_name() {
+        let pos = Position::default();
+        let g1f3 = SanPlus::new(San::Squares { from: Square::G1, to: Square::F3, capture: false, promotion: None });
+        let nf3 = Move::Normal {
+            role: crate::Role::Knight,
+            from: Square::G1,
+            capture: None,
+            to: Square::F3,
+            promotion: None,
+        };
+        assert_eq!(g1f3.to_move(&pos), Ok(nf3));
+        let error = g1f3.to_move_strict(&pos).unwrap_err();
+        assert_eq!(
+            error,
+            StrictSanError::NotCanonical { m: nf3, lints: Vec::new(), canonical: "Nf3".parse().unwrap() }
+        );
+        assert_eq!(error.to_string(), "not canonical SAN; SAN writes Nf3");
+    }
+
+    #[test]
     fn strict_san_refuses_castling_as_a_king_move() {
         let pos: Position = "4k3/8/8/8/8/8/8/4K2R w K - 0 1".parse().unwrap();
         let kg1: SanPlus = "Kg1".parse().unwrap();
