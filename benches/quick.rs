@@ -1,17 +1,18 @@
 //! The fast path against the full resolver, per move: every ply of the first
 //! 200 games of `../shared/data/pgn/shakmaty-bench/twic1599_1000k.pgn`, each
-//! SAN looked up in the position before it ([`find`] versus [`resolve`]), then
-//! whole games replayed (find, check mark, play; and with the SAN parsed from
-//! text too) as `sanfen check` does. Throughput is in plies.
+//! SAN looked up in the position before it ([`SanPlus::to_move`], which finds
+//! canonical SAN without generating the legal moves, versus [`resolve`]), then
+//! whole games replayed from the tokens with [`play_with_checkers`] (parse,
+//! find, check mark, play) as `sanfen check` does. Throughput is in plies.
 
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use sanfen::Position;
 use sanfen::pgn::reader::{Location, Reader, Visitor};
-use sanfen::quick::{Quick, find, suffix_after};
+use sanfen::play::{Options, play_with_checkers};
 use sanfen::resolve::resolve;
-use sanfen::san::{San, SanPlus};
+use sanfen::san::SanPlus;
 
 /// Games read from the file.
 const GAMES: usize = 200;
@@ -56,46 +57,35 @@ fn plies(games: &[Vec<Vec<u8>>]) -> Vec<(Position, SanPlus)> {
     plies
 }
 
-/// Replays a game as the checker does: parse, find, check mark, play; the
-/// number of moves whose check mark is right.
+/// Replays a game as the checker does, from the tokens: parse, find, check
+/// mark, play; the number of moves written as canonical SAN, check mark
+/// included.
 fn replay(game: &[Vec<u8>]) -> usize {
     let mut pos = Position::default();
-    let mut right = 0;
+    let mut checkers = pos.checkers();
+    let mut canonical = 0;
     for token in game {
-        let san_plus = SanPlus::from_ascii(token).expect("strict SAN");
-        let Some(m) = find(&pos, &san_plus.san).to_move() else { panic!("{pos}: {san_plus}") };
-        pos.play_unchecked(m);
-        right += usize::from(suffix_after(&pos) == san_plus.suffix);
+        let played = play_with_checkers(&mut pos, checkers, token, Options::PGN)
+            .unwrap_or_else(|e| panic!("{pos}: {}: {e}", String::from_utf8_lossy(token)));
+        checkers = played.checkers;
+        canonical += usize::from(played.is_canonical());
     }
-    right
-}
-
-/// [`replay`] with the SAN already parsed.
-fn replay_parsed(game: &[SanPlus]) -> usize {
-    let mut pos = Position::default();
-    let mut right = 0;
-    for san_plus in game {
-        let Some(m) = find(&pos, &san_plus.san).to_move() else { panic!("{pos}: {san_plus}") };
-        pos.play_unchecked(m);
-        right += usize::from(suffix_after(&pos) == san_plus.suffix);
-    }
-    right
+    canonical
 }
 
 fn find_versus_resolve(c: &mut Criterion) {
     let games = games();
     assert_eq!(games.len(), GAMES);
     let plies = plies(&games);
-    let sans: Vec<(Position, San)> = plies.iter().map(|(pos, san_plus)| (pos.clone(), san_plus.san)).collect();
-    let canonical = sans.iter().filter(|(pos, san)| matches!(find(pos, san), Quick::Canonical(_))).count();
-    assert_eq!((sans.len(), canonical), (sans.len(), sans.len()), "every move of the games is canonical SAN");
+    let strict = plies.iter().filter(|(pos, san_plus)| san_plus.to_move_strict(pos).is_ok()).count();
+    assert_eq!(strict, plies.len(), "every move of the games is canonical SAN");
 
     let mut group = c.benchmark_group("quick");
-    group.throughput(Throughput::Elements(sans.len() as u64));
-    group.bench_function("find", |b| {
+    group.throughput(Throughput::Elements(plies.len() as u64));
+    group.bench_function("to_move", |b| {
         b.iter(|| {
-            for (pos, san) in &sans {
-                black_box(find(black_box(pos), black_box(san)));
+            for (pos, san_plus) in &plies {
+                let _ = black_box(black_box(san_plus).to_move(black_box(pos)));
             }
         });
     });
@@ -106,15 +96,8 @@ fn find_versus_resolve(c: &mut Criterion) {
             }
         });
     });
-    let parsed: Vec<Vec<SanPlus>> = games
-        .iter()
-        .map(|game| game.iter().map(|token| SanPlus::from_ascii(token).expect("strict SAN")).collect())
-        .collect();
-    let right: usize = parsed.iter().map(|game| replay_parsed(game)).sum();
-    assert_eq!(right, sans.len(), "every check mark of the games is right");
-    group.bench_function("find+suffix+play", |b| {
-        b.iter(|| parsed.iter().map(|game| replay_parsed(game)).sum::<usize>());
-    });
+    let canonical: usize = games.iter().map(|game| replay(game)).sum();
+    assert_eq!(canonical, plies.len(), "every token of the games is canonical SAN, check marks right");
     group.bench_function("parse+find+suffix+play", |b| {
         b.iter(|| games.iter().map(|game| replay(game)).sum::<usize>());
     });

@@ -575,10 +575,10 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{CastlingMode, Fen, Square};
+    use crate::Square;
 
     fn position(fen: &str) -> Position {
-        Position::from_setup(Fen::parse(fen, CastlingMode::Standard).unwrap().setup, CastlingMode::Standard).unwrap()
+        fen.parse().unwrap()
     }
 
     fn normal(role: Role, from: Square, to: Square) -> Move {

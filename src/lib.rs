@@ -1,14 +1,112 @@
-//! sanfen: chess notation. Parse and check FEN positions, report every problem at
-//! once, and write canonical FEN.
+//! sanfen: chess notation. Read and write FEN positions and SAN moves, list
+//! legal moves, resolve a move against a position (which piece, from which
+//! square, and why not), play games, and check and rewrite PGN movetext. Bad
+//! input gets an error that says what is wrong and where, every problem at
+//! once; nothing panics on any input.
+//!
+//! Text, syntax and legal values are separate types: [`Fen`] (the text form)
+//! holds a [`Setup`] (anything FEN can say), and a [`Position`] is a legal
+//! one; a [`SanPlus`](san::SanPlus) is SAN as written, and a [`Move`] exists
+//! only once resolved against a position. [`convert`] lists every conversion
+//! between them, one call each.
+//!
+//! # FEN to position and back
 //!
 //! ```
-//! use sanfen::{Fen, Position};
+//! use sanfen::Position;
 //!
-//! let fen: Fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1".parse().unwrap();
-//! let position = Position::from_setup(fen.setup.clone(), fen.castling_mode).unwrap();
-//! // the en passant square is written only when a capture is possible
-//! assert_eq!(position.fen().to_string(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+//! let pos: Position = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1".parse().unwrap();
+//! // canonical FEN: the en passant square only when a capture is possible
+//! assert_eq!(pos.to_string(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+//!
+//! // an illegal position: every reason at once
+//! let error = "k6R/8/8/8/8/8/8/8 w - - 0 1".parse::<Position>().unwrap_err();
+//! assert_eq!(
+//!     error.to_string(),
+//!     "illegal position: white has no king; black is in check from h8 but it is white's turn"
+//! );
 //! ```
+//!
+//! # Legal moves, in SAN
+//!
+//! ```
+//! use sanfen::Position;
+//! use sanfen::san::SanPlus;
+//!
+//! let pos = Position::default();
+//! let sans: Vec<String> = pos.legal_moves().iter().map(|&m| SanPlus::from_move(&pos, m).to_string()).collect();
+//! assert_eq!(sans.len(), 20);
+//! assert_eq!(sans[..6], ["Na3", "Nc3", "Nf3", "Nh3", "a3", "b3"]);
+//! ```
+//!
+//! # SAN and UCI to a move, and back
+//!
+//! ```
+//! use sanfen::san::SanPlus;
+//! use sanfen::{Position, Uci};
+//!
+//! let pos = Position::default();
+//! let nf3 = "Nf3".parse::<SanPlus>().unwrap().to_move(&pos).unwrap();
+//! assert_eq!(SanPlus::from_move(&pos, nf3).to_string(), "Nf3");
+//! assert_eq!(nf3.to_uci(pos.castling_mode()).to_string(), "g1f3");
+//! assert_eq!("g1f3".parse::<Uci>().unwrap().to_move(&pos), Ok(nf3));
+//!
+//! // any common spelling, in the letters of a language, as typed or in PGN
+//! use sanfen::play::{Options, read};
+//! use sanfen::san::Letters;
+//! let played = read(&pos, b"Cg1-f3", Options::typed(Letters::Portuguese)).unwrap();
+//! assert_eq!((played.m, played.san.to_string()), (Some(nf3), "Nf3".to_owned()));
+//! assert!(!played.is_canonical());
+//! ```
+//!
+//! # Resolving, with reasons
+//!
+//! Every piece of the named kind is a candidate, kept or rejected with its
+//! reason; a refusal says why and what was probably meant.
+//!
+//! ```
+//! use sanfen::resolve::{Rejection, resolve};
+//! use sanfen::{Position, Square};
+//!
+//! // the knight on d5 is pinned by the rook on a5
+//! let pos: Position = "8/8/8/R2nkn2/8/8/2K5/8 b - - 0 1".parse().unwrap();
+//! let resolution = resolve(&pos, &"Nb4".parse().unwrap());
+//! let candidates: Vec<(Square, Option<Rejection>)> =
+//!     resolution.candidates.iter().map(|c| (c.from, c.rejection.clone())).collect();
+//! assert_eq!(candidates, [
+//!     (Square::D5, Some(Rejection::Pinned { by: Square::A5 })),
+//!     (Square::F5, Some(Rejection::CannotReach)),
+//! ]);
+//! assert_eq!(
+//!     resolution.outcome.unwrap_err().to_string(),
+//!     "illegal: no knight can move to b4: the knight on d5 is pinned by the piece on a5; did you mean Nd4+, Nh4, Nd6?"
+//! );
+//! ```
+//!
+//! # Playing a game
+//!
+//! A [`Game`] keeps the moves, for undo and for the rules that need the
+//! history (repetition, the fifty-move rule).
+//!
+//! ```
+//! use sanfen::Game;
+//! use sanfen::san::SanPlus;
+//!
+//! let mut game = Game::default();
+//! for san in ["f3", "e5", "g4", "Qh4#"] {
+//!     let m = san.parse::<SanPlus>().unwrap().to_move(game.position()).unwrap();
+//!     game.play(m).unwrap();
+//! }
+//! assert_eq!(game.end().unwrap().to_string(), "checkmate: 0-1");
+//! assert_eq!(game.position().to_string(), "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+//! ```
+//!
+//! # Cargo features
+//!
+//! | feature | default | what it adds |
+//! | --- | --- | --- |
+//! | `cli` | yes | the `sanfen` binary: argument parsing, line editing, JSON output, progress, parallel checking, compressed input (gzip, zstd, bzip2); turns on `serde`. The library alone pulls in none of it: depend on sanfen with `default-features = false` |
+//! | `serde` | with `cli` | `Serialize` and `Deserialize` for the public values, through their text form where they have one |
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -17,6 +115,7 @@ pub mod attacks;
 mod bitboard;
 mod board;
 mod color;
+pub mod convert;
 pub mod engine;
 pub mod fen;
 pub mod game;
@@ -25,8 +124,9 @@ mod movegen;
 mod moves;
 pub mod notation;
 pub mod pgn;
+pub mod play;
 mod position;
-pub mod quick;
+mod quick;
 #[cfg(feature = "repl")]
 pub mod repl;
 pub mod resolve;

@@ -764,7 +764,7 @@ fn capture_lints(written: bool, actual: bool, lints: &mut Vec<MoveLint>) {
     }
 }
 
-fn suffix_lints(written: Option<Suffix>, actual: Option<Suffix>, lints: &mut Vec<MoveLint>) {
+pub(crate) fn suffix_lints(written: Option<Suffix>, actual: Option<Suffix>, lints: &mut Vec<MoveLint>) {
     let lint = match (written, actual) {
         (None, Some(Suffix::Check)) => MoveLint::MissingCheck,
         (None, Some(Suffix::Checkmate)) => MoveLint::MissingCheckmate,
@@ -842,10 +842,9 @@ fn edit_distance(a: &str, b: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{CastlingMode, Fen};
 
     fn position(fen: &str) -> Position {
-        Position::from_setup(Fen::parse(fen, CastlingMode::Standard).unwrap().setup, CastlingMode::Standard).unwrap()
+        fen.parse().unwrap()
     }
 
     fn text(pos: &Position, input: &str) -> TextResolution {

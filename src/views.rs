@@ -178,10 +178,6 @@ mod tests {
         bb.into_iter().map(|sq| sq.to_string()).collect()
     }
 
-    fn position(fen: &str) -> Position {
-        Position::from_setup(Fen::parse(fen, CastlingMode::Standard).unwrap().setup, CastlingMode::Standard).unwrap()
-    }
-
     /// seed 002, basic level: `BB`, row 3, column 2, on an empty board.
     #[test]
     fn seed_002_bishop_on_an_empty_board() {
@@ -396,7 +392,7 @@ mod tests {
     fn en_passant_in_the_position_views() {
         // d7-d5 was the last move: e5 may take on d6, after which the rook on d2
         // sees d6 through the square the captured pawn left
-        let pos = position("4k3/8/8/3pP3/8/8/3r4/4K3 w - d6 0 2");
+        let pos: Position = "4k3/8/8/3pP3/8/8/3r4/4K3 w - d6 0 2".parse().unwrap();
         assert_eq!(squares(reach(pos.board(), Square::E5)), ["e6"]);
         assert_eq!(squares(pos.reach(Square::E5)), ["d6", "e6"]);
         assert_eq!(squares(pos.safe_reach(Square::E5)), ["e6"]);
@@ -414,10 +410,10 @@ mod tests {
         assert_eq!(squares(start.legal_targets(Square::E7)), Vec::<String>::new());
         assert_eq!(squares(start.legal_targets(Square::E4)), Vec::<String>::new());
         // a pinned knight reaches six squares but has no legal move
-        let pinned = position("4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1");
+        let pinned: Position = "4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1".parse().unwrap();
         assert_eq!(squares(pinned.reach(Square::E2)), ["c1", "g1", "c3", "g3", "d4", "f4"]);
         assert_eq!(pinned.legal_targets(Square::E2), Bitboard::EMPTY);
-        let castling = position("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        let castling: Position = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1".parse().unwrap();
         assert_eq!(squares(castling.legal_targets(Square::E1)), ["c1", "d1", "f1", "g1", "d2", "e2", "f2"]);
         assert_eq!(squares(castling.reach(Square::E1)), ["d1", "f1", "d2", "e2", "f2"]);
     }

@@ -22,7 +22,7 @@ use libfuzzer_sys::fuzz_target;
 use sanfen::notation::san_plus;
 use sanfen::resolve::{SanError, resolve_text};
 use sanfen::san::{Letters, SanOptions};
-use sanfen::{CastlingMode, Fen, Move, Position};
+use sanfen::{CastlingMode, Move, Position};
 
 /// Positions with something to get wrong: disambiguation, pins, checks, en
 /// passant, promotions, castling both ways, the lowercase-b rule, Chess960.
@@ -47,8 +47,7 @@ static ROUND_TRIPPED: [Once; POSITIONS.len()] = [const { Once::new() }; POSITION
 
 fn position(index: usize) -> Position {
     let (fen, mode) = POSITIONS[index];
-    let parsed = Fen::parse(fen, mode).expect("a FEN of the list");
-    Position::from_setup(parsed.setup, mode).expect("a legal position of the list")
+    Position::from_fen(fen, mode).expect("a legal position of the list")
 }
 
 /// Reads `text` strictly: the move, asserting it was canonical.

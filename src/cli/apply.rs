@@ -11,8 +11,8 @@ use std::io::{self, BufWriter, Write};
 
 use sanfen::Position;
 use sanfen::lint::LintPolicy;
-use sanfen::resolve::resolve_text;
-use sanfen::san::{Letters, SanOptions};
+use sanfen::play::{self, Options, PlayError};
+use sanfen::san::Letters;
 use serde::Serialize;
 
 use super::resolve::{Failure, Lint, Played, lints};
@@ -99,36 +99,34 @@ struct Game {
 
 /// Plays the move tokens from `position`: the moves played, and the move that
 /// stopped the run if one did (then the final position is not meaningful).
-fn play(mut position: Position, tokens: &[Vec<u8>], options: SanOptions, policy: LintPolicy) -> (Position, Game) {
+fn play(mut position: Position, tokens: &[Vec<u8>], options: Options, policy: LintPolicy) -> (Position, Game) {
     let mut game = Game { fen: None, moves: Vec::new(), error: None };
     for (index, text) in tokens.iter().filter_map(|token| move_text(token)).enumerate() {
         let (index, input) = (index + 1, String::from_utf8_lossy(text).into_owned());
-        let resolved = match resolve_text(&position, text, options) {
-            Ok(resolved) => resolved,
+        let played = match play::play(&mut position, text, options) {
+            Ok(played) => played,
             Err(error) => {
-                game.error = Some(ErrorReport { index, input, stop: Stop::Resolve(Failure::syntax(&error)) });
+                let failure = match &error {
+                    PlayError::NotAMove(error) => Failure::syntax(error),
+                    PlayError::Move(error) => Failure::of(error),
+                    PlayError::NullMoveInCheck => {
+                        Failure::Illegal { message: error.to_string(), suggestions: Vec::new() }
+                    }
+                };
+                game.error = Some(ErrorReport { index, input, stop: Stop::Resolve(failure) });
                 return (position, game);
             }
         };
-        let resolution = &resolved.resolution;
-        let m = match resolution.outcome {
-            Ok(m) => m,
-            Err(ref error) => {
-                game.error = Some(ErrorReport { index, input, stop: Stop::Resolve(Failure::of(error)) });
-                return (position, game);
-            }
-        };
-        let san = resolution.canonical.as_ref().map(ToString::to_string).unwrap_or_default();
-        let lints = lints(&resolved, policy);
+        let lints = lints(&played.spelling, &played.lints, Some(&played.san), policy);
         if lints.iter().any(|lint| lint.denied) {
             let lints: Vec<Lint> = lints.into_iter().filter(|lint| lint.denied).collect();
             let message = lints.iter().map(|lint| lint.message.as_str()).collect::<Vec<_>>().join("; ");
             game.error = Some(ErrorReport { index, input, stop: Stop::Lint { kind: "lint", message, lints } });
             return (position, game);
         }
-        let uci = m.to_uci(position.castling_mode()).to_string();
-        // the resolver returns legal moves only
-        position.play_unchecked(m);
+        // null moves are refused (`Options::typed`): every move played is a move
+        let uci = played.m.map(|m| m.to_uci(position.castling_mode()).to_string()).unwrap_or_default();
+        let san = played.san.to_string();
         game.moves.push(MoveReport { index, input, played: Played { san, uci }, lints });
     }
     game.fen = Some(position.fen().to_string());
@@ -182,7 +180,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
         tokens.extend(chunk.split(u8::is_ascii_whitespace).filter(|token| !token.is_empty()).map(<[u8]>::to_vec));
         Ok(())
     })?;
-    let options = SanOptions { strict: false, letters: args.letters };
+    let options = Options::typed(args.letters);
     let (_, game) = play(position, &tokens, options, args.lints.policy(args.strict)?);
     let code = ExitCode::Valid.and_valid(game.error.is_none());
     let mut out = BufWriter::new(io::stdout().lock());
@@ -231,7 +229,8 @@ mod tests {
     fn the_run_stops_at_the_first_failing_move() {
         let tokens: Vec<Vec<u8>> =
             ["1.", "e4", "e5", "2.", "Nf3", "Nf6", "Nf6"].iter().map(|t| t.as_bytes().to_vec()).collect();
-        let (position, game) = play(Position::default(), &tokens, SanOptions::LENIENT, LintPolicy::default());
+        let (position, game) =
+            play(Position::default(), &tokens, Options::typed(Letters::English), LintPolicy::default());
         assert_eq!(game.fen, None);
         assert_eq!(game.moves.len(), 4);
         let error = game.error.unwrap();

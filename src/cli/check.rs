@@ -26,6 +26,7 @@ use sanfen::pgn::chunk::Chunker;
 use sanfen::pgn::parallel::threads_or_cores;
 use sanfen::pgn::reader::Location;
 use sanfen::pgn::validate::{Finding, GameReport, MAX_FINDINGS, Options};
+use sanfen::play::MoveNumber;
 use serde_json::{Value, json};
 
 use super::report::Style;
@@ -307,10 +308,6 @@ fn too_large_json(file: &str, number: u64, at: Location, size: u64) -> Value {
 }
 
 /// `12.` or `12...` before a move of `side`.
-fn move_prefix(number: u32, side: Color) -> String {
-    format!("{number}{}", if side == Color::White { "." } else { "..." })
-}
-
 /// Text from the input as it may be shown: control characters escaped
 /// (`\t`, `\r`, `\n`, `\x1b`, `\u{9b}`), so that no byte of a file reaches a
 /// terminal as a control.
@@ -383,7 +380,7 @@ fn write_game_as(out: &mut Vec<u8>, file: &str, who: &str, report: &GameReport, 
         let (label, colour) = if is_error(finding) { ("error", "\x1b[1;31m") } else { ("warning", "\x1b[1;33m") };
         write!(out, "{file}:{}:{}: {who}", finding.at.line, finding.at.column)?;
         if let (Some(number), Some(side)) = (finding.move_number, finding.side) {
-            write!(out, ", {} {}", move_prefix(number, side), escape(&finding.token))?;
+            write!(out, ", {} {}", MoveNumber { number, turn: side }, escape(&finding.token))?;
         } else if !finding.token.is_empty() {
             write!(out, ", {}", escape(&finding.token))?;
         }

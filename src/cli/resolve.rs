@@ -11,8 +11,8 @@ use std::io::{self, BufWriter, Write};
 
 use sanfen::Position;
 use sanfen::lint::{Level, LintPolicy};
-use sanfen::resolve::{Resolution, SanError, TextResolution, resolve_text};
-use sanfen::san::{Letters, ParseSanError, SanOptions};
+use sanfen::resolve::{MoveLint, Resolution, SanError, resolve_text};
+use sanfen::san::{Letters, ParseSanError, SanLint, SanOptions, SanPlus};
 use serde::Serialize;
 
 use super::moves;
@@ -74,19 +74,19 @@ impl Lint {
     }
 }
 
-/// The lint findings of a resolved token that `policy` does not allow,
-/// spelling first (in input order), then the resolver's.
-pub fn lints(resolved: &TextResolution, policy: LintPolicy) -> Vec<Lint> {
-    let syntax = resolved.syntax_lints.iter().map(|lint| Lint {
+/// The lint findings of a token that `policy` does not allow, spelling
+/// first (in input order), then those about the move (`canonical`: its
+/// canonical SAN).
+pub fn lints(spelling: &[SanLint], moves: &[MoveLint], canonical: Option<&SanPlus>, policy: LintPolicy) -> Vec<Lint> {
+    let syntax = spelling.iter().map(|lint| Lint {
         code: lint.code(),
         message: lint.to_string(),
         canonical: lint.canonical.clone(),
         span: Some([lint.span.start, lint.span.end]),
         denied: false,
     });
-    let resolution = &resolved.resolution;
-    let san = resolution.canonical.as_ref().map(ToString::to_string).unwrap_or_default();
-    let moves = resolution.lints.iter().map(|lint| Lint {
+    let san = canonical.map(ToString::to_string).unwrap_or_default();
+    let moves = moves.iter().map(|lint| Lint {
         code: lint.code(),
         message: format!("{lint}; SAN writes {san}"),
         canonical: san.clone(),
@@ -227,7 +227,8 @@ impl Report {
             }
             Err(error) => report.error = Some(Failure::of(error)),
         }
-        report.lints = lints(&resolved, policy);
+        let resolution = &resolved.resolution;
+        report.lints = lints(&resolved.syntax_lints, &resolution.lints, resolution.canonical.as_ref(), policy);
         report
     }
 

@@ -25,7 +25,7 @@
 //!
 //! A game is **rewritten** when every token of it is understood: the tags
 //! give a position sanfen plays (standard chess or Chess960), every move
-//! resolves (in any spelling [`resolve_text`] reads leniently, English
+//! resolves (in any spelling [`play`](crate::play::play) reads, English
 //! letters) to exactly one legal move or is a null move out of check, and
 //! the reader reported no syntax error. Otherwise the game is written
 //! **unchanged**: the bytes from its first token to its last (but for its
@@ -101,10 +101,10 @@ use crate::pgn::reader::{
 };
 use crate::pgn::start::{Start, StartError, start_position};
 use crate::pgn::validate::{Options, Validator};
-use crate::quick::{self, Quick};
-use crate::resolve::{SanError, resolve_text};
-use crate::san::{Letters, ParseSanError, San, SanOptions, SanPlus, parse_canonical};
-use crate::{Color, Position, Severity, notation};
+use crate::play::{self, MoveNumber, PlayError};
+use crate::resolve::SanError;
+use crate::san::ParseSanError;
+use crate::{Color, Position, Severity};
 
 /// The longest line of movetext the formatter writes, in bytes, unless a
 /// single comment is longer.
@@ -790,8 +790,7 @@ fn write_comment(layout: &mut Layout, text: &str) {
 
 /// `12. Nf3` or `12... Nf6`, for messages.
 fn move_text(position: &Position, token: &[u8]) -> String {
-    let dots = if position.turn() == Color::White { "." } else { "..." };
-    format!("{}{dots} {}", position.fullmoves(), String::from_utf8_lossy(token))
+    format!("{} {}", MoveNumber::before(position), String::from_utf8_lossy(token))
 }
 
 impl Visitor for Formatter<'_> {
@@ -834,63 +833,27 @@ impl Visitor for Formatter<'_> {
             return;
         }
         let Some(line) = self.lines.last_mut() else { return };
-        // the fast path: canonical SAN naming exactly one legal move, found
-        // without generating the legal moves; the check mark is the one the
-        // move earns
-        let fast =
-            parse_canonical(token, Letters::English).and_then(|san| match quick::find(&line.position, &san.san) {
-                Quick::Canonical(m) => Some((m, san)),
-                Quick::NonCanonical(_) | Quick::NotFound => None,
-            });
-        // the move (`None`: a null move), its SAN, and whether the check mark
-        // is still to be found
-        let (m, mut san, fast) = match fast {
-            Some((m, san)) => (Some(m), san, true),
-            None => match resolve_text(&line.position, token, SanOptions::LENIENT) {
-                Ok(resolved) => {
-                    let reading = resolved.parsed.readings[resolved.reading];
-                    match resolved.resolution.outcome {
-                        Ok(m) => {
-                            let canonical =
-                                resolved.resolution.canonical.unwrap_or_else(|| notation::san_plus(&line.position, m));
-                            (Some(m), SanPlus { annotation: reading.annotation, ..canonical }, false)
-                        }
-                        Err(_) if reading.san == San::Null && !line.position.is_check() => {
-                            (None, SanPlus { suffix: None, ..reading }, false)
-                        }
-                        Err(_) if reading.san == San::Null => {
-                            let text = move_text(&line.position, token);
-                            return self.fail(at, FormatErrorKind::NullMoveInCheck { text });
-                        }
-                        Err(error) => {
-                            let text = move_text(&line.position, token);
-                            return self.fail(at, FormatErrorKind::Move { text, error });
-                        }
-                    }
-                }
-                Err(error) => {
-                    let text = move_text(&line.position, token);
-                    return self.fail(at, FormatErrorKind::NotAMove { text, error });
-                }
-            },
-        };
         let before = line.position.clone();
-        line.en_passant = matches!(m, Some(crate::Move::EnPassant { .. }));
-        match m {
-            Some(m) => line.position.play_unchecked(m),
-            None => line.position.play_null(),
-        }
-        if fast {
-            san.suffix = quick::suffix_after(&line.position);
-        }
-        san.en_passant_mark = false;
+        let played = match play::play(&mut line.position, token, play::Options::PGN) {
+            Ok(played) => played,
+            Err(error) => {
+                let text = move_text(&line.position, token);
+                return self.fail(
+                    at,
+                    match error {
+                        PlayError::NotAMove(error) => FormatErrorKind::NotAMove { text, error },
+                        PlayError::Move(error) => FormatErrorKind::Move { text, error },
+                        PlayError::NullMoveInCheck => FormatErrorKind::NullMoveInCheck { text },
+                    },
+                );
+            }
+        };
+        line.en_passant = matches!(played.m, Some(crate::Move::EnPassant { .. }));
+        let san = played.annotated();
         let atom = self.layout.token();
-        if before.turn() == Color::White {
-            atom.extend_from_slice(before.fullmoves().to_string().as_bytes());
-            atom.extend_from_slice(b". ");
-        } else if line.number_black {
-            atom.extend_from_slice(before.fullmoves().to_string().as_bytes());
-            atom.extend_from_slice(b"... ");
+        if before.turn() == Color::White || line.number_black {
+            MoveNumber::before(&before).append_ascii(atom);
+            atom.push(b' ');
         }
         san.append_ascii(atom);
         line.before = Some(before);

@@ -58,8 +58,8 @@ use crate::pgn::commands::{Comment, Eval};
 use crate::pgn::input::{Input, InputError};
 use crate::pgn::reader::{Location, RawText, Reader, ResultToken, Skip, SyntaxError, Visitor};
 use crate::pgn::validate::{Finding, GameReport, Options, Validator};
-use crate::san::{SanPlus, Suffix};
-use crate::{Color, Move, Position, Uci, notation};
+use crate::san::SanPlus;
+use crate::{Color, Move, Position, Uci};
 
 /// A game read from PGN (see the [module](self)). Not to be confused with
 /// [`crate::Game`], a game being played (move history, repetitions, undo).
@@ -566,20 +566,8 @@ impl Visitor for Builder<'_> {
             }
             return;
         }
-        let (Some(m), Some(after)) = (self.validator.last_played(), self.validator.playing()) else { return };
-        let suffix: Option<Suffix> = crate::quick::suffix_after(after);
-        let san = match m {
-            Some(m) => {
-                // a token in canonical SAN is the canonical SAN (found
-                // without generating the legal moves); any other spelling
-                // is worked out from the legal moves
-                let written = crate::san::parse_canonical(token, crate::san::Letters::English)
-                    .map(|written| written.san)
-                    .filter(|san| crate::quick::find(&before, san) == crate::quick::Quick::Canonical(m));
-                SanPlus { suffix, ..SanPlus::new(written.unwrap_or_else(|| notation::san(&before, m))) }
-            }
-            None => SanPlus::new(crate::san::San::Null),
-        };
+        let Some(m) = self.validator.last_played() else { return };
+        let Some(san) = self.validator.last_san() else { return };
         let mode = before.castling_mode();
         let uci = m.map(|m| m.to_uci(mode));
         let ply = self.frames.last().and_then(|frame| frame.line.moves.last()).map_or_else(

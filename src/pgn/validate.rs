@@ -33,9 +33,9 @@ use crate::pgn::reader::{
     Location, RawText, ResultToken, Skip, SyntaxError, SyntaxErrorKind, Visitor, bom_len, result_of,
 };
 use crate::pgn::start::{Start, StartError, start_position};
-use crate::quick::{self, Quick};
-use crate::resolve::{MoveLint, SanError, resolve_text};
-use crate::san::{ParseSanError, San, SanLintKind, SanOptions, SanPlus, Suffix};
+use crate::play::{self, PlayError, Played};
+use crate::resolve::{MoveLint, SanError};
+use crate::san::{ParseSanError, SanLintKind, SanPlus};
 use crate::{Bitboard, Color, Position, Severity};
 
 /// What the validator may be asked to keep beyond the findings themselves.
@@ -217,7 +217,7 @@ impl FindingKind {
                 Some(canonical.to_string())
             }
             FindingKind::WrongMoveNumber { expected } | FindingKind::MissingMoveNumber { expected } => {
-                Some(move_number_text(*expected))
+                Some(move_number_text(*expected).to_string())
             }
             FindingKind::ResultMismatch { marker, .. } => Some((*marker).to_owned()),
             FindingKind::ResultContradictsPosition { expected, .. } => Some((*expected).to_owned()),
@@ -229,8 +229,8 @@ impl FindingKind {
 }
 
 /// `12.` or `12...`.
-fn move_number_text((number, black): (u32, bool)) -> String {
-    format!("{number}{}", if black { "..." } else { "." })
+fn move_number_text((number, black): (u32, bool)) -> crate::play::MoveNumber {
+    crate::play::MoveNumber { number, turn: if black { Color::Black } else { Color::White } }
 }
 
 impl core::fmt::Display for FindingKind {
@@ -422,6 +422,8 @@ struct Line {
     /// position before it (or, on a dead line, before the move that could not
     /// be played, which is `pos`).
     undo: Option<Undo>,
+    /// The canonical SAN of the last move played, with its check mark.
+    san: Option<SanPlus>,
     /// Half-moves played from the game's start along this line.
     ply: u32,
     /// A move could not be played: the rest of the line is not judged.
@@ -442,6 +444,7 @@ impl Line {
             checkers: pos.checkers(),
             pos,
             undo: None,
+            san: None,
             ply,
             dead: false,
             since_dead: 0,
@@ -626,88 +629,54 @@ impl Recorder<'_> {
         range.as_ref().map(|r| RawText(&self.input[r.clone()]).decode().into_owned())
     }
 
-    /// Plays one SAN token on `line`.
+    /// Plays one SAN token on `line`: the fast path (canonical SAN, found
+    /// without generating the legal moves), else the resolver, which reads
+    /// every spelling and explains.
     fn play(&mut self, line: &mut Line, token: &[u8], at: Location) -> bool {
         if line.dead {
             line.since_dead += 1;
             return false;
         }
         self.check_number(line, token, at);
-        // the fast path: canonical SAN naming exactly one legal move
-        if let Some(san) = crate::san::parse_canonical(token, crate::san::Letters::English)
-            && let Quick::Canonical(m) = quick::find_with_checkers(&line.pos, line.checkers, &san.san)
-        {
-            let context = (line.ply + 1, line.pos.fullmoves(), line.pos.turn());
-            line.undo = Some(line.pos.undo_info(Some(m)));
-            line.pos.play_unchecked(m);
-            line.checkers = line.pos.checkers_after(m);
-            let wanted = if line.checkers.any() || san.suffix.is_some() {
-                quick::suffix_with_checkers(&line.pos, line.checkers)
-            } else {
-                None
-            };
-            if wanted != san.suffix {
-                let lint = suffix_lint(san.suffix, wanted);
-                let canonical = SanPlus { suffix: wanted, ..san };
-                self.push_with(FindingKind::MoveShape { lint, canonical }, at, token, Some(context));
-            }
-            advance(line);
-            return true;
-        }
-        self.play_slow(line, token, at)
-    }
-
-    /// The full resolver: lenient reading, every lint, explanations.
-    fn play_slow(&mut self, line: &mut Line, token: &[u8], at: Location) -> bool {
-        match resolve_text(&line.pos, token, SanOptions::LENIENT) {
-            Err(err) => {
-                self.push(FindingKind::NotAMove(err), at, token, Some(line));
-                kill(line);
-                false
-            }
-            Ok(resolved) if resolved.parsed.readings[resolved.reading].san == San::Null => {
-                if line.pos.is_check() {
-                    self.push(FindingKind::NullMoveInCheck, at, token, Some(line));
-                    kill(line);
-                    return false;
+        let context = Some((line.ply + 1, line.pos.fullmoves(), line.pos.turn()));
+        match play::play_with_checkers(&mut line.pos, line.checkers, token, play::Options::PGN) {
+            Ok(played) => {
+                if !played.is_canonical() {
+                    self.push_lints(&played, at, token, context);
                 }
-                let canonical = SanPlus::new(San::Null);
-                for lint in &resolved.syntax_lints {
-                    self.push(FindingKind::Spelling { kind: lint.kind, canonical }, at, token, Some(line));
+                if played.m.is_none() {
+                    self.push_with(FindingKind::NullMove, at, token, context);
                 }
-                self.push(FindingKind::NullMove, at, token, Some(line));
-                line.undo = Some(line.pos.undo_info(None));
-                line.pos.play_null();
-                line.checkers = Bitboard::EMPTY;
+                line.undo = Some(played.undo);
+                line.san = Some(played.san);
+                line.checkers = played.checkers;
                 advance(line);
                 true
             }
-            Ok(resolved) => match resolved.resolution.outcome {
-                Err(err) => {
-                    self.push(FindingKind::Move(err), at, token, Some(line));
-                    kill(line);
-                    false
-                }
-                Ok(m) => {
-                    let reading = resolved.parsed.readings[resolved.reading];
-                    let canonical = resolved
-                        .resolution
-                        .canonical
-                        .map(|c| SanPlus { annotation: reading.annotation, ..c })
-                        .unwrap_or(reading);
-                    for lint in &resolved.syntax_lints {
-                        self.push(FindingKind::Spelling { kind: lint.kind, canonical }, at, token, Some(line));
-                    }
-                    for lint in resolved.resolution.lints {
-                        self.push(FindingKind::MoveShape { lint, canonical }, at, token, Some(line));
-                    }
-                    line.undo = Some(line.pos.undo_info(Some(m)));
-                    line.pos.play_unchecked(m);
-                    line.checkers = line.pos.checkers();
-                    advance(line);
-                    true
-                }
-            },
+            Err(error) => {
+                let kind = match error {
+                    PlayError::NotAMove(err) => FindingKind::NotAMove(err),
+                    PlayError::Move(err) => FindingKind::Move(err),
+                    PlayError::NullMoveInCheck => FindingKind::NullMoveInCheck,
+                };
+                self.push_with(kind, at, token, context);
+                kill(line);
+                false
+            }
+        }
+    }
+
+    /// The findings of a move played but not written as canonical SAN:
+    /// spelling first, then those about the move as a whole.
+    #[inline(never)]
+    fn push_lints(&mut self, played: &Played, at: Location, token: &[u8], context: Option<(u32, u32, Color)>) {
+        // a null move's findings name `--` alone, as it has no annotation to keep
+        let canonical = if played.m.is_some() { played.annotated() } else { played.san };
+        for lint in &played.spelling {
+            self.push_with(FindingKind::Spelling { kind: lint.kind, canonical }, at, token, context);
+        }
+        for lint in &played.lints {
+            self.push_with(FindingKind::MoveShape { lint: lint.clone(), canonical }, at, token, context);
         }
     }
 
@@ -812,6 +781,12 @@ impl<'a> Validator<'a> {
     /// null move; `None` before its first move.
     pub(crate) fn last_played(&self) -> Option<Option<crate::Move>> {
         self.lines.last().and_then(|line| line.undo.as_ref()).map(Undo::played)
+    }
+
+    /// The canonical SAN (with the check mark it earns) of the last move
+    /// played on the line being played; `None` before its first move.
+    pub(crate) fn last_san(&self) -> Option<SanPlus> {
+        self.lines.last().and_then(|line| line.san)
     }
 
     /// The moves played so far in the game (mainline and variations): it
@@ -961,17 +936,6 @@ fn marker_token(input: &[u8], base: u64, at: Location) -> &[u8] {
     let rest = input.get(start..).unwrap_or_default();
     let end = rest.iter().position(|b| b.is_ascii_whitespace()).unwrap_or(rest.len());
     &rest[..end]
-}
-
-/// The lint for a check mark `written` where `wanted` is right.
-fn suffix_lint(written: Option<Suffix>, wanted: Option<Suffix>) -> MoveLint {
-    match (written, wanted) {
-        (None, Some(Suffix::Check)) => MoveLint::MissingCheck,
-        (None, Some(Suffix::Checkmate)) => MoveLint::MissingCheckmate,
-        (Some(_), None) => MoveLint::SpuriousCheck,
-        (Some(Suffix::Check), Some(Suffix::Checkmate)) => MoveLint::CheckInsteadOfMate,
-        _ => MoveLint::MateInsteadOfCheck,
-    }
 }
 
 impl Visitor for Validator<'_> {

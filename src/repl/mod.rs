@@ -61,8 +61,9 @@ use std::time::{Duration, Instant};
 
 use crate::engine::{self, Engine, Limits, Score, SearchResult};
 use crate::notation::{self, Notation};
-use crate::resolve::{SanError, resolve_text};
-use crate::san::{Letters, ParseSanError, SanOptions};
+use crate::play::{self, MoveNumber, PlayError};
+use crate::resolve::SanError;
+use crate::san::{Letters, ParseSanError};
 use crate::views;
 use crate::{Bitboard, CastlingMode, Color, Fen, Game, GameEnd, Move, Outcome, Position, Square};
 
@@ -77,6 +78,8 @@ enum Unread {
     Syntax(ParseSanError),
     /// It names no legal move, or more than one.
     Refused(SanError),
+    /// A null move, which typed moves never are (the reason).
+    NullMove(String),
 }
 
 /// How a session starts.
@@ -248,6 +251,11 @@ impl Session {
                     not_played(&moves[index + 1..], response);
                     break;
                 }
+                Err(Unread::NullMove(reason)) => {
+                    response.fail(format!("\"{text}\": {reason}"));
+                    not_played(&moves[index + 1..], response);
+                    break;
+                }
             };
             let typed = if canonical { None } else { Some(text.as_str()) };
             if !self.play_move(m, typed, response) {
@@ -267,11 +275,16 @@ impl Session {
     /// the session's letters) in the current position: the move, and whether
     /// it was typed in canonical SAN. The one place the session reads moves.
     fn read_move(&self, text: &str) -> Result<(Move, bool), Unread> {
-        let options = SanOptions { strict: false, letters: self.letters };
-        let resolved = resolve_text(self.game.position(), text.as_bytes(), options).map_err(Unread::Syntax)?;
-        let canonical = resolved.is_canonical();
-        let m = resolved.resolution.outcome.map_err(Unread::Refused)?;
-        Ok((m, canonical))
+        match play::read(self.game.position(), text.as_bytes(), play::Options::typed(self.letters)) {
+            Ok(played) => match played.m {
+                Some(m) => Ok((m, played.is_canonical())),
+                // typed moves refuse null moves (the resolver says why)
+                None => Err(Unread::NullMove("a null move is not a move".to_owned())),
+            },
+            Err(PlayError::NotAMove(err)) => Err(Unread::Syntax(err)),
+            Err(PlayError::Move(err)) => Err(Unread::Refused(err)),
+            Err(err @ PlayError::NullMoveInCheck) => Err(Unread::NullMove(err.to_string())),
+        }
     }
 
     /// Plays a legal move and shows it: `12. Nf3` (with the spelling typed
@@ -285,7 +298,7 @@ impl Session {
             response.fail(format!("illegal move \"{}\"", typed.unwrap_or(&san)));
             return false;
         }
-        let mut shown = format!("{} {san}", number(&position));
+        let mut shown = format!("{} {san}", MoveNumber::before(&position));
         if let Some(text) = typed {
             shown.push_str(&format!(" ({text} -> {san})"));
         }
@@ -650,7 +663,7 @@ impl Session {
             let position = &self.game.positions()[i];
             let m = self.game.moves()[i];
             if position.turn() == Color::White || i == first {
-                out.push(number(position));
+                out.push(MoveNumber::before(position).to_string());
             }
             out.push(notation::san_plus(position, m).to_string());
         }
@@ -756,12 +769,6 @@ fn search_line(position: &Position, result: &SearchResult, elapsed: Duration) ->
         result.nodes,
         elapsed.as_secs_f64()
     )
-}
-
-/// The move number before a move of `position`: `12.` or `12...`.
-fn number(position: &Position) -> String {
-    let dots = if position.turn() == Color::White { "." } else { "..." };
-    format!("{}{dots}", position.fullmoves())
 }
 
 /// `White` or `Black`.

@@ -4,13 +4,12 @@
 use std::time::{Duration, Instant};
 
 use sanfen::engine::{Engine, Limits, Score, evaluate, search};
-use sanfen::{CastlingMode, Fen, Move, Position, Role, Square};
+use sanfen::{CastlingMode, Move, Position, Role, Square};
 
 const MATE_IN_2: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/pgn/pychess/learn/mate_in_2.pgn");
 
 fn position(fen: &str) -> Position {
-    let fen = Fen::parse(fen, CastlingMode::Standard).expect("fen syntax");
-    Position::from_setup(fen.setup, fen.castling_mode).expect("legal position")
+    fen.parse().unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
 fn uci(m: Move) -> String {

@@ -13,8 +13,7 @@ fn data(path: &str) -> PathBuf {
 }
 
 fn position(fen: &str) -> Position {
-    let setup = Fen::parse(fen, CastlingMode::Standard).unwrap_or_else(|e| panic!("{fen}: {e}")).setup;
-    Position::from_setup(setup, CastlingMode::Standard).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    fen.parse().unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
 /// The legal move with this UCI text.

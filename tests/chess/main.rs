@@ -6,6 +6,5 @@ mod fen_data;
 mod game;
 mod movelists;
 mod perft;
-mod quick;
 mod resolve;
 mod san_data;

@@ -11,7 +11,7 @@
 
 use sanfen::resolve::{Candidate, MoveLint, Problem, Rejection, SanError, resolve, resolve_text};
 use sanfen::san::{CastlingSide, Letters, SanLintKind, SanOptions, SanPlus};
-use sanfen::{Bitboard, CastlingMode, Fen, Move, Position, Role, Square};
+use sanfen::{Bitboard, CastlingMode, Move, Position, Role, Square};
 
 use Square::*;
 
@@ -141,8 +141,7 @@ const fn ambiguous(from: &'static [Square], spellings: &'static [&'static str]) 
 }
 
 fn position(fen: &str, mode: CastlingMode) -> Position {
-    let parsed = Fen::parse(fen, mode).unwrap_or_else(|e| panic!("{fen}: {e}"));
-    Position::from_setup(parsed.setup, mode).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    Position::from_fen(fen, mode).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
 /// Checks every row; returns what they covered: the lint kinds, the
@@ -849,6 +848,67 @@ fn messages_say_why_and_what_was_meant() {
             .collect();
         assert_eq!(got, *rejections, "{text}");
     }
+}
+
+// ---- one call per conversion ------------------------------------------------------------------
+
+/// Each conversion of the library's front door in one or two lines: FEN to
+/// position and back, UCI to move and back, SAN to move and back (strict and
+/// not), a token as typed, and resolving with reasons.
+#[test]
+fn each_conversion_is_one_call() {
+    use sanfen::convert::{ParsePositionError, StrictSanError, UciMoveError};
+    use sanfen::play::{self, Options};
+    use sanfen::san::San;
+    use sanfen::{Fen, Uci};
+
+    // after 1. e4 e5 2. Nf3 Nc6: FEN to position, and back
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    let pos: Position = fen.parse().unwrap();
+    assert_eq!(pos.to_string(), fen);
+    assert_eq!(Fen::parse(fen, CastlingMode::Standard).unwrap().into_position(), Ok(pos.clone()));
+    assert_eq!(Position::from_fen(fen, CastlingMode::Chess960).unwrap().fen().to_string(), fen);
+    let error = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 x".parse::<Position>().unwrap_err();
+    assert!(matches!(error, ParsePositionError::Fen(_)), "{error:?}");
+    assert_eq!(
+        error.to_string(),
+        "invalid FEN: invalid fullmove field: found \"x\", expected a decimal number without sign or leading zeros at 63..64"
+    );
+
+    // UCI to move, and back
+    let bb5 = Move::Normal { role: Role::Bishop, from: F1, capture: None, to: B5, promotion: None };
+    assert_eq!("f1b5".parse::<Uci>().unwrap().to_move(&pos), Ok(bb5));
+    assert_eq!(bb5.to_uci(pos.castling_mode()).to_string(), "f1b5");
+    let error = "f1a7".parse::<Uci>().unwrap().to_move(&pos).unwrap_err();
+    assert_eq!(error.to_string(), "f1a7: illegal: no bishop can move to a7; did you mean Ba6, Bb5, Bc4?");
+    assert!(matches!(error, UciMoveError::Illegal { .. }), "{error:?}");
+
+    // SAN to move, and back
+    assert_eq!("Bb5".parse::<SanPlus>().unwrap().to_move(&pos), Ok(bb5));
+    assert_eq!(SanPlus::from_move(&pos, bb5).to_string(), "Bb5");
+    assert_eq!(San::from_move(&pos, bb5).to_string(), "Bb5");
+    // leniently any spelling that names one move; strictly canonical SAN only
+    let nxe5 = Move::Normal { role: Role::Knight, from: F3, capture: Some(Role::Pawn), to: E5, promotion: None };
+    assert_eq!("Ne5".parse::<SanPlus>().unwrap().to_move(&pos), Ok(nxe5));
+    assert_eq!(
+        "Ne5".parse::<SanPlus>().unwrap().to_move_strict(&pos),
+        Err(StrictSanError::NotCanonical {
+            m: nxe5,
+            lints: vec![MoveLint::MissingCaptureMark],
+            canonical: "Nxe5".parse().unwrap()
+        })
+    );
+
+    // a token as typed: German letters, long algebraic
+    let played = play::read(&pos, b"Lf1-b5", Options::typed(Letters::German)).unwrap();
+    assert_eq!((played.m, played.san.to_string(), played.is_canonical()), (Some(bb5), "Bb5".to_owned(), false));
+
+    // resolving, with reasons
+    let resolution = resolve(&pos, &"Nd4".parse().unwrap());
+    let reasons: Vec<(Square, Option<Rejection>)> =
+        resolution.candidates.iter().map(|c| (c.from, c.rejection.clone())).collect();
+    assert_eq!(reasons, [(B1, Some(Rejection::CannotReach)), (F3, None)]);
+    assert_eq!(resolution.outcome.map(|m| m.from()), Ok(F3));
 }
 
 // ---- known bugs ------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ use sanfen::fen::EnPassantMode;
 use sanfen::notation::{self, Notation};
 use sanfen::resolve::{MoveLint, SanError, TextResolution, resolve_text};
 use sanfen::san::{Letters, SanLintKind, SanOptions};
-use sanfen::{CastlingMode, Fen, Move, Position};
+use sanfen::{CastlingMode, Move, Position};
 
 fn data(path: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data").join(path)
@@ -28,8 +28,7 @@ fn read(path: &str) -> String {
 }
 
 fn position(fen: &str, mode: CastlingMode) -> Position {
-    let parsed = Fen::parse(fen, mode).unwrap_or_else(|e| panic!("{fen}: {e}"));
-    Position::from_setup(parsed.setup, mode).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    Position::from_fen(fen, mode).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
 fn play(pos: &Position, m: Move) -> Position {

@@ -9,8 +9,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use assert_cmd::cargo::cargo_bin_cmd;
+use sanfen::Position;
 use sanfen::engine::{Engine, Limits};
-use sanfen::{CastlingMode, Fen, Position};
 
 fn sanfen(args: &[&str]) -> assert_cmd::Command {
     let mut command = cargo_bin_cmd!("sanfen");
@@ -22,11 +22,6 @@ fn sanfen(args: &[&str]) -> assert_cmd::Command {
 fn repl(input: &str) -> String {
     let output = sanfen(&["repl"]).write_stdin(input).assert().code(0).stderr("").get_output().clone();
     String::from_utf8(output.stdout).unwrap()
-}
-
-fn position(fen: &str) -> Position {
-    let fen = Fen::parse(fen, CastlingMode::Standard).unwrap();
-    Position::from_setup(fen.setup, fen.castling_mode).unwrap()
 }
 
 /// A search line with its time (never asserted) replaced by `T`.
@@ -173,7 +168,7 @@ fn go_mate_scores_are_from_whites_side() {
 
 #[test]
 fn a_raised_stop_flag_ends_a_depth_64_search_with_its_best_move_so_far() {
-    let pos = position("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    let pos: Position = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".parse().unwrap();
     let stop = Arc::new(AtomicBool::new(false));
     let raiser = {
         let stop = Arc::clone(&stop);

@@ -1,0 +1,337 @@
+//! A move as written (a SAN token of PGN movetext, or a move a person typed)
+//! played on a position: the one way from a token to a move that the PGN
+//! validator, the formatter and the command line share.
+//!
+//! [`play`] tries the fast path first: canonical SAN naming exactly one legal
+//! move, found without generating the legal moves and without allocating.
+//! Anything else goes to the lenient resolver ([`resolve_text`]), which reads
+//! every spelling and explains a refusal. A null move (`--`) is then played or
+//! refused as [`Options::null_moves`] says. [`read`] does the same on a copy
+//! of the position.
+//!
+//! [`MoveNumber`] writes the number before a move: `12.` or `12...`.
+//!
+//! ```
+//! use sanfen::Position;
+//! use sanfen::play::{self, MoveNumber, Options};
+//! use sanfen::san::Letters;
+//!
+//! let mut pos = Position::default();
+//! let played = play::play(&mut pos, b"e4", Options::PGN).unwrap();
+//! assert_eq!(played.san.to_string(), "e4");
+//! assert!(played.is_canonical());
+//!
+//! // any spelling, in the letters of a language: `Cf6` is Portuguese for Nf6
+//! let before = pos.clone();
+//! let played = play::play(&mut pos, b"Cg8-f6", Options::typed(Letters::Portuguese)).unwrap();
+//! assert_eq!(format!("{} {}", MoveNumber::before(&before), played.san), "1... Nf6");
+//! // the letter and the dash are spelling, the origin square is about the move
+//! let codes: Vec<&str> = played.spelling.iter().map(|lint| lint.code()).collect();
+//! assert_eq!(codes, ["san:local-letters", "san:long-algebraic"]);
+//! assert_eq!(played.lints.len(), 1);
+//!
+//! // a refused move leaves the position as it was, and says why
+//! let error = play::play(&mut pos, b"Ke3", Options::PGN).unwrap_err();
+//! assert_eq!(error.to_string(), "illegal: no king can move to e3; did you mean Ke2?");
+//! assert_eq!(pos.to_string(), "rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2");
+//! ```
+
+use crate::movegen::Undo;
+use crate::quick::{self, Quick};
+use crate::resolve::{MoveLint, SanError, resolve_text, suffix_lints};
+use crate::san::{Annotation, Letters, ParseSanError, San, SanLint, SanOptions, SanPlus};
+use crate::{Bitboard, Color, Move, Position, notation};
+
+/// How [`play`] reads a token.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Options {
+    /// The piece letters (English SAN is always read too, where the letters
+    /// do not say otherwise).
+    pub letters: Letters,
+    /// Whether a null move (`--`, `Z0`, ...) is played (PGN analysis writes
+    /// them; never in check), or refused as the resolver refuses it.
+    pub null_moves: bool,
+}
+
+impl Options {
+    /// PGN movetext: English letters, null moves played.
+    pub const PGN: Options = Options { letters: Letters::English, null_moves: true };
+
+    /// A move someone typed, in the letters of `letters`: null moves refused.
+    pub const fn typed(letters: Letters) -> Options {
+        Options { letters, null_moves: false }
+    }
+}
+
+/// A token played: the move, its canonical SAN, and what was not canonical.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Played {
+    /// The move; `None` for a null move.
+    pub m: Option<Move>,
+    /// The canonical SAN of the move, with the check mark it earns (`--` for
+    /// a null move); no annotation.
+    pub san: SanPlus,
+    /// The annotation as written (`!`, `?!`, ...).
+    pub annotation: Option<Annotation>,
+    /// The spelling findings, in input order (`0-0`, `e8Q`, `Ng1-f3`, ...).
+    pub spelling: Vec<SanLint>,
+    /// The findings about the move as a whole (missing `x`, a wrong check
+    /// mark, an origin no other piece makes necessary, ...).
+    pub lints: Vec<MoveLint>,
+    /// The pieces that give check in the position after the move (what
+    /// [`play_with_checkers`] takes for the next move).
+    pub checkers: Bitboard,
+    /// How to take the move back.
+    pub(crate) undo: Undo,
+}
+
+impl Played {
+    /// Whether the token was canonical SAN (no finding of either kind).
+    pub fn is_canonical(&self) -> bool {
+        self.spelling.is_empty() && self.lints.is_empty()
+    }
+
+    /// The canonical SAN with the annotation as written, as PGN keeps it.
+    pub fn annotated(&self) -> SanPlus {
+        SanPlus { annotation: self.annotation, ..self.san }
+    }
+}
+
+/// Why a token was not played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayError {
+    /// The text is not a move at all.
+    NotAMove(ParseSanError),
+    /// No legal move fits, or more than one does: why, and what was probably
+    /// meant.
+    Move(SanError),
+    /// A null move while the side to move is in check.
+    NullMoveInCheck,
+}
+
+impl core::fmt::Display for PlayError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            PlayError::NotAMove(error) => write!(f, "not a move: {error}"),
+            PlayError::Move(error) => write!(f, "{error}"),
+            PlayError::NullMoveInCheck => f.write_str("illegal: a null move while in check"),
+        }
+    }
+}
+
+impl std::error::Error for PlayError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PlayError::NotAMove(error) => Some(error),
+            PlayError::Move(error) => Some(error),
+            PlayError::NullMoveInCheck => None,
+        }
+    }
+}
+
+/// Plays the move `token` names on `pos`.
+///
+/// # Errors
+///
+/// [`PlayError`] when the token names no move that can be played; `pos` is
+/// then unchanged.
+pub fn play(pos: &mut Position, token: &[u8], options: Options) -> Result<Played, PlayError> {
+    let checkers = pos.checkers();
+    play_with_checkers(pos, checkers, token, options)
+}
+
+/// [`play`], given the pieces that check the side to move (`pos.checkers()`,
+/// which [`Played::checkers`] of the move before gives).
+///
+/// # Errors
+///
+/// As [`play`].
+// Inlined so that the fast path's values stay in the caller's registers.
+#[inline(always)]
+pub fn play_with_checkers(
+    pos: &mut Position,
+    checkers: Bitboard,
+    token: &[u8],
+    options: Options,
+) -> Result<Played, PlayError> {
+    // the fast path: canonical SAN naming exactly one legal move
+    if let Some(written) = crate::san::parse_canonical(token, options.letters)
+        && let Quick::Canonical(m) = quick::find_with_checkers(pos, checkers, &written.san)
+    {
+        let undo = pos.undo_info(Some(m));
+        pos.play_unchecked(m);
+        let checkers = pos.checkers_after(m);
+        let suffix = quick::suffix_with_checkers(pos, checkers);
+        let mut lints = Vec::new();
+        suffix_lints(written.suffix, suffix, &mut lints);
+        let san = SanPlus { san: written.san, suffix, annotation: None, en_passant_mark: false };
+        return Ok(Played {
+            m: Some(m),
+            san,
+            annotation: written.annotation,
+            spelling: Vec::new(),
+            lints,
+            checkers,
+            undo,
+        });
+    }
+    play_slow(pos, token, options)
+}
+
+/// The lenient resolver, then the null-move policy.
+#[inline(never)]
+fn play_slow(pos: &mut Position, token: &[u8], options: Options) -> Result<Played, PlayError> {
+    let resolved = resolve_text(pos, token, SanOptions { strict: false, letters: options.letters })
+        .map_err(PlayError::NotAMove)?;
+    let reading = resolved.parsed.readings[resolved.reading];
+    if reading.san == San::Null && options.null_moves {
+        if pos.is_check() {
+            return Err(PlayError::NullMoveInCheck);
+        }
+        let undo = pos.undo_info(None);
+        pos.play_null();
+        return Ok(Played {
+            m: None,
+            san: SanPlus::new(San::Null),
+            annotation: reading.annotation,
+            spelling: resolved.syntax_lints,
+            lints: Vec::new(),
+            checkers: Bitboard::EMPTY,
+            undo,
+        });
+    }
+    let m = resolved.resolution.outcome.map_err(PlayError::Move)?;
+    // the resolver gives the canonical SAN of every move it returns
+    let san = resolved.resolution.canonical.unwrap_or_else(|| notation::san_plus(pos, m));
+    let undo = pos.undo_info(Some(m));
+    pos.play_unchecked(m);
+    Ok(Played {
+        m: Some(m),
+        san,
+        annotation: reading.annotation,
+        spelling: resolved.syntax_lints,
+        lints: resolved.resolution.lints,
+        checkers: pos.checkers(),
+        undo,
+    })
+}
+
+/// [`play`] on a copy of `pos`: the move `token` names, without playing it.
+///
+/// ```
+/// use sanfen::Position;
+/// use sanfen::play::{Options, read};
+///
+/// let played = read(&Position::default(), b"ng1f3", Options::PGN).unwrap();
+/// assert_eq!(played.san.to_string(), "Nf3");
+/// assert_eq!(played.spelling.len(), 1); // the lowercase letter
+/// assert_eq!(played.lints.len(), 1); // the origin square no other knight needs
+/// ```
+///
+/// # Errors
+///
+/// As [`play`].
+pub fn read(pos: &Position, token: &[u8], options: Options) -> Result<Played, PlayError> {
+    let mut after = pos.clone();
+    play(&mut after, token, options)
+}
+
+/// The number written before a move: `12.` before White's move, `12...`
+/// before Black's.
+///
+/// ```
+/// use sanfen::play::MoveNumber;
+/// use sanfen::{Color, Position};
+///
+/// assert_eq!(MoveNumber::before(&Position::default()).to_string(), "1.");
+/// assert_eq!(MoveNumber { number: 12, turn: Color::Black }.to_string(), "12...");
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct MoveNumber {
+    /// The full-move number.
+    pub number: u32,
+    /// The side whose move it is.
+    pub turn: Color,
+}
+
+impl MoveNumber {
+    /// The number before the move of the side to move in `pos`.
+    pub fn before(pos: &Position) -> MoveNumber {
+        MoveNumber { number: pos.fullmoves(), turn: pos.turn() }
+    }
+
+    /// Appends the text to `out` (no allocation beyond `out`'s).
+    pub fn append_ascii(self, out: &mut Vec<u8>) {
+        use std::io::Write as _;
+        // writing to a vector cannot fail
+        let _ = write!(out, "{self}");
+    }
+}
+
+impl core::fmt::Display for MoveNumber {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let dots = if self.turn == Color::White { "." } else { "..." };
+        write!(f, "{}{dots}", self.number)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::san::SanLintKind;
+
+    #[test]
+    fn the_fast_path_judges_the_check_mark() {
+        // after 1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6: Qxf7 mates
+        let mut pos: Position = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4".parse().unwrap();
+        let played = read(&pos, b"Qxf7+!", Options::PGN).unwrap();
+        assert_eq!(played.annotated().to_string(), "Qxf7#!");
+        assert_eq!(played.lints, [MoveLint::CheckInsteadOfMate]);
+        let played = play(&mut pos, b"Qxf7#", Options::PGN).unwrap();
+        assert!(played.is_canonical());
+        assert_eq!(played.checkers, pos.checkers());
+        assert_eq!(played.checkers.count(), 1);
+    }
+
+    #[test]
+    fn null_moves_are_played_or_refused_as_the_options_say() {
+        let mut pos = Position::default();
+        let played = play(&mut pos, b"Z0!", Options::PGN).unwrap();
+        assert_eq!((played.m, played.annotated().to_string()), (None, "--!".to_owned()));
+        assert_eq!(played.spelling.iter().map(|lint| lint.kind).collect::<Vec<_>>(), [SanLintKind::NullMoveSpelling]);
+        assert_eq!(pos.to_string(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 1 1");
+        let refused = play(&mut pos, b"--", Options::typed(Letters::English)).unwrap_err();
+        assert_eq!(refused.to_string(), "illegal: a null move is not a move");
+        // in check: never
+        let mut check: Position = "4k3/8/8/8/8/8/8/4K2r w - - 0 1".parse().unwrap();
+        assert_eq!(play(&mut check, b"--", Options::PGN), Err(PlayError::NullMoveInCheck));
+        assert_eq!(check.to_string(), "4k3/8/8/8/8/8/8/4K2r w - - 0 1");
+    }
+
+    #[test]
+    fn text_that_is_no_move_is_refused_with_its_location() {
+        let mut pos = Position::default();
+        let error = play(&mut pos, b"Nf3x", Options::PGN).unwrap_err();
+        let PlayError::NotAMove(ref syntax) = error else { panic!("{error:?}") };
+        assert_eq!(syntax.span, 4..4);
+        assert_eq!(pos, Position::default());
+    }
+
+    #[test]
+    fn the_fast_path_and_the_resolver_agree() {
+        // the same move through both paths: canonical text, and a spelling
+        // only the resolver reads
+        for (fast, slow) in [("exd5", "e4xd5"), ("Nf3+", "Ng1f3+"), ("O-O", "0-0")] {
+            let fen = match fast {
+                "exd5" => "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+                "Nf3+" => "rnbq1bnr/pppp1ppp/8/4k3/8/8/PPPP1PPP/RNBQKBNR w KQ - 0 4",
+                _ => "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            };
+            let pos: Position = fen.parse().unwrap();
+            let a = read(&pos, fast.as_bytes(), Options::PGN).unwrap();
+            let b = read(&pos, slow.as_bytes(), Options::PGN).unwrap();
+            assert_eq!((a.m, a.san, a.checkers), (b.m, b.san, b.checkers), "{fast} {slow}");
+            assert!(a.is_canonical() && !b.is_canonical(), "{fast} {slow}");
+        }
+    }
+}
