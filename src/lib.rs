@@ -101,15 +101,50 @@
 //! assert_eq!(game.position().to_string(), "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
 //! ```
 //!
+//! # Reading PGN
+//!
+//! [`pgn::read_games`] reads any [`std::io::Read`] (and
+//! [`pgn::read_games_path`] a file, gzip, zstd and bzip2 recognised by their
+//! first bytes) into owned games: tags, the starting position, the moves as a
+//! tree with comments, NAGs and comment commands (clock, evaluation, arrows),
+//! every move validated, the findings located. A game writes itself back as
+//! PGN. [`pgn::check_path`] and [`pgn::check_reader`] check a whole input on N
+//! threads, the reports in input order, memory bounded.
+//!
+//! ```
+//! use sanfen::pgn::commands::Score;
+//! use sanfen::pgn::read_games;
+//!
+//! let pgn = "[White \"A\"]\n[Black \"B\"]\n\n1. e4 { [%clk 0:03:00] [%eval 0.25] } e5 { [%eval #-3] } 2. Nf3 Nc6 1-0\n";
+//! let game = read_games(pgn.as_bytes()).next().unwrap().unwrap();
+//! let moves = &game.mainline.moves;
+//! assert_eq!(moves.iter().map(|node| node.san.to_string()).collect::<Vec<_>>(), ["e4", "e5", "Nf3", "Nc6"]);
+//! assert_eq!(moves[0].clock().unwrap().as_secs(), 180);
+//! assert_eq!(moves[1].eval().unwrap().score, Score::Mate(-3));
+//! assert_eq!(game.tags[0].value, "A");
+//! assert!(game.to_pgn().contains("1. e4 { [%clk 0:03:00] [%eval 0.25] } 1... e5 { [%eval #-3] } 2. Nf3 Nc6 1-0"));
+//! ```
+//!
 //! # Cargo features
 //!
 //! | feature | default | what it adds |
 //! | --- | --- | --- |
-//! | `cli` | yes | the `sanfen` binary: argument parsing, line editing, JSON output, progress, parallel checking, compressed input (gzip, zstd, bzip2); turns on `serde`. The library alone pulls in none of it: depend on sanfen with `default-features = false` |
+//! | `cli` | yes | the `sanfen` binary: argument parsing, line editing, JSON output, progress bars; turns on `repl`, `compression` and `serde`. The library alone pulls in none of it: depend on sanfen with `default-features = false` |
+//! | `repl` | with `cli` | [`repl::Session`]: the interactive board's core (commands in, responses as data, no terminal I/O); no dependency |
+//! | `compression` | with `cli` | gzip, zstd and bzip2 input for [`pgn::input`], [`pgn::read_games_path`] and [`pgn::check_path`], recognised by the first bytes (flate2, zstd, bzip2) |
 //! | `serde` | with `cli` | `Serialize` and `Deserialize` for the public values, through their text form where they have one |
+//!
+//! Without `compression`, a compressed input is refused with an error that
+//! says so; checking on several threads needs no feature (it uses the
+//! standard library's threads).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+
+// The README's Rust examples run as doctests, so that they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExamples;
 
 pub mod attacks;
 mod bitboard;

@@ -3,6 +3,7 @@
 
 mod engine;
 mod fen_data;
+mod front_door;
 mod game;
 mod movelists;
 mod perft;
