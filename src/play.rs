@@ -236,6 +236,55 @@ pub fn read(pos: &Position, token: &[u8], options: Options) -> Result<Played, Pl
     play(&mut after, token, options)
 }
 
+/// The moves in text as people type or paste them (a REPL line, command-line
+/// arguments, movetext without comments): the byte range of each move in
+/// `text`, in order. Words are separated by whitespace. Move numbers alone
+/// (`1.`, `12...`), NAGs (`$1`) and game results (`1-0`, `½-½`, `*`) are no
+/// moves; a move number glued to a move is cut off (`1.e4`, `12...Nf6`); an
+/// en passant mark written apart (`exd6 e.p.`, `exd6 ep`) is joined to its
+/// move, which [`play`] then reads with it.
+///
+/// ```
+/// use sanfen::play::moves_in;
+///
+/// let text = "1. e4 e5 2.Nf3 $1 exd6 e.p. 1-0";
+/// let moves: Vec<&str> = moves_in(text).into_iter().map(|range| &text[range]).collect();
+/// assert_eq!(moves, ["e4", "e5", "Nf3", "exd6 e.p."]);
+/// ```
+pub fn moves_in(text: &str) -> Vec<core::ops::Range<usize>> {
+    let mut out: Vec<core::ops::Range<usize>> = Vec::new();
+    let mut rest = text;
+    let mut offset = 0;
+    loop {
+        let start = match rest.find(|c: char| !c.is_whitespace()) {
+            Some(start) => start,
+            None => return out,
+        };
+        let len = rest[start..].find(char::is_whitespace).unwrap_or(rest.len() - start);
+        let word = &rest[start..start + len];
+        let (word_start, word_end) = (offset + start, offset + start + len);
+        offset = word_end;
+        rest = &text[word_end..];
+        let digits = word.bytes().take_while(u8::is_ascii_digit).count();
+        let dots = word[digits..].bytes().take_while(|&b| b == b'.').count();
+        let skip = if digits > 0 && dots > 0 { digits + dots } else { 0 };
+        let move_text = &word[skip..];
+        let nag =
+            move_text.len() > 1 && move_text.starts_with('$') && move_text[1..].bytes().all(|b| b.is_ascii_digit());
+        let result = matches!(move_text, "1-0" | "0-1" | "1/2-1/2" | "½-½" | "*");
+        if move_text.is_empty() || nag || result {
+            continue;
+        }
+        if matches!(move_text.to_ascii_lowercase().as_str(), "e.p." | "ep")
+            && let Some(last) = out.last_mut()
+        {
+            last.end = word_end;
+            continue;
+        }
+        out.push(word_start + skip..word_end);
+    }
+}
+
 /// The number written before a move: `12.` before White's move, `12...`
 /// before Black's.
 ///
@@ -291,6 +340,19 @@ mod tests {
         assert!(played.is_canonical());
         assert_eq!(played.checkers, pos.checkers());
         assert_eq!(played.checkers.count(), 1);
+    }
+
+    #[test]
+    fn move_numbers_nags_and_results_are_no_moves() {
+        let words = |text: &'static str| -> Vec<&'static str> {
+            moves_in(text).into_iter().map(|range| &text[range]).collect()
+        };
+        assert_eq!(words("e4 1. 12... 1.e4 12...Nf6 0-0 0-0-0 3.0-0"), ["e4", "e4", "Nf6", "0-0", "0-0-0", "0-0"]);
+        assert_eq!(words("1-0 0-1 1/2-1/2 ½-½ * $14"), Vec::<&str>::new());
+        assert_eq!(words("$ 12 e4\u{a0}e5\texd6  EP"), ["$", "12", "e4", "e5", "exd6  EP"]);
+        // a mark with no move before it is a word of its own
+        assert_eq!(words("e.p. e4"), ["e.p.", "e4"]);
+        assert_eq!(words(""), Vec::<&str>::new());
     }
 
     #[test]

@@ -41,18 +41,6 @@ pub struct Args {
     moves: Vec<OsString>,
 }
 
-/// The move part of a token, or `None` for a token that is no move: a move
-/// number alone (`1.`, `12...`), a NAG (`$1`) or a game result. A move number
-/// glued to a move (`1.e4`, `12...Nf6`) is cut off.
-fn move_text(token: &[u8]) -> Option<&[u8]> {
-    let digits = token.iter().take_while(|b| b.is_ascii_digit()).count();
-    let dots = token[digits..].iter().take_while(|&&b| b == b'.').count();
-    let text = if digits > 0 && dots > 0 { &token[digits + dots..] } else { token };
-    let nag = text.len() > 1 && text[0] == b'$' && text[1..].iter().all(u8::is_ascii_digit);
-    let result = matches!(text, b"1-0" | b"0-1" | b"1/2-1/2" | b"*") || text == "½-½".as_bytes();
-    (!text.is_empty() && !nag && !result).then_some(text)
-}
-
 /// A move that was played, as JSON shows it.
 #[derive(Debug, Serialize)]
 struct MoveReport {
@@ -99,11 +87,11 @@ struct Game {
 
 /// Plays the move tokens from `position`: the moves played, and the move that
 /// stopped the run if one did (then the final position is not meaningful).
-fn play(mut position: Position, tokens: &[Vec<u8>], options: Options, policy: LintPolicy) -> (Position, Game) {
+fn play(mut position: Position, text: &str, options: Options, policy: LintPolicy) -> (Position, Game) {
     let mut game = Game { fen: None, moves: Vec::new(), error: None };
-    for (index, text) in tokens.iter().filter_map(|token| move_text(token)).enumerate() {
-        let (index, input) = (index + 1, String::from_utf8_lossy(text).into_owned());
-        let played = match play::play(&mut position, text, options) {
+    for (index, range) in play::moves_in(text).into_iter().enumerate() {
+        let (index, input) = (index + 1, text[range].to_owned());
+        let played = match play::play(&mut position, input.as_bytes(), options) {
             Ok(played) => played,
             Err(error) => {
                 let failure = match &error {
@@ -175,13 +163,15 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
         Ok(position) => position,
         Err(outcome) => return outcome,
     };
-    let mut tokens = Vec::new();
+    // every argument (or the standard input) as text, words apart
+    let mut text = String::new();
     input::for_each(&args.moves, |chunk| {
-        tokens.extend(chunk.split(u8::is_ascii_whitespace).filter(|token| !token.is_empty()).map(<[u8]>::to_vec));
+        text.push_str(&String::from_utf8_lossy(chunk));
+        text.push('\n');
         Ok(())
     })?;
     let options = Options::typed(args.letters);
-    let (_, game) = play(position, &tokens, options, args.lints.policy(args.strict)?);
+    let (_, game) = play(position, &text, options, args.lints.policy(args.strict)?);
     let code = ExitCode::Valid.and_valid(game.error.is_none());
     let mut out = BufWriter::new(io::stdout().lock());
     if args.json {
@@ -202,35 +192,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn move_numbers_nags_and_results_are_no_moves() {
-        for (token, text) in [
-            (&b"e4"[..], Some(&b"e4"[..])),
-            (b"1.", None),
-            (b"12...", None),
-            (b"1.e4", Some(b"e4")),
-            (b"12...Nf6", Some(b"Nf6")),
-            (b"0-0", Some(b"0-0")),
-            (b"0-0-0", Some(b"0-0-0")),
-            (b"3.0-0", Some(b"0-0")),
-            (b"1-0", None),
-            (b"0-1", None),
-            (b"1/2-1/2", None),
-            ("½-½".as_bytes(), None),
-            (b"*", None),
-            (b"$14", None),
-            (b"$", Some(b"$")),
-            (b"12", Some(b"12")),
-        ] {
-            assert_eq!(move_text(token), text, "{}", String::from_utf8_lossy(token));
-        }
-    }
-
-    #[test]
     fn the_run_stops_at_the_first_failing_move() {
-        let tokens: Vec<Vec<u8>> =
-            ["1.", "e4", "e5", "2.", "Nf3", "Nf6", "Nf6"].iter().map(|t| t.as_bytes().to_vec()).collect();
-        let (position, game) =
-            play(Position::default(), &tokens, Options::typed(Letters::English), LintPolicy::default());
+        let (position, game) = play(
+            Position::default(),
+            "1. e4 e5 2. Nf3 Nf6 Nf6",
+            Options::typed(Letters::English),
+            LintPolicy::default(),
+        );
         assert_eq!(game.fen, None);
         assert_eq!(game.moves.len(), 4);
         let error = game.error.unwrap();

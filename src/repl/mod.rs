@@ -70,7 +70,7 @@ use crate::{Bitboard, CastlingMode, Color, Fen, Game, GameEnd, Move, Outcome, Po
 pub use complete::{COMMANDS, Completer};
 pub use response::{BoardView, Marks, Output, Response, Save, SaveFormat};
 
-use input::{MAX_SECONDS, move_tokens, parse_depth, parse_seconds, tokens};
+use input::{MAX_SECONDS, parse_depth, parse_seconds, tokens};
 
 /// Why a typed move was not played.
 enum Unread {
@@ -224,14 +224,15 @@ impl Session {
             "quit" | "exit" => response.quit = true,
             "go" => self.go(&rest, &mut response),
             "play" => self.play_command(&rest, &mut response),
-            _ => self.play_line(line, &tokens, &mut response),
+            _ => self.play_line(line, &mut response),
         }
         response
     }
 
     /// Plays the moves of a line until one cannot be played.
-    fn play_line(&mut self, line: &str, tokens: &[(usize, &str)], response: &mut Response) {
-        let moves = move_tokens(line, tokens);
+    fn play_line(&mut self, line: &str, response: &mut Response) {
+        let moves: Vec<(Range<usize>, String)> =
+            play::moves_in(line).into_iter().map(|range| (range.clone(), line[range].to_owned())).collect();
         let mut played = false;
         for (index, (span, text)) in moves.iter().enumerate() {
             if let Some(end) = self.game.end() {
