@@ -167,7 +167,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
     let mut text = String::new();
     input::for_each(&args.moves, |chunk| {
         text.push_str(&String::from_utf8_lossy(chunk));
-        text.push('\n');
+        text.push(' ');
         Ok(())
     })?;
     let options = Options::typed(args.letters);

@@ -947,6 +947,16 @@ fn apply_success() {
 }
 
 #[test]
+fn apply_joins_an_en_passant_mark_written_apart_to_its_move() {
+    let fen = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3";
+    sanfen(&["apply", "--fen", fen, "exf6", "e.p."])
+        .assert()
+        .code(0)
+        .stdout("rnbqkbnr/ppp1p1pp/5P2/3p4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3\n")
+        .stderr("sanfen: warning: move 1 (exf6 e.p.): en passant mark; SAN leaves it out (san:en-passant-suffix)\n");
+}
+
+#[test]
 fn apply_lenient_warnings() {
     sanfen(&["apply", "e2-e4", "e5", "Nf3", "Nc6", "Bc4!", "Bc5", "0-0"])
         .assert()
