@@ -389,6 +389,7 @@ impl Position {
     /// The pieces that check the side to move, in this position reached by
     /// playing `m` (as [`Position::checkers`], found from the move: the piece
     /// that moved, or a line it opened to the king).
+    #[inline(always)]
     pub(crate) fn checkers_after(&self, m: Move) -> Bitboard {
         let Move::Normal { role, from, to, promotion, .. } = m else {
             return self.checkers();

@@ -39,7 +39,7 @@
 use crate::movegen::Undo;
 use crate::quick::{self, Quick};
 use crate::resolve::{MoveLint, SanError, resolve_text, suffix_lints};
-use crate::san::{Annotation, Letters, ParseSanError, San, SanLint, SanOptions, SanPlus};
+use crate::san::{Annotation, Letters, ParseSanError, San, SanLint, SanOptions, SanPlus, Suffix};
 use crate::{Bitboard, Color, Move, Position, notation};
 
 /// How [`play`] reads a token.
@@ -154,33 +154,65 @@ pub fn play_with_checkers(
     token: &[u8],
     options: Options,
 ) -> Result<Played, PlayError> {
-    // the fast path: canonical SAN naming exactly one legal move
-    if let Some(written) = crate::san::parse_canonical(token, options.letters)
-        && let Quick::Canonical(m) = quick::find_with_checkers(pos, checkers, &written.san)
-    {
-        let undo = pos.undo_info(Some(m));
-        pos.play_unchecked(m);
-        let checkers = pos.checkers_after(m);
-        let suffix = quick::suffix_with_checkers(pos, checkers);
+    if let Some(fast) = play_fast(pos, checkers, token, options.letters) {
         let mut lints = Vec::new();
-        suffix_lints(written.suffix, suffix, &mut lints);
-        let san = SanPlus { san: written.san, suffix, annotation: None, en_passant_mark: false };
+        suffix_lints(fast.written.suffix, fast.suffix, &mut lints);
         return Ok(Played {
-            m: Some(m),
-            san,
-            annotation: written.annotation,
+            m: Some(fast.m),
+            san: fast.san(),
+            annotation: fast.written.annotation,
             spelling: Vec::new(),
             lints,
-            checkers,
-            undo,
+            checkers: fast.checkers,
+            undo: fast.undo,
         });
     }
     play_slow(pos, token, options)
 }
 
+/// A move found by the fast path ([`play_fast`]).
+pub(crate) struct Fast {
+    /// The move, played.
+    pub(crate) m: Move,
+    /// The token as read: canonical SAN, with the check mark and annotation
+    /// as written.
+    pub(crate) written: SanPlus,
+    /// The check mark the move earns.
+    pub(crate) suffix: Option<Suffix>,
+    /// The pieces that check the side to move after the move.
+    pub(crate) checkers: Bitboard,
+    /// How to take the move back.
+    pub(crate) undo: Undo,
+}
+
+impl Fast {
+    /// The canonical SAN: the check mark earned, no annotation.
+    pub(crate) fn san(&self) -> SanPlus {
+        SanPlus { san: self.written.san, suffix: self.suffix, annotation: None, en_passant_mark: false }
+    }
+}
+
+/// The fast path of [`play_with_checkers`]: a token in canonical SAN (but
+/// perhaps for its check mark) that names exactly one legal move, found
+/// without generating the legal moves, and played. `None` (and `pos`
+/// unchanged) for any other token, which [`play_slow`] reads. The validator
+/// calls it directly, so that its hot path builds no [`Played`].
+#[inline(always)]
+pub(crate) fn play_fast(pos: &mut Position, checkers: Bitboard, token: &[u8], letters: Letters) -> Option<Fast> {
+    let written = crate::san::parse_canonical(token, letters)?;
+    let Quick::Canonical(m) = quick::find_with_checkers(pos, checkers, &written.san) else { return None };
+    let undo = pos.undo_info(Some(m));
+    pos.play_unchecked(m);
+    let checkers = pos.checkers_after(m);
+    // no check, no mark to look for (unless one was written)
+    let suffix =
+        if checkers.any() || written.suffix.is_some() { quick::suffix_with_checkers(pos, checkers) } else { None };
+    Some(Fast { m, written, suffix, checkers, undo })
+}
+
 /// The lenient resolver, then the null-move policy.
 #[inline(never)]
-fn play_slow(pos: &mut Position, token: &[u8], options: Options) -> Result<Played, PlayError> {
+pub(crate) fn play_slow(pos: &mut Position, token: &[u8], options: Options) -> Result<Played, PlayError> {
     let resolved = resolve_text(pos, token, SanOptions { strict: false, letters: options.letters })
         .map_err(PlayError::NotAMove)?;
     let reading = resolved.parsed.readings[resolved.reading];

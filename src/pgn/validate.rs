@@ -639,7 +639,18 @@ impl Recorder<'_> {
         }
         self.check_number(line, token, at);
         let context = Some((line.ply + 1, line.pos.fullmoves(), line.pos.turn()));
-        match play::play_with_checkers(&mut line.pos, line.checkers, token, play::Options::PGN) {
+        // the fast path: canonical SAN naming exactly one legal move
+        if let Some(fast) = play::play_fast(&mut line.pos, line.checkers, token, play::Options::PGN.letters) {
+            if fast.suffix != fast.written.suffix {
+                self.push_suffix_lint(&fast, at, token, context);
+            }
+            line.san = Some(fast.san());
+            line.undo = Some(fast.undo);
+            line.checkers = fast.checkers;
+            advance(line);
+            return true;
+        }
+        match play::play_slow(&mut line.pos, token, play::Options::PGN) {
             Ok(played) => {
                 if !played.is_canonical() {
                     self.push_lints(&played, at, token, context);
@@ -663,6 +674,18 @@ impl Recorder<'_> {
                 kill(line);
                 false
             }
+        }
+    }
+
+    /// The finding of a move in canonical SAN but for its check mark.
+    #[cold]
+    #[inline(never)]
+    fn push_suffix_lint(&mut self, fast: &play::Fast, at: Location, token: &[u8], context: Option<(u32, u32, Color)>) {
+        let mut lints = Vec::new();
+        crate::resolve::suffix_lints(fast.written.suffix, fast.suffix, &mut lints);
+        let canonical = SanPlus { suffix: fast.suffix, ..fast.written };
+        for lint in lints {
+            self.push_with(FindingKind::MoveShape { lint, canonical }, at, token, context);
         }
     }
 

@@ -108,7 +108,10 @@ pub fn parse_san(text: &[u8], options: SanOptions) -> Result<ParsedSan, ParseSan
 /// assert_eq!(parse_canonical(b"Cxe5", Letters::Portuguese), None); // Nxe5, with a lint
 /// assert_eq!(parse_canonical(b"0-0", Letters::English), None); // O-O, with a lint
 /// ```
-#[inline]
+// Inlined into its caller (as `grammar::canonical` is into it) so the result
+// stays in registers: returned through memory, it is stored field by field
+// and loaded whole, which stalls the validator's hot path.
+#[inline(always)]
 pub fn parse_canonical(text: &[u8], letters: Letters) -> Option<SanPlus> {
     grammar::canonical(text, letters.table())
 }
