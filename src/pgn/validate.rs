@@ -638,11 +638,11 @@ impl Recorder<'_> {
             return false;
         }
         self.check_number(line, token, at);
-        let context = Some((line.ply + 1, line.pos.fullmoves(), line.pos.turn()));
         // the fast path: canonical SAN naming exactly one legal move
+        let context = (line.ply + 1, line.pos.fullmoves(), line.pos.turn());
         if let Some(fast) = play::play_fast(&mut line.pos, line.checkers, token, play::Options::PGN.letters) {
             if fast.suffix != fast.written.suffix {
-                self.push_suffix_lint(&fast, at, token, context);
+                self.push_suffix_lint(&fast, at, token, Some(context));
             }
             line.san = Some(fast.san());
             line.undo = Some(fast.undo);
@@ -650,6 +650,13 @@ impl Recorder<'_> {
             advance(line);
             return true;
         }
+        self.play_slow(line, token, at, Some(context))
+    }
+
+    /// Any other token: the lenient resolver, every finding, the null-move
+    /// policy (kept out of the hot path's code).
+    #[inline(never)]
+    fn play_slow(&mut self, line: &mut Line, token: &[u8], at: Location, context: Option<(u32, u32, Color)>) -> bool {
         match play::play_slow(&mut line.pos, token, play::Options::PGN) {
             Ok(played) => {
                 if !played.is_canonical() {
