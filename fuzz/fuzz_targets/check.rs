@@ -19,8 +19,8 @@
 mod structured;
 
 use libfuzzer_sys::fuzz_target;
-use sanfen::lint::LintPolicy;
 use sanfen::Severity;
+use sanfen::lint::LintPolicy;
 use sanfen::pgn::validate::{Finding, GameReport, MAX_FINDINGS, Options, Validator};
 use sanfen::pgn::{Chunker, Location, Reader};
 

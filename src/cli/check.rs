@@ -146,7 +146,7 @@ fn run_sources(args: &Args, seen_errors: &mut bool) -> Result<ExitCode, Error> {
     let seconds = started.elapsed().as_secs_f64();
     let verdict = if failed {
         ExitCode::Failure
-    } else if invalid || totals.games_with_errors > 0 {
+    } else if invalid || totals.errors > 0 {
         ExitCode::Invalid
     } else {
         ExitCode::Valid
@@ -184,14 +184,15 @@ struct Printer<'a> {
     args: &'a Args,
     style: Style,
     progress: &'a ProgressBar,
-    /// Set once a game with an error is counted.
+    /// Set once an error is counted.
     seen_errors: &'a mut bool,
 }
 
 impl Printer<'_> {
     fn part(&mut self, part: &Part) -> Result<(), Error> {
         self.progress.inc(part.summary.bytes);
-        *self.seen_errors |= part.summary.games_with_errors > 0;
+        // an error outside any game (text between games under `--deny`) counts too
+        *self.seen_errors |= part.summary.errors > 0;
         if !self.args.quiet && !part.reports.is_empty() {
             let mut text = Vec::new();
             for report in &part.reports {
@@ -222,7 +223,6 @@ impl Printer<'_> {
             self.progress.suspend(|| out.write_all(&text)).map_err(Error::Output)?;
         }
         let games = part.games_so_far;
-        *self.seen_errors |= part.outside.iter().any(is_error);
         if !self.args.quiet && !part.outside.is_empty() {
             let findings = part.outside.clone();
             let report = GameReport {

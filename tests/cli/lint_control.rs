@@ -196,3 +196,22 @@ fn fmt_writes_a_game_with_a_denied_finding_unchanged_and_says_why() {
     assert_eq!((output.stderr.as_slice(), output.status.code()), (&b""[..], Some(0)));
     assert!(String::from_utf8(output.stdout).unwrap().contains("4. O-O *"));
 }
+
+#[test]
+fn a_denied_finding_outside_any_game_makes_the_check_fail() {
+    // text after the last game is no game's: an error there (denied) still
+    // fails the check, with --quiet too, though no game has an error
+    let input = "1. e4 *\n\n{after the last game}\n";
+    for quiet in [false, true] {
+        let mut cmd = cargo_bin_cmd!("sanfen");
+        cmd.args(["check", "--allow", "pgn:missing-tags", "--deny", "pgn:text-between-games"]);
+        if quiet {
+            cmd.arg("--quiet");
+        }
+        let output = cmd.arg("-").write_stdin(input).output().unwrap();
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        let summary = stdout.lines().last().unwrap().rsplit_once(", ").unwrap().0.to_owned();
+        assert_eq!(summary, "1 games, 1 moves, 0 games with errors, 1 errors, 0 lint findings, 0 skipped, 31 bytes");
+        assert_eq!(output.status.code(), Some(1), "quiet: {quiet}\n{stdout}");
+    }
+}
