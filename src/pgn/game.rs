@@ -166,6 +166,22 @@ impl Node {
 }
 
 impl Game {
+    /// A game at `at` with nothing in it yet.
+    fn empty(at: Location) -> Game {
+        Game {
+            at,
+            before: Vec::new(),
+            tags: Vec::new(),
+            escapes: Vec::new(),
+            start: None,
+            mainline: Line::default(),
+            result: None,
+            after_result: Vec::new(),
+            after: Vec::new(),
+            report: GameReport::default(),
+        }
+    }
+
     /// The value of the first tag of this name.
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags.iter().find(|tag| tag.name == name).map(|tag| tag.value.as_str())
@@ -491,15 +507,7 @@ fn comment_text(bytes: &[u8]) -> String {
 /// The NAG of an annotation glued to a move token (`Nf3!?`).
 fn glued_annotation(token: &[u8]) -> Option<u8> {
     let marks = token.iter().rev().take_while(|&&b| b == b'!' || b == b'?').count();
-    match &token[token.len() - marks..] {
-        b"!" => Some(1),
-        b"?" => Some(2),
-        b"!!" => Some(3),
-        b"??" => Some(4),
-        b"!?" => Some(5),
-        b"?!" => Some(6),
-        _ => None,
-    }
+    crate::pgn::reader::suffix_nag(&token[token.len() - marks..])
 }
 
 impl Visitor for Builder<'_> {
@@ -508,18 +516,7 @@ impl Visitor for Builder<'_> {
     fn begin_game(&mut self, at: Location) {
         self.validator.begin_game(at);
         let carry = core::mem::take(&mut self.carry);
-        self.game = Some(Game {
-            at,
-            before: carry.text,
-            tags: Vec::new(),
-            escapes: Vec::new(),
-            start: None,
-            mainline: Line::default(),
-            result: None,
-            after_result: Vec::new(),
-            after: Vec::new(),
-            report: GameReport::default(),
-        });
+        self.game = Some(Game { before: carry.text, ..Game::empty(at) });
         // findings about text before the game that an earlier chunk read
         self.carry.findings = carry.findings;
         self.frames.clear();
@@ -675,18 +672,7 @@ impl Visitor for Builder<'_> {
         while self.frames.len() > 1 {
             self.close();
         }
-        let mut game = self.game.take().unwrap_or_else(|| Game {
-            at,
-            before: Vec::new(),
-            tags: Vec::new(),
-            escapes: Vec::new(),
-            start: None,
-            mainline: Line::default(),
-            result: None,
-            after_result: Vec::new(),
-            after: Vec::new(),
-            report: GameReport::default(),
-        });
+        let mut game = self.game.take().unwrap_or_else(|| Game::empty(at));
         if let Some(frame) = self.frames.pop() {
             game.mainline = frame.line;
         }

@@ -693,7 +693,7 @@ pub fn result_of(token: &[u8]) -> Option<ResultToken> {
 
 /// The NAG of a token of `!` and `?` alone: `!` 1, `?` 2, `!!` 3, `??` 4,
 /// `!?` 5, `?!` 6.
-fn suffix_nag(token: &[u8]) -> Option<u8> {
+pub(crate) fn suffix_nag(token: &[u8]) -> Option<u8> {
     match token {
         b"!" => Some(1),
         b"?" => Some(2),
