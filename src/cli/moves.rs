@@ -31,9 +31,9 @@ pub enum NotationArg {
     /// UCI: `g1f3`, `e7e8q`; castling `e1g1`, or king takes rook (`e1h1`) with
     /// `--chess960`.
     Uci,
-    /// Seed 000's listing: every pawn move with its origin file (`ee4`,
-    /// `dxc8N`), promotion without `=`, castling as the king's move (`Kg1`), no
-    /// check marks.
+    /// SAN where every pawn move carries its origin file (`ee4`, `dxc8N`),
+    /// promotion without `=`, castling as the king's move (`Kg1`), no check
+    /// marks.
     FilePrefixed,
     /// SAN with figurines: `♘f3`, `e8=♕`.
     Figurine,
@@ -57,7 +57,7 @@ pub enum Order {
     /// As the move generator produces them.
     #[default]
     Natural,
-    /// Seed 000's order: by piece (pawn, knight, bishop, rook, queen, king),
+    /// The value order: by piece (pawn, knight, bishop, rook, queen, king),
     /// then origin file, origin rank, destination file, destination rank, then
     /// promotion piece (knight, bishop, rook, queen); castling as the king's move.
     Value,

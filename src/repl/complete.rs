@@ -10,14 +10,14 @@ pub const COMMANDS: [(&str, &str); 18] = [
     ("moves [SQUARE]", "list the legal moves; with a square, mark that piece's targets"),
     ("attacks [SQUARE]", "mark the squares the opponent attacks; with a square, the piece's safe squares"),
     ("undo [N]", "take back the last move (or N moves)"),
-    ("redo", "play an undone move again"),
+    ("redo [N]", "play an undone move again (or N moves)"),
     ("history", "the moves so far"),
     ("pgn", "the game so far as PGN"),
     ("new", "start again from the first position"),
     ("flip", "turn the board around"),
     ("letters LANG", "read piece letters of a language: en, pt, es, fr, de, it, nl"),
     ("notation NAME", "list and complete moves as san, lan, uci, figurine or file-prefixed"),
-    ("save FILE", "write the game as PGN (a .bin name: seed 001's binary move log)"),
+    ("save FILE", "write the game as PGN (a .bin name: the binary move log, from and to squares)"),
     ("go [DEPTH|Ns]", "the engine moves: about a second, N seconds, or DEPTH plies (at most 10 s; Ctrl-C stops it)"),
     ("play white|black|off [DEPTH]", "the engine plays that side after each of your moves, or stops"),
     ("help", "this list"),
@@ -27,6 +27,46 @@ pub const COMMANDS: [(&str, &str); 18] = [
 /// The command names (`board`, `fen`, ..., `quit`).
 fn command_names() -> impl Iterator<Item = &'static str> {
     COMMANDS.iter().filter_map(|(usage, _)| usage.split_whitespace().next())
+}
+
+/// The command closest to a word that names none, by edit distance (a
+/// letter added, dropped, changed, or two neighbours swapped, case ignored):
+/// one edit away for a word of up to four letters, two for a longer one; the
+/// first in [`COMMANDS`] order on a tie (`exit` last).
+pub(super) fn closest_command(word: &str) -> Option<&'static str> {
+    let word = word.to_ascii_lowercase();
+    let most = if word.chars().count() <= 4 { 1 } else { 2 };
+    command_names()
+        .chain(["exit"])
+        .map(|command| (edit_distance(&word, command), command))
+        .filter(|&(distance, _)| distance <= most)
+        .min_by_key(|&(distance, _)| distance)
+        .map(|(_, command)| command)
+}
+
+/// The optimal string alignment distance between two words: the fewest
+/// insertions, deletions, substitutions and swaps of two neighbours.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    // rows[i][j]: the distance between a[..i] and b[..j]
+    let mut rows = vec![vec![0; b.len() + 1]; a.len() + 1];
+    for (i, row) in rows.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for j in 0..=b.len() {
+        rows[0][j] = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (rows[i - 1][j] + 1).min(rows[i][j - 1] + 1).min(rows[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(rows[i - 2][j - 2] + 1);
+            }
+            rows[i][j] = best;
+        }
+    }
+    rows[a.len()][b.len()]
 }
 
 /// The completions of one position of a session
@@ -117,7 +157,32 @@ impl Completer {
 
 #[cfg(test)]
 mod tests {
+    use super::{closest_command, edit_distance};
     use crate::repl::{Options, Session};
+
+    #[test]
+    fn edit_distance_counts_a_swap_as_one_edit() {
+        assert_eq!(edit_distance("hepl", "help"), 1);
+        assert_eq!(edit_distance("flipp", "flip"), 1);
+        assert_eq!(edit_distance("", "go"), 2);
+        assert_eq!(edit_distance("resign", "redo"), 4);
+        assert_eq!(edit_distance("hsitory", "history"), 1);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
+
+    #[test]
+    fn closest_command_allows_one_edit_up_to_four_letters_two_beyond() {
+        assert_eq!(closest_command("HEPL"), Some("help"));
+        assert_eq!(closest_command("hlp"), Some("help"));
+        assert_eq!(closest_command("hl"), None);
+        assert_eq!(closest_command("hitsroy"), Some("history"));
+        assert_eq!(closest_command("notaion"), Some("notation"));
+        assert_eq!(closest_command("resign"), None);
+        // a tie goes to the first command listed: `fen` before `new`
+        assert_eq!(closest_command("nen"), Some("fen"));
+        assert_eq!(closest_command("nex"), Some("new"));
+        assert_eq!(closest_command("exot"), Some("exit"));
+    }
 
     fn strings(words: &[&str]) -> Vec<String> {
         words.iter().map(|&w| w.to_owned()).collect()

@@ -67,6 +67,7 @@ use crate::san::{Letters, ParseSanError};
 use crate::views;
 use crate::{Bitboard, CastlingMode, Color, Fen, Game, GameEnd, Move, Outcome, Position, Square};
 
+use complete::closest_command;
 pub use complete::{COMMANDS, Completer};
 pub use response::{BoardView, Marks, Output, Response, Save, SaveFormat};
 
@@ -193,14 +194,19 @@ impl Session {
             return response;
         };
         let rest: Vec<&str> = tokens[1..].iter().map(|&(_, t)| t).collect();
-        match first.to_ascii_lowercase().as_str() {
+        let name = first.to_ascii_lowercase();
+        if NO_ARGUMENT.contains(&name.as_str()) && !rest.is_empty() {
+            response.fail(format!("{name} takes no argument; usage: {name}"));
+            return response;
+        }
+        match name.as_str() {
             "board" => self.board_command(&rest, &mut response),
             "fen" => response.line(self.game.position().to_string()),
             "load" => self.load(line.trim_start()[first.len()..].trim(), &mut response),
             "moves" => self.moves_command(&rest, &mut response),
             "attacks" => self.attacks_command(&rest, &mut response),
             "undo" => self.undo(&rest, &mut response),
-            "redo" => self.redo(&mut response),
+            "redo" => self.redo(&rest, &mut response),
             "history" => response.line(self.history()),
             "pgn" => self.pgn().lines().for_each(|line| response.line(line)),
             "new" => {
@@ -224,9 +230,37 @@ impl Session {
             "quit" | "exit" => response.quit = true,
             "go" => self.go(&rest, &mut response),
             "play" => self.play_command(&rest, &mut response),
+            _ if self.is_command_word(first) => response.fail(unknown_command(first)),
             _ => self.play_line(line, &mut response),
         }
         response
+    }
+
+    /// Whether the first word of a line, not a command, is a mistyped
+    /// command rather than a move. Every spelling of a move stays a move (and
+    /// gets the move's error when it is wrong): a word is a command word only
+    /// if it is made of ASCII letters alone (so no move number `1.`, no
+    /// castling `O-O`/`0-0`, no square `e4`, no figurine), at least two of
+    /// them, the SAN reader does not read it (in the session's letters, legal
+    /// or not), and it does not start like a move: not `OO` (castling), not a
+    /// file letter then `x` (`exd`), not two file letters alone (a pawn
+    /// capture written short: `ed`), not an uppercase piece letter of the
+    /// session's letters (English letters included) then a file letter or `x`
+    /// (`Nxe`, `Bad`; in Portuguese `Dama` too). So `resign`, `hepl` and
+    /// `flipp` are command words, while `Resign` reads as a rook move.
+    fn is_command_word(&self, word: &str) -> bool {
+        let bytes = word.as_bytes();
+        if bytes.len() < 2 || !bytes.iter().all(u8::is_ascii_alphabetic) {
+            return false;
+        }
+        let file = |b: u8| (b'a'..=b'h').contains(&b);
+        let starts_like_a_move = bytes.starts_with(b"OO")
+            || (file(bytes[0]) && bytes[1] == b'x')
+            || (bytes.len() == 2 && file(bytes[0]) && file(bytes[1]))
+            || (bytes[0].is_ascii_uppercase()
+                && self.letters.role_of(char::from(bytes[0])).is_some()
+                && (file(bytes[1]) || bytes[1] == b'x'));
+        !starts_like_a_move && matches!(self.read_move(word), Err(Unread::Syntax(_)))
     }
 
     /// Plays the moves of a line until one cannot be played.
@@ -616,13 +650,37 @@ impl Session {
         self.show_position(response);
     }
 
-    fn redo(&mut self, response: &mut Response) {
-        if self.game.redo().is_none() {
+    fn redo(&mut self, args: &[&str], response: &mut Response) {
+        let asked = match args {
+            [] => 1,
+            [n] => match n.parse::<usize>() {
+                Ok(n) if n > 0 => n,
+                _ => {
+                    response.fail(format!("usage: redo [N]: \"{n}\" is not a positive number"));
+                    return;
+                }
+            },
+            _ => {
+                response.fail("usage: redo [N]");
+                return;
+            }
+        };
+        let count = asked.min(self.game.redo_moves().len());
+        if count == 0 {
             response.fail("nothing to redo");
             return;
         }
+        for _ in 0..count {
+            self.game.redo();
+        }
         let played = self.game.moves().len();
-        response.line(format!("redone: {}", self.movetext(played - 1..played).join(" ")));
+        let redone = self.movetext(played - count..played).join(" ");
+        if count < asked {
+            let moves = if count == 1 { "move" } else { "moves" };
+            response.line(format!("redone: {redone} (only {count} {moves} to redo)"));
+        } else {
+            response.line(format!("redone: {redone}"));
+        }
         self.show_position(response);
         self.announce_end(response);
     }
@@ -744,6 +802,18 @@ impl Session {
             format,
             moves: self.game.moves().len(),
         }));
+    }
+}
+
+/// The commands that take no argument (with the aliases `?` and `exit`).
+const NO_ARGUMENT: [&str; 9] = ["fen", "history", "pgn", "new", "flip", "help", "?", "quit", "exit"];
+
+/// The answer to a command word that names no command: the closest command
+/// when one is close enough.
+fn unknown_command(word: &str) -> String {
+    match closest_command(word) {
+        Some(command) => format!("unknown command `{word}`; did you mean `{command}`?"),
+        None => format!("unknown command `{word}`; type help for the commands"),
     }
 }
 

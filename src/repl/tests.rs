@@ -564,6 +564,13 @@ fn letters_help_quit_and_the_engine() {
         "  board [on|off]                 show the board; with on/off, show it after every move or not"
     );
     assert!(lines(&help).iter().any(|l| l.starts_with("  quit ")));
+    assert!(
+        lines(&help).contains(&"  redo [N]                       play an undone move again (or N moves)".to_owned())
+    );
+    assert!(lines(&help).contains(
+        &"  save FILE                      write the game as PGN (a .bin name: the binary move log, from and to squares)"
+            .to_owned()
+    ));
     let response = s.eval("quit");
     assert!(response.quit);
     assert!(lines(&response).is_empty());
@@ -663,4 +670,131 @@ fn chess960_games_get_a_variant_tag() {
     assert_eq!(s.pgn(), pgn);
     // the formatter read it (as Chess960) and rewrote it
     assert_eq!(crate::pgn::format::format_pgn(pgn.as_bytes()), (pgn.as_bytes().to_vec(), Vec::new()));
+}
+
+#[test]
+fn an_unknown_command_names_the_closest_command() {
+    let mut s = session();
+    let cases = [
+        ("hepl", "unknown command `hepl`; did you mean `help`?"),
+        ("Hepl", "unknown command `Hepl`; did you mean `help`?"),
+        ("flipp", "unknown command `flipp`; did you mean `flip`?"),
+        ("hitsory", "unknown command `hitsory`; did you mean `history`?"),
+        ("quti", "unknown command `quti`; did you mean `quit`?"),
+        ("sav game.pgn", "unknown command `sav`; did you mean `save`?"),
+        ("nw", "unknown command `nw`; did you mean `new`?"),
+        ("notaton lan", "unknown command `notaton`; did you mean `notation`?"),
+        ("attaks", "unknown command `attaks`; did you mean `attacks`?"),
+        ("boad", "unknown command `boad`; did you mean `board`?"),
+        ("lod 8/8/8/8/8/8/8/8 w - - 0 1", "unknown command `lod`; did you mean `load`?"),
+        ("resign", "unknown command `resign`; type help for the commands"),
+        ("xyzzy", "unknown command `xyzzy`; type help for the commands"),
+        ("abc", "unknown command `abc`; type help for the commands"),
+        ("Kk", "unknown command `Kk`; type help for the commands"),
+        // the whole line is refused: no move after it is played
+        ("hepl e4", "unknown command `hepl`; did you mean `help`?"),
+    ];
+    for (line, answer) in cases {
+        check(&mut s, line, &[answer], true);
+    }
+    assert_eq!(fen(&s), START);
+    // in Portuguese, words that are no move in those letters are commands too
+    s.eval("letters pt");
+    check(&mut s, "Cz", &["unknown command `Cz`; type help for the commands"], true);
+    check(&mut s, "ajuda", &["unknown command `ajuda`; type help for the commands"], true);
+}
+
+#[test]
+fn every_move_spelling_stays_a_move() {
+    let nf3 = "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1";
+    let played: [(&str, &[&str]); 8] = [
+        ("e4", &["1. e4", AFTER_E4]),
+        ("Nf3", &["1. Nf3", nf3]),
+        ("1.e4", &["1. e4", AFTER_E4]),
+        ("1. e4", &["1. e4", AFTER_E4]),
+        ("Ng1-f3", &["1. Nf3 (Ng1-f3 -> Nf3)", nf3]),
+        ("g1f3", &["1. Nf3 (g1f3 -> Nf3)", nf3]),
+        ("Pe2-e4", &["1. e4 (Pe2-e4 -> e4)", AFTER_E4]),
+        ("♘f3", &["1. Nf3 (♘f3 -> Nf3)", nf3]),
+    ];
+    for (line, expected) in played {
+        check(&mut session(), line, expected, false);
+    }
+    let refused: [(&str, &[&str]); 14] = [
+        ("O-O", &["illegal move \"O-O\": cannot castle through pieces on f1, g1"]),
+        ("0-0", &["illegal move \"0-0\": cannot castle through pieces on f1, g1"]),
+        ("exd6", &["illegal move \"exd6\": no pawn can move to d6"]),
+        ("e8=Q", &["illegal move \"e8=Q\": no pawn can move to e8"]),
+        ("e8Q", &["illegal move \"e8Q\": no pawn can move to e8"]),
+        ("exd", &["syntax error in \"exd\": found nothing, expected a rank 1-8", "  exd", "     ^"]),
+        ("Nxe", &["syntax error in \"Nxe\": found nothing, expected a rank 1-8", "  Nxe", "     ^"]),
+        ("R", &["syntax error in \"R\": found nothing, expected a file a-h, a rank 1-8 or `x`", "  R", "   ^"]),
+        (
+            "Resign",
+            &["syntax error in \"Resign\": found \"s\", expected a file a-h, a rank 1-8 or `x`", "  Resign", "    ^"],
+        ),
+        ("OO", &["syntax error in \"OO\": found \"O\", expected `-`", "  OO", "   ^"]),
+        ("ed", &["syntax error in \"ed\": found nothing, expected a rank 1-8", "  ed", "    ^"]),
+        ("exti", &["syntax error in \"exti\": found \"t\", expected a file a-h", "  exti", "    ^"]),
+        ("ge", &["syntax error in \"ge\": found nothing, expected a rank 1-8", "  ge", "    ^"]),
+        ("e9", &["syntax error in \"e9\": found \"9\", expected a file a-h, a rank 1-8 or `x`", "  e9", "   ^"]),
+    ];
+    for (line, expected) in refused {
+        check(&mut session(), line, expected, true);
+    }
+    // the session's letters: Portuguese C is a knight, R the king, D the queen
+    let mut s = session();
+    s.eval("letters pt");
+    check(&mut s, "Cf3", &["1. Nf3 (Cf3 -> Nf3)", nf3], false);
+    s.eval("new");
+    check(&mut s, "Bxe5", &["illegal move \"Bxe5\": no bishop can move to e5"], true);
+    check(&mut s, "Tf1", &["illegal move \"Tf1\": f1 holds a piece of the side to move"], true);
+    for letter in ["R", "D"] {
+        let caret =
+            ["syntax error in \"", letter, "\": found nothing, expected a file a-h, a rank 1-8 or `x`"].concat();
+        check(&mut s, letter, &[caret.as_str(), &format!("  {letter}"), "   ^"], true);
+    }
+    check(
+        &mut s,
+        "Dama",
+        &["syntax error in \"Dama\": found \"m\", expected a file a-h, a rank 1-8 or `x`", "  Dama", "    ^"],
+        true,
+    );
+    // in English, D is no piece letter: `Dama` is a command word
+    check(&mut session(), "Dama", &["unknown command `Dama`; type help for the commands"], true);
+}
+
+#[test]
+fn commands_without_arguments_refuse_extra_words() {
+    let mut s = session();
+    for name in ["fen", "history", "pgn", "new", "flip", "help", "quit", "exit", "?"] {
+        let answer = format!("{name} takes no argument; usage: {name}");
+        check(&mut s, &format!("{name} x"), &[answer.as_str()], true);
+    }
+    check(&mut s, "FLIP now", &["flip takes no argument; usage: flip"], true);
+    check(&mut s, "undo 1 2", &["usage: undo [N]"], true);
+    check(&mut s, "board on off", &["usage: board [on|off]"], true);
+    check(&mut s, "moves e2 e4", &["usage: moves [SQUARE]"], true);
+    check(&mut s, "attacks e2 e4", &["usage: attacks [SQUARE]"], true);
+    check(&mut s, "notation san lan", &["usage: notation NAME"], true);
+    assert_eq!(fen(&s), START);
+}
+
+#[test]
+fn redo_n_redoes_n_moves_and_says_when_fewer_were_left() {
+    let mut s = session();
+    check(&mut s, "redo 2", &["nothing to redo"], true);
+    s.eval("e4 e5 Nf3 Nc6");
+    s.eval("undo 4");
+    check(&mut s, "redo 2", &["redone: 1. e4 e5", AFTER_E4_E5], false);
+    check(&mut s, "redo", &["redone: 2. Nf3", "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"], false);
+    let after_nc6 = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    check(&mut s, "redo 5", &["redone: 2... Nc6 (only 1 move to redo)", after_nc6], false);
+    check(&mut s, "redo", &["nothing to redo"], true);
+    s.eval("undo 3");
+    check(&mut s, "redo 9", &["redone: 1... e5 2. Nf3 Nc6 (only 3 moves to redo)", after_nc6], false);
+    check(&mut s, "redo 0", &["usage: redo [N]: \"0\" is not a positive number"], true);
+    check(&mut s, "redo x", &["usage: redo [N]: \"x\" is not a positive number"], true);
+    check(&mut s, "redo 1 2", &["usage: redo [N]"], true);
+    assert_eq!(fen(&s), after_nc6);
 }
