@@ -188,3 +188,64 @@ fn a_game_in_mixed_spellings_ends_where_python_chess_does() {
     assert_eq!(values[8 * 4..9 * 4], [0, 4, 0, 6]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn unknown_commands_extra_words_and_redo_n() {
+    let input = "hepl\nresign\nexd\nflip x\nfen now\ne4 e5 Nf3\nundo 3\nredo 2\nredo 4\nredo\nhistory\n";
+    let expected = [
+        "unknown command `hepl`; did you mean `help`?",
+        "unknown command `resign`; type help for the commands",
+        // a word that starts like a move is read as one
+        "syntax error in \"exd\": found nothing, expected a rank 1-8",
+        "  exd",
+        "     ^",
+        "flip takes no argument; usage: flip",
+        "fen takes no argument; usage: fen",
+        "1. e4",
+        AFTER_E4,
+        "1... e5",
+        AFTER_E4_E5,
+        "2. Nf3",
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
+        "undone: 1. e4 e5 2. Nf3",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "redone: 1. e4 e5",
+        AFTER_E4_E5,
+        "redone: 2. Nf3 (only 1 move to redo)",
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
+        "nothing to redo",
+        "1. e4 e5 2. Nf3",
+    ];
+    assert_eq!(repl(&[], input), expected.map(|l| format!("{l}\n")).concat());
+}
+
+#[test]
+fn portuguese_letters_read_as_moves_not_commands() {
+    let input = "letters pt\nCf3\nD\nTorre\n";
+    let expected = [
+        "letters: Portuguese (K=R Q=D R=T B=B N=C)",
+        "1. Nf3 (Cf3 -> Nf3)",
+        "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1",
+        "syntax error in \"D\": found nothing, expected a file a-h, a rank 1-8 or `x`",
+        "  D",
+        "   ^",
+        "unknown command `Torre`; type help for the commands",
+    ];
+    assert_eq!(repl(&[], input), expected.map(|l| format!("{l}\n")).concat());
+}
+
+#[test]
+fn help_texts_name_formats_and_orders_by_what_they_are() {
+    let help = repl(&[], "help\n");
+    assert!(help.contains(
+        "  save FILE                      write the game as PGN (a .bin name: the binary move log, from and to squares)\n"
+    ));
+    assert!(help.contains("  redo [N]                       play an undone move again (or N moves)\n"));
+    let moves_help = cargo_bin_cmd!("sanfen").args(["moves", "--help"]).assert().code(0).get_output().stdout.clone();
+    let moves_help = String::from_utf8(moves_help).unwrap();
+    assert!(moves_help.contains("- value:   The value order: by piece (pawn, knight, bishop, rook, queen, king)"));
+    assert!(moves_help.contains("- file-prefixed: SAN where every pawn move carries its origin file"));
+    for text in [help, moves_help] {
+        assert!(!text.to_lowercase().contains("seed"), "{text}");
+    }
+}
