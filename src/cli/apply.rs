@@ -152,6 +152,10 @@ fn write_diagnostics(err: &mut impl Write, game: &Game) -> io::Result<()> {
     Ok(())
 }
 
+/// Shown before waiting for moves typed in a terminal.
+const HINT: input::Hint =
+    input::Hint { command: "sanfen apply", reads: "moves", instead: "sanfen apply MOVE... to give them as arguments" };
+
 /// `sanfen apply`: the final FEN on stdout (or one JSON object); warnings and
 /// the failure on stderr.
 ///
@@ -165,7 +169,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
     };
     // every argument (or the standard input) as text, words apart
     let mut text = String::new();
-    input::for_each(&args.moves, |chunk| {
+    input::for_each(&args.moves, &HINT, |chunk| {
         text.push_str(&String::from_utf8_lossy(chunk));
         text.push(' ');
         Ok(())

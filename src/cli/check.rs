@@ -29,6 +29,7 @@ use sanfen::pgn::validate::{Finding, GameReport, MAX_FINDINGS, Options};
 use sanfen::play::MoveNumber;
 use serde_json::{Value, json};
 
+use super::input::Hint;
 use super::report::Style;
 use super::{Error, ExitCode, LintArgs, pgn_input};
 
@@ -60,6 +61,9 @@ pub struct Args {
     #[arg(value_name = "FILE")]
     files: Vec<OsString>,
 }
+
+/// Shown before waiting for PGN typed in a terminal.
+const HINT: Hint = Hint { command: "sanfen check", reads: "PGN", instead: "sanfen check FILE to read a file" };
 
 /// `sanfen check`.
 ///
@@ -101,7 +105,7 @@ fn run_sources(args: &Args, seen_errors: &mut bool) -> Result<ExitCode, Error> {
     let mut failed = false;
     let mut invalid = false;
     for name in pgn_input::names(&args.files) {
-        let source = match pgn_input::open(&name) {
+        let source = match pgn_input::open(&name, &HINT) {
             Ok(source) => source,
             Err(err) => {
                 out.flush().map_err(Error::Output)?;

@@ -98,6 +98,20 @@ impl Verdict {
     }
 }
 
+/// Shown before waiting for FENs typed in a terminal.
+const CHECK_HINT: input::Hint = input::Hint {
+    command: "sanfen fen check",
+    reads: "one FEN per line",
+    instead: "sanfen fen check FEN... to give them as arguments",
+};
+
+/// Shown before waiting for FENs typed in a terminal.
+const NORMALIZE_HINT: input::Hint = input::Hint {
+    command: "sanfen fen normalize",
+    reads: "one FEN per line",
+    instead: "sanfen fen normalize FEN... to give them as arguments",
+};
+
 /// `sanfen fen check`: a report per input.
 ///
 /// # Errors
@@ -110,7 +124,7 @@ pub fn check(options: &Options) -> Result<ExitCode, Error> {
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut code = ExitCode::Valid;
     let mut number = 0;
-    input::for_each(&options.fens, |line| {
+    input::for_each(&options.fens, &CHECK_HINT, |line| {
         number += 1;
         let verdict = Verdict::judge(line, options.mode);
         let valid = verdict.is_valid();
@@ -141,7 +155,7 @@ pub fn normalize(options: &Options) -> Result<ExitCode, Error> {
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut code = ExitCode::Valid;
     let mut number = 0;
-    input::for_each(&options.fens, |line| {
+    input::for_each(&options.fens, &NORMALIZE_HINT, |line| {
         number += 1;
         let verdict = Verdict::judge(line, options.mode);
         let fen = verdict.position_fen(options.ep);

@@ -21,6 +21,7 @@ use sanfen::pgn::chunk::Chunker;
 use sanfen::pgn::format_input::{FormatInputError, Unchanged, format_input};
 use sanfen::pgn::input::Input;
 
+use super::input::Hint;
 use super::pgn_input::{self, Source};
 use super::rewrite::{self, InPlace};
 use super::{Error, ExitCode, LintArgs};
@@ -86,6 +87,9 @@ pub struct Args {
     files: Vec<OsString>,
 }
 
+/// Shown before waiting for PGN typed in a terminal.
+const HINT: Hint = Hint { command: "sanfen fmt", reads: "PGN", instead: "sanfen fmt FILE to read a file" };
+
 /// `sanfen fmt`.
 ///
 /// A file that cannot be opened, read or (with `--in-place`) written, or
@@ -127,7 +131,8 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
         } else if args.check {
             check_source(name, policy, &mut out)
         } else {
-            pgn_input::open(name).and_then(|source| format_source(source, policy, &mut out, &mut first, Error::Output))
+            pgn_input::open(name, &HINT)
+                .and_then(|source| format_source(source, policy, &mut out, &mut first, Error::Output))
         };
         match result {
             Ok(valid) => code = code.and_valid(valid),
@@ -230,7 +235,7 @@ fn rewrite_in_place(name: &OsStr, policy: LintPolicy) -> Result<bool, Error> {
 /// when they differ. Whether every game was rewritten and nothing would
 /// change.
 fn check_source(name: &OsStr, policy: LintPolicy, out: &mut dyn Write) -> Result<bool, Error> {
-    let source = pgn_input::open(name)?;
+    let source = pgn_input::open(name, &HINT)?;
     let display = source.name.clone();
     let comparison = Arc::new(Mutex::new(Comparison::default()));
     let reader = Tee { inner: source.input.reader, comparison: Arc::clone(&comparison) };

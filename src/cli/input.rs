@@ -2,9 +2,42 @@
 //! standard input (when there is no argument, and for the argument `-`).
 
 use std::ffi::OsString;
-use std::io::{self, Read};
+use std::io::{self, IsTerminal, Read};
 
 use super::Error;
+
+/// What a command tells a person at a terminal before it waits for standard
+/// input, so a command run without arguments does not seem to hang.
+#[derive(Clone, Copy, Debug)]
+pub struct Hint {
+    /// The command as typed (`sanfen fen check`).
+    pub command: &'static str,
+    /// What it reads (`PGN`, `one FEN per line`).
+    pub reads: &'static str,
+    /// How to give the input another way (`sanfen check FILE to read a file`).
+    pub instead: &'static str,
+}
+
+/// The key that ends standard input in a terminal.
+const END_OF_INPUT: &str = if cfg!(windows) { "Ctrl-Z then Enter" } else { "Ctrl-D" };
+
+impl Hint {
+    /// The hint's line, without its `\n`.
+    pub fn line(&self) -> String {
+        format!(
+            "{}: reading {} from standard input ({END_OF_INPUT} to end; {})",
+            self.command, self.reads, self.instead
+        )
+    }
+
+    /// Writes the line on standard error when standard input is a terminal;
+    /// nothing when it is a pipe or a file.
+    pub fn show_if_terminal(&self) {
+        if io::stdin().is_terminal() {
+            eprintln!("{}", self.line());
+        }
+    }
+}
 
 /// Whether the inputs are exactly one argument (not `-`), so a report need not
 /// number them.
@@ -17,22 +50,22 @@ pub fn is_single(args: &[OsString]) -> bool {
 /// standard input without its final `\n` (a `\r` before it stays).
 ///
 /// Standard input is read once, through one reusable buffer; a second `-` reads
-/// nothing more.
+/// nothing more. Before reading it, `hint` is shown if it is a terminal.
 ///
 /// # Errors
 ///
 /// [`Error::Input`] when reading fails; any error `each` returns, which stops
 /// the iteration.
-pub fn for_each(args: &[OsString], mut each: impl FnMut(&[u8]) -> Result<(), Error>) -> Result<(), Error> {
+pub fn for_each(args: &[OsString], hint: &Hint, mut each: impl FnMut(&[u8]) -> Result<(), Error>) -> Result<(), Error> {
     if args.is_empty() {
-        return stdin_lines(&mut each);
+        return stdin_lines(hint, &mut each);
     }
     let mut stdin_read = false;
     for arg in args {
         if arg == "-" {
             if !stdin_read {
                 stdin_read = true;
-                stdin_lines(&mut each)?;
+                stdin_lines(hint, &mut each)?;
             }
         } else {
             each(arg.as_encoded_bytes())?;
@@ -41,7 +74,8 @@ pub fn for_each(args: &[OsString], mut each: impl FnMut(&[u8]) -> Result<(), Err
     Ok(())
 }
 
-fn stdin_lines(each: &mut impl FnMut(&[u8]) -> Result<(), Error>) -> Result<(), Error> {
+fn stdin_lines(hint: &Hint, each: &mut impl FnMut(&[u8]) -> Result<(), Error>) -> Result<(), Error> {
+    hint.show_if_terminal();
     lines(io::stdin().lock(), each)
 }
 
@@ -166,11 +200,26 @@ mod tests {
         assert_eq!(next_newline(&long, 13, 21), Some(20));
     }
 
+    #[cfg(unix)]
+    #[test]
+    fn hint_names_the_command_the_input_and_the_way_out() {
+        let hint = Hint {
+            command: "sanfen fen check",
+            reads: "one FEN per line",
+            instead: "sanfen fen check FEN to check one",
+        };
+        assert_eq!(
+            hint.line(),
+            "sanfen fen check: reading one FEN per line from standard input (Ctrl-D to end; sanfen fen check FEN to check one)"
+        );
+    }
+
     #[test]
     fn arguments_in_order() {
         let args: Vec<OsString> = ["one", "two"].iter().map(OsString::from).collect();
         let mut seen = Vec::new();
-        for_each(&args, |input| {
+        let hint = Hint { command: "sanfen test", reads: "lines", instead: "none" };
+        for_each(&args, &hint, |input| {
             seen.push(input.to_vec());
             Ok(())
         })

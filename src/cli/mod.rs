@@ -26,7 +26,7 @@ use clap::{Parser, Subcommand};
 pub use error::Error;
 pub use exit_code::ExitCode;
 
-/// Chess notation: check and normalise FEN, list legal moves, count them (perft).
+/// Chess notation: check and rewrite FEN and PGN, read SAN, list legal moves.
 ///
 /// With no command: the REPL (`sanfen repl`) on the initial position.
 #[derive(Debug, Parser)]
@@ -38,9 +38,10 @@ pub struct Args {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Play moves interactively: type moves in any common spelling, see the
-    /// FEN (and the board in a terminal), undo, ask the engine (`help` lists
-    /// the commands).
+    /// Play moves interactively (what `sanfen` with no command runs).
+    ///
+    /// Type moves in any common spelling, see the FEN (and the board in a
+    /// terminal), undo, ask the engine (`help` lists the commands).
     ///
     /// In a terminal: line editing, tab completion of legal moves and
     /// commands, history in `$XDG_DATA_HOME/sanfen/history`. Otherwise: one
@@ -75,10 +76,10 @@ enum Command {
     /// START..END: ...`. Exit code 0 when every token is a move, 1 when one is
     /// not.
     San(san::SanArgs),
-    /// Resolve SAN against a position and explain: the reading, each candidate
-    /// origin square (kept, or why not), the outcome, the lint findings.
+    /// Resolve SAN against a position: why each candidate is kept or not.
     ///
-    /// Per SAN: `input:`, `reading:`, one `candidate SQUARE: kept|REASON` line
+    /// Shows the reading, each candidate origin square (kept, or why not), the
+    /// outcome, the lint findings. Per SAN: `input:`, `reading:`, one `candidate SQUARE: kept|REASON` line
     /// per piece of the named kind, then `move: SAN (UCI)` or the `illegal: ...`
     /// / `ambiguous: ...` / `invalid move at ...` diagnostic, one
     /// `warning[CODE] at START..END: MESSAGE` line per lint finding (`error[...]`
@@ -93,10 +94,10 @@ enum Command {
     /// played: nothing on stdout, `sanfen: move N (TEXT): REASON` on stderr,
     /// exit code 1.
     Apply(apply::Args),
-    /// Validate PGN games: every move of the mainline and of every variation,
-    /// move numbers, check marks, results, tags.
+    /// Validate PGN games: moves, variations, move numbers, results, tags.
     ///
-    /// Files ending in `.gz` or `.zst` are decompressed; no file, or `-`, reads
+    /// Every move of the mainline and of every variation is played; move
+    /// numbers, check marks, results and tags are checked. Files ending in `.gz` or `.zst` are decompressed; no file, or `-`, reads
     /// standard input. One diagnostic per finding (`FILE:LINE:COL: game N
     /// (White - Black, Event, Round), 12... Nd7: error[KIND]: MESSAGE`), then a
     /// summary line, all on stdout (`--json`: JSON Lines, `--quiet`: the summary
@@ -104,10 +105,10 @@ enum Command {
     /// warnings, errors with `--strict`), 1 when one has, 2 when a file cannot
     /// be read.
     Check(check::Args),
-    /// Rewrite PGN games: canonical SAN, the Seven Tag Roster first, movetext
-    /// wrapped at 80 columns; comments, NAGs and variations kept.
+    /// Rewrite PGN games canonically: SAN, tag order, movetext line width.
     ///
-    /// A game with an error (an illegal move, a syntax error, an unsupported
+    /// Canonical SAN, the Seven Tag Roster first, movetext wrapped at 80
+    /// columns; comments, NAGs and variations kept. A game with an error (an illegal move, a syntax error, an unsupported
     /// variant) is written unchanged and reported on stderr; the exit code is
     /// then 1.
     Fmt(fmt::Args),

@@ -263,6 +263,13 @@ impl Report {
     }
 }
 
+/// Shown before waiting for moves typed in a terminal.
+const HINT: input::Hint = input::Hint {
+    command: "sanfen resolve",
+    reads: "one SAN per line",
+    instead: "sanfen resolve SAN... to give them as arguments",
+};
+
 /// `sanfen resolve`: one report per SAN (text blocks separated by an empty
 /// line, or JSON Lines).
 ///
@@ -279,7 +286,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
     let mut out = BufWriter::new(io::stdout().lock());
     let mut code = ExitCode::Valid;
     let mut first = true;
-    input::for_each(&args.sans, |text| {
+    input::for_each(&args.sans, &HINT, |text| {
         let report = Report::new(&position, text, options, policy);
         code = code.and_valid(report.is_valid());
         if args.json {

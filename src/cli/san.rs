@@ -50,6 +50,13 @@ const BLOCK: usize = 1 << 16;
 /// Room for the longest line of one reading without findings (about 110 bytes).
 const LINE: usize = 128;
 
+/// Shown before waiting for tokens typed in a terminal.
+const HINT: input::Hint = input::Hint {
+    command: "sanfen san",
+    reads: "one SAN token per line",
+    instead: "sanfen san TOKEN... to give them as arguments",
+};
+
 /// `sanfen san`: a report per token.
 ///
 /// # Errors
@@ -65,7 +72,7 @@ pub fn run(args: &SanArgs) -> Result<ExitCode, Error> {
     // canonical SAN out of a terminal: one line of one reading, written in place
     let plain = !args.json && !style.terminal;
     let letters = if args.strict { Letters::English } else { args.letters };
-    input::for_each(&args.sans, |token| {
+    input::for_each(&args.sans, &HINT, |token| {
         if plain && let Some(san_plus) = parse_canonical(token, letters) {
             out.simple_line(&san_plus);
             return out.flush_if_full().map_err(Error::Output);

@@ -323,9 +323,44 @@ fn usage_errors_exit_2() {
     }
 }
 
+/// `sanfen --help`: every command, each with a one-line summary that fits in 80
+/// columns.
+const TOP_LEVEL_HELP: &str = "\
+Chess notation: check and rewrite FEN and PGN, read SAN, list legal moves.
+
+With no command: the REPL (`sanfen repl`) on the initial position.
+
+Usage: sanfen [COMMAND]
+
+Commands:
+  repl     Play moves interactively (what `sanfen` with no command runs)
+  fen      FEN positions: check them or write them canonically
+  moves    List the legal moves of a position, one per line
+  perft    Count the leaf nodes of the legal move tree DEPTH plies deep
+  san      Parse SAN tokens without a position and show what each says
+  resolve  Resolve SAN against a position: why each candidate is kept or not
+  apply    Play moves in order and print the final FEN
+  check    Validate PGN games: moves, variations, move numbers, results, tags
+  fmt      Rewrite PGN games canonically: SAN, tag order, movetext line width
+  help     Print this message or the help of the given subcommand(s)
+
+Options:
+  -h, --help
+          Print help (see a summary with '-h')
+
+  -V, --version
+          Print version
+";
+
+#[test]
+fn top_level_help_lists_every_command_on_one_line() {
+    let assert = sanfen(&["--help"]).assert().code(0).stdout(TOP_LEVEL_HELP).stderr("");
+    let stdout = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
+    assert!(stdout.lines().all(|line| line.chars().count() <= 80), "{stdout}");
+}
+
 #[test]
 fn help_and_version_exit_0() {
-    sanfen(&["--help"]).assert().code(0).stderr("");
     sanfen(&["fen", "check", "--help"]).assert().code(0).stderr("");
     sanfen(&["--version"]).assert().code(0).stdout(format!("sanfen {}\n", env!("CARGO_PKG_VERSION")));
 }

@@ -1,5 +1,6 @@
-//! The REPL in a pseudo-terminal, as a person uses it: the prompt, Tab
-//! completion of legal moves, and history kept across runs.
+//! Commands in a pseudo-terminal, as a person uses them: the REPL's prompt, Tab
+//! completion of legal moves and history kept across runs; the hint a command
+//! reading standard input gives before it waits.
 
 #![cfg(unix)]
 
@@ -94,4 +95,52 @@ fn ctrl_c_during_go_stops_the_engine_and_keeps_the_game() {
     repl.send(ControlCode::EndOfTransmission).unwrap();
     repl.expect(expectrl::Eof).unwrap();
     let _ = std::fs::remove_dir_all(&home);
+}
+
+/// `sanfen ARGS` with its standard input, output and error on a pty.
+fn spawn(args: &[&str]) -> OsSession {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_sanfen"));
+    command.args(args).env("NO_COLOR", "1");
+    let mut session = Session::spawn(command).expect("spawn sanfen in a pty");
+    session.set_expect_timeout(Some(Duration::from_secs(20)));
+    session
+}
+
+#[test]
+fn check_from_a_terminal_says_it_reads_standard_input() {
+    let mut check = spawn(&["check"]);
+    check
+        .expect("sanfen check: reading PGN from standard input (Ctrl-D to end; sanfen check FILE to read a file)\r\n")
+        .unwrap();
+    // one Ctrl-D ends the input, though the reader looks ahead before reading
+    check.send(ControlCode::EndOfTransmission).unwrap();
+    check.expect("0 games, 0 moves, 0 games with errors, 0 errors, 0 lint findings, 0 skipped, 0 bytes, ").unwrap();
+    check.expect(expectrl::Eof).unwrap();
+}
+
+#[test]
+fn check_reads_a_game_typed_in_a_terminal_until_one_ctrl_d() {
+    let mut check = spawn(&["check", "--quiet"]);
+    check.expect("sanfen check: reading PGN from standard input").unwrap();
+    check.send_line("1. e4 e5 2. Nf3 *").unwrap();
+    check.expect("1. e4 e5 2. Nf3 *\r\n").unwrap();
+    check.send(ControlCode::EndOfTransmission).unwrap();
+    check.expect("1 games, 3 moves, 0 games with errors, 0 errors, 1 lint findings, 0 skipped, 18 bytes, ").unwrap();
+    check.expect(expectrl::Eof).unwrap();
+}
+
+#[test]
+fn fen_check_from_a_terminal_says_it_reads_one_fen_per_line() {
+    let mut check = spawn(&["fen", "check"]);
+    check
+        .expect(
+            "sanfen fen check: reading one FEN per line from standard input \
+             (Ctrl-D to end; sanfen fen check FEN... to give them as arguments)\r\n",
+        )
+        .unwrap();
+    check.send_line("8/8/8/8/8/8/8/8 w - - 0 1").unwrap();
+    check.expect("error[fen:empty-board] at 0..15: the board is empty\r\n").unwrap();
+    check.expect("invalid\r\n").unwrap();
+    check.send(ControlCode::EndOfTransmission).unwrap();
+    check.expect(expectrl::Eof).unwrap();
 }
