@@ -548,10 +548,15 @@ impl Visitor for Builder<'_> {
 
     fn san(&mut self, token: &[u8], at: Location) {
         let alive = self.frames.last().is_some_and(|frame| !frame.dead);
-        let before = if alive { self.validator.playing().cloned() } else { None };
+        // what the node needs of the position before the move (not a copy of it)
+        let before = if alive {
+            self.validator.playing().map(|pos| (pos.fullmoves(), pos.turn(), pos.castling_mode()))
+        } else {
+            None
+        };
         let played = self.validator.moves_played();
         self.validator.san(token, at);
-        let Some(before) = before else {
+        let Some((number, side, mode)) = before else {
             if let Some(frame) = self.frames.last_mut() {
                 frame.dead = true;
             }
@@ -565,7 +570,6 @@ impl Visitor for Builder<'_> {
         }
         let Some(m) = self.validator.last_played() else { return };
         let Some(san) = self.validator.last_san() else { return };
-        let mode = before.castling_mode();
         let uci = m.map(|m| m.to_uci(mode));
         let ply = self.frames.last().and_then(|frame| frame.line.moves.last()).map_or_else(
             || {
@@ -582,8 +586,8 @@ impl Visitor for Builder<'_> {
             uci,
             written: decode(token),
             at,
-            number: before.fullmoves(),
-            side: before.turn(),
+            number,
+            side,
             ply,
             nags: glued_annotation(token).into_iter().collect(),
             comments: Vec::new(),

@@ -371,18 +371,7 @@ mod tests {
 
     #[test]
     fn peeked_reader_gives_every_byte_then_the_error() {
-        struct Failing(Vec<u8>);
-        impl Read for Failing {
-            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-                if self.0.is_empty() {
-                    return Err(io::Error::other("broken"));
-                }
-                let n = buf.len().min(self.0.len());
-                buf[..n].copy_from_slice(&self.0[..n]);
-                self.0.drain(..n);
-                Ok(n)
-            }
-        }
+        use crate::pgn::test_io::Failing;
         let mut peeked = Peeked::new(Failing(b"abcdef".to_vec()), 4);
         assert_eq!(peeked.head, b"abcd");
         let mut all = Vec::new();

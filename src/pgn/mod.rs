@@ -18,6 +18,8 @@ pub mod input;
 pub mod parallel;
 pub mod reader;
 pub mod start;
+#[cfg(test)]
+mod test_io;
 pub mod validate;
 
 /// The Seven Tag Roster, in export order, each with the value PGN writes when

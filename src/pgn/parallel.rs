@@ -295,18 +295,7 @@ mod tests {
 
     #[test]
     fn a_read_error_comes_once_after_the_chunks_before_it() {
-        struct Failing(Vec<u8>);
-        impl Read for Failing {
-            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-                if self.0.is_empty() {
-                    return Err(io::Error::other("broken"));
-                }
-                let n = buf.len().min(self.0.len());
-                buf[..n].copy_from_slice(&self.0[..n]);
-                self.0.drain(..n);
-                Ok(n)
-            }
-        }
+        use crate::pgn::test_io::Failing;
         for threads in [1, 2, 4] {
             let chunker = Chunker::with_target(Failing(games(5)), 1);
             let mut ordered = Ordered::new(chunker, |chunk: Chunk| chunk.data.len(), threads).unwrap();

@@ -622,20 +622,7 @@ impl Session {
     }
 
     fn undo(&mut self, args: &[&str], response: &mut Response) {
-        let count = match args {
-            [] => 1,
-            [n] => match n.parse::<usize>() {
-                Ok(n) if n > 0 => n,
-                _ => {
-                    response.fail(format!("usage: undo [N]: \"{n}\" is not a positive number"));
-                    return;
-                }
-            },
-            _ => {
-                response.fail("usage: undo [N]");
-                return;
-            }
-        };
+        let Some(count) = move_count("undo", args, response) else { return };
         let played = self.game.moves().len();
         if played == 0 {
             response.fail("nothing to undo");
@@ -651,20 +638,7 @@ impl Session {
     }
 
     fn redo(&mut self, args: &[&str], response: &mut Response) {
-        let asked = match args {
-            [] => 1,
-            [n] => match n.parse::<usize>() {
-                Ok(n) if n > 0 => n,
-                _ => {
-                    response.fail(format!("usage: redo [N]: \"{n}\" is not a positive number"));
-                    return;
-                }
-            },
-            _ => {
-                response.fail("usage: redo [N]");
-                return;
-            }
-        };
+        let Some(asked) = move_count("redo", args, response) else { return };
         let count = asked.min(self.game.redo_moves().len());
         if count == 0 {
             response.fail("nothing to redo");
@@ -840,6 +814,25 @@ fn search_line(position: &Position, result: &SearchResult, elapsed: Duration) ->
         result.nodes,
         elapsed.as_secs_f64()
     )
+}
+
+/// The `[N]` of `undo [N]` and `redo [N]`: 1 when not given; `None` (and the
+/// usage said) when it is not one positive number.
+fn move_count(command: &str, args: &[&str], response: &mut Response) -> Option<usize> {
+    match args {
+        [] => Some(1),
+        [n] => match n.parse::<usize>() {
+            Ok(n) if n > 0 => Some(n),
+            _ => {
+                response.fail(format!("usage: {command} [N]: \"{n}\" is not a positive number"));
+                None
+            }
+        },
+        _ => {
+            response.fail(format!("usage: {command} [N]"));
+            None
+        }
+    }
 }
 
 /// `White` or `Black`.
