@@ -9,7 +9,8 @@
 //! - nothing is lost or changed. The input and the output are both read with
 //!   the reader and compared game by game (the same number of games):
 //!   - a game written unchanged is its bytes from its first token to its
-//!     last (a space before them when they start with `%`), a newline (and, for a game of tags alone, a blank line and a
+//!     last (a space before them when they start with `%` or look like
+//!     UTF-16), a newline (and, for a game of tags alone, a blank line and a
 //!     termination marker), and reads back alike;
 //!   - a rewritten game has the tags the formatter's rules give (the Seven Tag
 //!     Roster first, missing ones added, every value unchanged once
@@ -33,6 +34,7 @@ use sanfen::pgn::reader::result_of;
 use sanfen::pgn::start::{Start, start_position};
 use sanfen::pgn::{
     Chunker, Location, RawText, Reader, ResultToken, SEVEN_TAG_ROSTER, Skip, SyntaxError, SyntaxErrorKind, Visitor,
+    looks_utf16,
 };
 use sanfen::resolve::resolve_text;
 use sanfen::san::{Annotation, San, SanOptions};
@@ -270,9 +272,11 @@ fn compare_unchanged(input: &[u8], game: &FormattedGame, before: &GameModel, aft
     }
     let kept = raw.iter().rposition(|&b| b != b'\n' && b != b'\r').map_or(0, |last| last + 1);
     // a game that starts with a `%` (not an escape line: whitespace came
-    // before it on its line) gets a space before it, so that it starts no
-    // escape line in the output
-    let mut expected = if raw.first() == Some(&b'%') { b" ".to_vec() } else { Vec::new() };
+    // before it on its line) or looks like UTF-16 (whitespace came before
+    // it in the input) gets a space before it, so that it starts no escape
+    // line and does not make the output UTF-16
+    let spaced = raw.first() == Some(&b'%') || looks_utf16(&raw[..kept]);
+    let mut expected = if spaced { b" ".to_vec() } else { Vec::new() };
     expected.extend_from_slice(&lf(&raw[..kept]));
     expected.push(b'\n');
     let text = lf(&game.text);

@@ -97,7 +97,7 @@ use crate::lint::LintPolicy;
 use crate::pgn::SEVEN_TAG_ROSTER;
 use crate::pgn::game::{Game, Line};
 use crate::pgn::reader::{
-    Location, RawText, Reader, ResultToken, Skip, SyntaxError, SyntaxErrorKind, Visitor, result_of,
+    Location, RawText, Reader, ResultToken, Skip, SyntaxError, SyntaxErrorKind, Visitor, looks_utf16, result_of,
 };
 use crate::pgn::start::{Start, StartError, start_position};
 use crate::pgn::validate::{Options, Validator};
@@ -575,9 +575,13 @@ impl<'a> Formatter<'a> {
         let kept = raw.iter().rposition(|&b| b != b'\n' && b != b'\r').map_or(0, |last| last + 1);
         let mut text = Vec::with_capacity(kept + 5);
         if kept > 0 {
-            if raw[0] == b'%' {
-                // Whitespace came before it on its line (else it would be an
-                // escape line): at the start of a line, it would become one.
+            if raw[0] == b'%' || looks_utf16(&raw[..kept]) {
+                // Whitespace came before it (else a `%` would have made an
+                // escape line, and the input would have been read as
+                // UTF-16): first on a line, a `%` would become an escape
+                // line, and first in the output, a UTF-16 byte order mark
+                // or a NUL in every other byte would make the whole output
+                // UTF-16.
                 text.push(b' ');
             }
             text.extend_from_slice(&raw[..kept]);

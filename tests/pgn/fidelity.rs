@@ -173,6 +173,34 @@ fn a_game_written_unchanged_that_starts_with_a_percent_sign_starts_no_escape_lin
 }
 
 #[test]
+fn a_game_written_unchanged_that_looks_like_utf16_does_not_make_the_output_utf16() {
+    // Found by the `fmt` fuzz target: after a space, `\xff\xfe` is no
+    // UTF-16 byte order mark (the input does not start with it), so it is a
+    // game, written unchanged; first in the output, it made the whole
+    // output UTF-16, and four games were lost.
+    let input = b" \xff\xfe 1. e4 *\n\n[Event \"B\"]\n\n1. d4 *\n";
+    let (text, unchanged) = fmt(input);
+    assert_eq!(
+        text,
+        b" \xff\xfe 1. e4 *\n\n[Event \"B\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n\
+          [White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n\n1. d4 *\n"
+    );
+    assert_eq!(
+        unchanged,
+        ["1:2: game 1: 1. \u{fffd}\u{fffd}: invalid move at 0..1: found \"\u{fffd}\", expected a move such as e4, Nf3, exd5, e8=Q or O-O"]
+    );
+    assert_eq!(sanfen::pgn::read_games_from_slice(&text).len(), 2);
+    // and the same for a NUL in every other byte
+    let mut nuls = b"\n".to_vec();
+    nuls.extend(b"1.e4 e5 2.Nf3 Nc6 3.Bb5 a6 4.Ba4 Nf6 5.O-O Be7".iter().flat_map(|&b| [b, 0]));
+    let (text, unchanged) = fmt(&nuls);
+    assert_eq!(text[0], b' ');
+    assert_eq!(&text[1..], &[&nuls[1..], b"\n"].concat()[..]);
+    assert_eq!(unchanged.len(), 1);
+    assert_eq!(sanfen::pgn::read_games_from_slice(&text).len(), 1);
+}
+
+#[test]
 fn chunks_keep_the_text_between_games_as_the_whole_input_does() {
     let input = b"[Event \"A\"]\n\n1. e4 *\n\n; between\n\n[Event \"B\"]\n\n1. d4 *\n\n{after}\n";
     let (whole, _) = fmt(input);
