@@ -3,16 +3,17 @@
 
 /// The commands, their usage and what they do (for `help`, and for
 /// completion).
-pub const COMMANDS: [(&str, &str); 18] = [
+pub const COMMANDS: [(&str, &str); 22] = [
     ("board [on|off]", "show the board; with on/off, show it after every move or not"),
     ("fen", "show the position as FEN"),
-    ("load FEN", "start a game from a position"),
+    ("load FEN|FILE [N]|PGN", "start from a position, a PGN file's first (or N-th) game, a .bin move log, or PGN text"),
     ("moves [SQUARE]", "list the legal moves; with a square, mark that piece's targets"),
     ("attacks [SQUARE]", "mark the squares the opponent attacks; with a square, the piece's safe squares"),
-    ("undo [N]", "take back the last move (or N moves)"),
+    ("undo [N]", "take back the last move (or N moves; against the engine, back to your move)"),
     ("redo [N]", "play an undone move again (or N moves)"),
     ("history", "the moves so far"),
     ("pgn", "the game so far as PGN"),
+    ("tag [NAME [VALUE]]", "list the tags, show one, or set it (\"\" removes it)"),
     ("new", "start again from the first position"),
     ("flip", "turn the board around"),
     ("letters LANG", "read piece letters of a language: en, pt, es, fr, de, it, nl"),
@@ -20,6 +21,9 @@ pub const COMMANDS: [(&str, &str); 18] = [
     ("save FILE", "write the game as PGN (a .bin name: the binary move log, from and to squares)"),
     ("go [DEPTH|Ns]", "the engine moves: about a second, N seconds, or DEPTH plies (at most 10 s; Ctrl-C stops it)"),
     ("play white|black|off [DEPTH]", "the engine plays that side after each of your moves, or stops"),
+    ("resign", "resign the game (against the engine: yours; otherwise the side to move)"),
+    ("draw", "offer a draw (the engine accepts or declines by its evaluation; otherwise agreed)"),
+    ("claim", "claim a draw by threefold repetition or the fifty-move rule"),
     ("help", "this list"),
     ("quit", "leave"),
 ];
@@ -175,7 +179,8 @@ mod tests {
         assert_eq!(closest_command("hl"), None);
         assert_eq!(closest_command("hitsroy"), Some("history"));
         assert_eq!(closest_command("notaion"), Some("notation"));
-        assert_eq!(closest_command("resign"), None);
+        assert_eq!(closest_command("castle"), None);
+        assert_eq!(closest_command("resing"), Some("resign"));
         // a tie goes to the first command listed: `fen` before `new`
         assert_eq!(closest_command("nen"), Some("fen"));
         assert_eq!(closest_command("nex"), Some("new"));

@@ -31,17 +31,28 @@
 //! assert_eq!(save.saved(), "saved 3 moves to game.pgn (PGN)");
 //! ```
 //!
-//! A line is a command (`board [on|off]`, `fen`, `load FEN`, `moves
-//! [SQUARE]`, `attacks [SQUARE]`, `undo [N]`, `redo`, `history`, `pgn`,
-//! `new`, `flip`, `letters LANG`, `notation NAME`, `save FILE`, `go [DEPTH |
-//! depth N | SECONDSs]`, `play white|black|off [DEPTH]`, `help`, `quit`:
+//! A line is a command (`board [on|off]`, `fen`, `load FEN | FILE [N] |
+//! PGN`, `moves [SQUARE]`, `attacks [SQUARE]`, `undo [N]`, `redo [N]`,
+//! `history`, `pgn`, `tag [NAME [VALUE]]`, `new`, `flip`, `letters LANG`,
+//! `notation NAME`, `save FILE`, `go [DEPTH | depth N | SECONDSs]`, `play
+//! white|black|off [DEPTH]`, `resign`, `draw`, `claim`, `help`, `quit`:
 //! [`COMMANDS`]) or one or more moves, with or without move numbers, in any
 //! spelling the lenient SAN reader accepts in the session's letters.
 //!
-//! Once the game is over (checkmate, stalemate, insufficient material,
-//! fivefold repetition, the seventy-five-move rule) moves and `go` are
-//! refused until `undo`, `new` or `load`; a draw that may only be claimed
-//! (threefold repetition, the fifty-move rule) is announced and play goes on.
+//! A session keeps the game's tags (the Seven Tag Roster, `Date` from
+//! [`Options::date`], `White` or `Black` named `sanfen` for the engine's
+//! side, `SetUp` and `FEN` from a position, `Variant` for Chess960, and any
+//! set with `tag`); a game loaded from PGN keeps its tags, comments, NAGs,
+//! variations and result, and `save` writes them back.
+//!
+//! The game is over on the board (checkmate, stalemate, insufficient
+//! material, fivefold repetition, the seventy-five-move rule) or off it
+//! (`resign`; `draw`, which the engine accepts or declines by its
+//! evaluation; `claim` of a threefold repetition or the fifty-move rule;
+//! the result of a loaded game): then moves and `go` are refused, in one
+//! line, until `undo`, `new` or `load` ([`Session::over`]). A draw that may
+//! only be claimed is announced and play goes on. Against the engine, `undo`
+//! goes back to the player's previous move.
 //!
 //! The engine thinks about a second by default ([`engine::DEFAULT_TIME`]), a
 //! given time (`go 5s`), or to a given depth (`go 8`, `go depth 8`) but never
@@ -51,27 +62,31 @@
 
 mod complete;
 mod input;
+mod record;
 mod response;
 
 use core::ops::Range;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::engine::{self, Engine, Limits, Score, SearchResult};
 use crate::notation::{self, Notation};
+use crate::pgn::game::{Game as PgnGame, ReadError, Tag};
+use crate::pgn::reader::ResultToken;
 use crate::play::{self, MoveNumber, PlayError};
 use crate::resolve::SanError;
 use crate::san::{Letters, ParseSanError};
 use crate::views;
-use crate::{Bitboard, CastlingMode, Color, Fen, Game, GameEnd, Move, Outcome, Position, Square};
+use crate::{Bitboard, CastlingMode, Color, Fen, Game, Move, Outcome, Position, Severity, Square};
 
 use complete::closest_command;
 pub use complete::{COMMANDS, Completer};
 pub use response::{BoardView, Marks, Output, Response, Save, SaveFormat};
 
 use input::{MAX_SECONDS, parse_depth, parse_seconds, tokens};
+use record::{DERIVED_TAGS, ENGINE_NAME, Ending};
 
 /// Why a typed move was not played.
 enum Unread {
@@ -92,13 +107,26 @@ pub struct Options {
     pub letters: Letters,
     /// Show the board after every line of moves.
     pub board: bool,
+    /// The `Date` tag of the games played (`2026.11.24`); unknown
+    /// (`????.??.??`) when `None`.
+    pub date: Option<String>,
 }
 
 impl Default for Options {
-    /// The initial position, English letters, no board after moves.
+    /// The initial position, English letters, no board after moves, no date.
     fn default() -> Options {
-        Options { start: Position::default(), letters: Letters::English, board: false }
+        Options { start: Position::default(), letters: Letters::English, board: false, date: None }
     }
+}
+
+/// A game over: its result and why (`checkmate`, `White resigned`, `draw
+/// agreed`, `draw claimed (threefold repetition)`, `result as loaded`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameOver {
+    /// The result.
+    pub result: Outcome,
+    /// Why the game is over, lowercase but for a side's name.
+    pub reason: String,
 }
 
 /// The longest the engine thinks for a move searched to a given depth
@@ -123,12 +151,22 @@ pub struct Session {
     notation: Notation,
     /// Raised to stop the engine's search (Ctrl-C in the front end).
     stop: Arc<AtomicBool>,
+    /// The game's tags, in order (`Result` is set when the game is written).
+    tags: Vec<Tag>,
+    /// The game loaded from PGN, if any: its comments, NAGs and variations
+    /// are written back where the moves played follow its mainline.
+    loaded: Option<PgnGame>,
+    /// How the game ended off the board, if it did.
+    ending: Option<Ending>,
+    /// The `Date` tag of new games.
+    date: Option<String>,
 }
 
 impl Session {
     /// A session at `options.start` with no move played yet, moves read in
     /// `options.letters`, listed in SAN.
     pub fn new(options: Options) -> Session {
+        let tags = record::fresh_tags(&options.start, options.date.as_deref());
         Session {
             game: Game::new(options.start.clone()),
             start: options.start,
@@ -139,6 +177,65 @@ impl Session {
             engine_depth: None,
             notation: Notation::San,
             stop: Arc::new(AtomicBool::new(false)),
+            tags,
+            loaded: None,
+            ending: None,
+            date: options.date,
+        }
+    }
+
+    /// Whether the game is over, and how: on the board (checkmate,
+    /// stalemate, insufficient material, fivefold repetition, the
+    /// seventy-five-move rule) or off it (a resignation, a draw agreed or
+    /// claimed, the result of a loaded game).
+    ///
+    /// ```
+    /// use sanfen::repl::{Options, Session};
+    /// use sanfen::{Color, Outcome};
+    ///
+    /// let mut session = Session::new(Options::default());
+    /// session.eval("f3 e5 g4 Qh4");
+    /// let over = session.over().unwrap();
+    /// assert_eq!((over.result, over.reason.as_str()), (Outcome::Decisive { winner: Color::Black }, "checkmate"));
+    /// session.eval("undo");
+    /// session.eval("resign");
+    /// assert_eq!(session.over().unwrap().reason, "White resigned");
+    /// ```
+    pub fn over(&self) -> Option<GameOver> {
+        if let Some(end) = self.game.end() {
+            return Some(GameOver { result: end.result, reason: end.reason.to_string() });
+        }
+        let ending = self.ending.as_ref().filter(|ending| ending.moves == self.game.moves())?;
+        Some(GameOver { result: ending.result, reason: ending.reason.clone() })
+    }
+
+    /// The game's tags, in order, `Result` as the game stands.
+    pub fn tags(&self) -> Vec<Tag> {
+        let mut tags = self.tags.clone();
+        record::set(&mut tags, "Result", self.over().map_or("*", |over| over.result.as_str()));
+        tags
+    }
+
+    /// A new game from `start`: fresh tags, nothing loaded, no ending.
+    fn start_game(&mut self, start: Position) {
+        self.tags = record::fresh_tags(&start, self.date.as_deref());
+        self.game = Game::new(start);
+        self.loaded = None;
+        self.ending = None;
+        self.name_engine();
+    }
+
+    /// The engine's side named `sanfen` in its `White` or `Black` tag (when
+    /// unknown), and a side it no longer plays named unknown again.
+    fn name_engine(&mut self) {
+        for color in [Color::White, Color::Black] {
+            let name = record::player_tag(color);
+            let plays = self.engine_side == Some(color);
+            match record::get(&self.tags, name) {
+                Some("?") | None if plays => record::set(&mut self.tags, name, ENGINE_NAME),
+                Some(ENGINE_NAME) if !plays => record::set(&mut self.tags, name, "?"),
+                _ => {}
+            }
         }
     }
 
@@ -203,6 +300,10 @@ impl Session {
             "board" => self.board_command(&rest, &mut response),
             "fen" => response.line(self.game.position().to_string()),
             "load" => self.load(line.trim_start()[first.len()..].trim(), &mut response),
+            "tag" => self.tag_command(line.trim_start()[first.len()..].trim(), &mut response),
+            "resign" => self.resign(&mut response),
+            "draw" => self.draw(&mut response),
+            "claim" => self.claim(&mut response),
             "moves" => self.moves_command(&rest, &mut response),
             "attacks" => self.attacks_command(&rest, &mut response),
             "undo" => self.undo(&rest, &mut response),
@@ -210,7 +311,7 @@ impl Session {
             "history" => response.line(self.history()),
             "pgn" => self.pgn().lines().for_each(|line| response.line(line)),
             "new" => {
-                self.game = Game::new(self.start.clone());
+                self.start_game(self.start.clone());
                 response.line("new game");
                 self.show_position(&mut response);
             }
@@ -246,8 +347,8 @@ impl Session {
     /// file letter then `x` (`exd`), not two file letters alone (a pawn
     /// capture written short: `ed`), not an uppercase piece letter of the
     /// session's letters (English letters included) then a file letter or `x`
-    /// (`Nxe`, `Bad`; in Portuguese `Dama` too). So `resign`, `hepl` and
-    /// `flipp` are command words, while `Resign` reads as a rook move.
+    /// (`Nxe`, `Bad`; in Portuguese `Dama` too). So `castle`, `hepl` and
+    /// `flipp` are command words, while `Rest` reads as a rook move.
     fn is_command_word(&self, word: &str) -> bool {
         let bytes = word.as_bytes();
         if bytes.len() < 2 || !bytes.iter().all(u8::is_ascii_alphabetic) {
@@ -269,9 +370,9 @@ impl Session {
             play::moves_in(line).into_iter().map(|range| (range.clone(), line[range].to_owned())).collect();
         let mut played = false;
         for (index, (span, text)) in moves.iter().enumerate() {
-            if let Some(end) = self.game.end() {
+            if let Some(over) = self.over() {
                 let texts: Vec<String> = moves[index..].iter().map(|(_, t)| format!("\"{t}\"")).collect();
-                response.fail(format!("{}: {} not played; undo or new to play on", game_over(end), texts.join(" ")));
+                response.fail(format!("{}: {} not played; undo or new to play on", game_over(&over), texts.join(" ")));
                 break;
             }
             let (m, canonical) = match self.read_move(text) {
@@ -339,6 +440,10 @@ impl Session {
         }
         response.line(shown);
         response.line(self.game.position().to_string());
+        // an ending off the board holds for its moves only
+        if self.ending.as_ref().is_some_and(|ending| !ending.moves.starts_with(self.game.moves())) {
+            self.ending = None;
+        }
         self.announce_end(response);
         true
     }
@@ -346,7 +451,7 @@ impl Session {
     /// After the user's moves: the engine's answer when it plays the side to
     /// move and the game goes on.
     fn engine_answers(&mut self, response: &mut Response) {
-        if self.engine_side == Some(self.game.position().turn()) && self.game.end().is_none() {
+        if self.engine_side == Some(self.game.position().turn()) && self.over().is_none() {
             self.engine_move(self.engine_depth, response);
         }
     }
@@ -365,8 +470,8 @@ impl Session {
     /// (`engine: Nf3 (eval +0.20, depth 6, 12345 nodes, 0.98 s)`) and plays
     /// the move. False when the game is over.
     fn search_and_play(&mut self, limits: Limits, response: &mut Response) -> bool {
-        if let Some(end) = self.game.end() {
-            response.fail(format!("{}: undo or new to play on", game_over(end)));
+        if let Some(over) = self.over() {
+            response.fail(format!("{}: undo or new to play on", game_over(&over)));
             return false;
         }
         self.stop.store(false, Ordering::Relaxed);
@@ -461,6 +566,7 @@ impl Session {
         };
         self.engine_side = side;
         self.engine_depth = depth;
+        self.name_engine();
         let Some(color) = side else {
             response.line("engine: off");
             return;
@@ -468,7 +574,7 @@ impl Session {
         let budget = depth.map_or_else(|| "about a second a move".to_owned(), |d| format!("depth {d}"));
         response.line(format!("engine: plays {} ({budget})", color.name()));
         if self.game.position().turn() == color
-            && self.game.end().is_none()
+            && self.over().is_none()
             && self.engine_move(depth, response)
             && self.show_board
         {
@@ -478,14 +584,14 @@ impl Session {
 
     /// Game over or a draw to claim, if so.
     fn announce_end(&self, response: &mut Response) {
-        if let Some(end) = self.game.end() {
-            let who = match end.result {
+        if let Some(over) = self.over() {
+            let who = match over.result {
                 Outcome::Decisive { winner } => format!("{} wins", side(winner)),
                 Outcome::Draw => "draw".to_owned(),
             };
-            response.line(format!("game over: {}, {} ({who})", end.reason, end.result));
+            response.line(format!("game over: {}, {} ({who})", over.reason, over.result));
         } else if let Some(claim) = self.game.claimable() {
-            response.line(format!("{} may claim a draw: {claim}", side(self.game.position().turn())));
+            response.line(format!("{} may claim a draw: {claim} (claim)", side(self.game.position().turn())));
         }
     }
 
@@ -523,34 +629,394 @@ impl Session {
         }
     }
 
+    /// `load FEN | FILE [N] | PGN`: a position, a game of a PGN file (the
+    /// first, or the N-th), a binary move log (`.bin`), or PGN text.
     fn load(&mut self, text: &str, response: &mut Response) {
+        const USAGE: &str = "usage: load FEN | load FILE [N] | load PGN";
         if text.is_empty() {
-            response.fail("usage: load FEN");
+            response.fail(USAGE);
             return;
         }
-        let fen = match Fen::parse(text, CastlingMode::Standard) {
+        if let Some((path, number)) = file_argument(text) {
+            self.load_path(&path, number, response);
+            return;
+        }
+        let first = text.split_whitespace().next().unwrap_or_default();
+        if looks_like_a_file_name(text) {
+            response.fail(format!("cannot read {}: no such file", unquote(text)));
+        } else if first.contains('/') {
+            self.load_fen(text, response);
+        } else {
+            self.load_pgn_text(text, response);
+        }
+    }
+
+    /// Loads a game from a file: the first game of a PGN file (plain or
+    /// compressed), or its `number`-th (from 1), or a binary move log (a
+    /// name ending in `.bin`, replayed from the session's first position).
+    /// The game's moves can be undone and played again; its tags, comments,
+    /// NAGs, variations and result are kept and written back by `save`.
+    ///
+    /// ```
+    /// use sanfen::repl::{Options, Session};
+    ///
+    /// let dir = std::env::temp_dir().join(format!("sanfen-load-doc-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("games.pgn");
+    /// std::fs::write(&path, "[White \"A\"]\n\n1. e4 {best by test} e5 *\n\n[White \"B\"]\n\n1. d4 d5 2. c4 1-0\n")?;
+    /// let mut session = Session::new(Options::default());
+    /// let response = session.load_file(&path, Some(2));
+    /// assert_eq!(response.lines().next().unwrap(), format!("loaded game 2 of {}: B - ?, 3 moves, 1-0", path.display()));
+    /// assert_eq!(session.over().unwrap().reason, "result as loaded");
+    /// session.load_file(&path, None);
+    /// assert!(session.pgn().ends_with("1. e4 {best by test} e5 *\n"));
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn load_file(&mut self, path: &Path, number: Option<usize>) -> Response {
+        let mut response = Response::default();
+        self.load_path(path, number, &mut response);
+        response
+    }
+
+    fn load_path(&mut self, path: &Path, number: Option<usize>, response: &mut Response) {
+        let shown = path.display().to_string();
+        if number == Some(0) {
+            response.fail("games are counted from 1");
+            return;
+        }
+        if is_move_log(path) {
+            if number.is_some_and(|n| n > 1) {
+                response.fail(format!("{shown} is a binary move log: it holds one game"));
+                return;
+            }
+            self.load_move_log(path, &shown, response);
+            return;
+        }
+        let games = match crate::pgn::read_games_path(path) {
+            Ok(games) => games,
+            Err(error) => {
+                response.fail(format!("cannot read {shown}: {error}"));
+                return;
+            }
+        };
+        let wanted = number.unwrap_or(1);
+        let mut count = 0;
+        for item in games {
+            match item {
+                Ok(game) => {
+                    count += 1;
+                    if count == wanted {
+                        self.adopt(game, &format!("game {wanted} of {shown}"), response);
+                        return;
+                    }
+                }
+                Err(error @ ReadError::TooLarge { .. }) => {
+                    count += 1;
+                    if count == wanted {
+                        response.fail(format!("cannot load game {wanted} of {shown}: {error}"));
+                        return;
+                    }
+                }
+                Err(error) => {
+                    response.fail(format!("cannot read {shown}: {error}"));
+                    return;
+                }
+            }
+        }
+        response.fail(match count {
+            0 => format!("{shown} holds no game"),
+            1 => format!("{shown} holds 1 game: there is no game {wanted}"),
+            _ => format!("{shown} holds {count} games: there is no game {wanted}"),
+        });
+    }
+
+    /// Replays a binary move log from the session's first position.
+    fn load_move_log(&mut self, path: &Path, shown: &str, response: &mut Response) {
+        // 16 bytes a move: a longer log is no game anyone played
+        const MAX_BYTES: u64 = 16 * 100_000;
+        let bytes = match read_at_most(path, MAX_BYTES) {
+            Ok(Some(bytes)) => bytes,
+            Ok(None) => {
+                response.fail(format!("cannot load {shown}: a binary move log of more than {MAX_BYTES} bytes"));
+                return;
+            }
+            Err(error) => {
+                response.fail(format!("cannot read {shown}: {error}"));
+                return;
+            }
+        };
+        match Game::from_move_log(self.start.clone(), &bytes) {
+            Ok(game) => {
+                self.start_game(self.start.clone());
+                self.game = game;
+                let moves = self.game.moves().len();
+                response.line(format!("loaded {moves} {} from {shown} (binary move log)", plural(moves, "move")));
+                self.show_position(response);
+                self.announce_end(response);
+            }
+            Err(error) => response.fail(format!("cannot load {shown}: {error}")),
+        }
+    }
+
+    /// `load PGN`: the first game of PGN text typed or pasted on the line.
+    fn load_pgn_text(&mut self, text: &str, response: &mut Response) {
+        let mut games = crate::pgn::read_games_from_slice(text.as_bytes());
+        let count = games.len();
+        let playable = games.first().is_some_and(|game| !game.tags.is_empty() || !game.mainline.moves.is_empty());
+        if !playable {
+            response.fail(format!(
+                "cannot load \"{text}\": no such file, and no FEN or PGN; usage: load FEN | load FILE [N] | load PGN"
+            ));
+            return;
+        }
+        let label =
+            if count == 1 { "the game given".to_owned() } else { format!("the first of the {count} games given") };
+        self.adopt(games.swap_remove(0), &label, response);
+    }
+
+    /// Makes a game read from PGN the session's game: its moves up to the
+    /// first that cannot be played (said), its tags, its result when all of
+    /// its mainline was played, and the game itself for `save`.
+    fn adopt(&mut self, record: PgnGame, label: &str, response: &mut Response) {
+        let Some(start) = record.start.clone() else {
+            let why =
+                match (&record.report.skipped, record.report.findings.iter().find(|f| f.severity == Severity::Error)) {
+                    (Some(variant), _) => format!("it is a game of {variant}, which sanfen does not play"),
+                    (None, Some(finding)) => finding.kind.to_string(),
+                    (None, None) => "its starting position is not known".to_owned(),
+                };
+            response.fail(format!("cannot load {label}: {why}"));
+            return;
+        };
+        let mut game = Game::new(start);
+        let mut stopped = None;
+        for node in &record.mainline.moves {
+            if node.played.is_none_or(|m| game.play(m).is_err()) {
+                stopped = Some(node);
+                break;
+            }
+        }
+        let error = record.report.findings.iter().find(|f| f.severity == Severity::Error);
+        let complete = stopped.is_none() && error.is_none();
+        self.game = game;
+        self.tags.clone_from(&record.tags);
+        record::complete_roster(&mut self.tags);
+        self.ending = None;
+        let result = match record.result {
+            Some(ResultToken::Outcome(outcome)) => Some(outcome),
+            Some(ResultToken::Unknown) => None,
+            None => record.tag("Result").and_then(|value| value.parse().ok()),
+        };
+        if let Some(result) = result.filter(|_| complete && self.game.end().is_none()) {
+            self.ending =
+                Some(Ending { moves: self.game.moves().to_vec(), result, reason: "result as loaded".to_owned() });
+        }
+        let moves = self.game.moves().len();
+        let (white, black) = (record.tag("White").unwrap_or("?"), record.tag("Black").unwrap_or("?"));
+        let shown_result = result.map_or("*", Outcome::as_str);
+        response.line(format!("loaded {label}: {white} - {black}, {moves} {}, {shown_result}", plural(moves, "move")));
+        if let Some(finding) = error {
+            let place = format!("{}:{}", finding.at.line, finding.at.column);
+            let token = if finding.token.is_empty() { String::new() } else { format!(" \"{}\"", finding.token) };
+            response.line(format!(
+                "warning: the game has an error at {place}{token}: {}; loaded the {moves} {} before it",
+                finding.kind,
+                plural(moves, "move")
+            ));
+        } else if let Some(node) = stopped {
+            response.line(format!(
+                "warning: \"{}\" (a null move) cannot be played here; loaded the {moves} {} before it",
+                node.written,
+                plural(moves, "move")
+            ));
+        }
+        self.loaded = Some(record);
+        self.show_position(response);
+        self.announce_end(response);
+    }
+
+    /// `load FEN`: standard castling, or Chess960's when the position needs
+    /// it (or the session plays Chess960); a position no game reaches is
+    /// taken as given, with a warning.
+    fn load_fen(&mut self, text: &str, response: &mut Response) {
+        let modes = if self.start.castling_mode() == CastlingMode::Chess960 {
+            [CastlingMode::Chess960, CastlingMode::Standard]
+        } else {
+            [CastlingMode::Standard, CastlingMode::Chess960]
+        };
+        let fen = match Fen::parse(text, modes[0]) {
             Ok(fen) => fen,
             Err(error) => {
                 response.fail(format!("invalid FEN: {error}"));
                 return;
             }
         };
-        let position = match Position::from_setup(fen.setup.clone(), fen.castling_mode) {
+        let position = match Position::from_setup(fen.setup.clone(), modes[0]) {
             Ok(position) => position,
-            Err(strict_error) => match Position::from_setup_lenient(fen.setup, fen.castling_mode) {
-                Ok(position) => {
-                    response.line(format!("warning: no legal game reaches this position: {strict_error}"));
-                    position
+            Err(strict_error) => {
+                let other =
+                    Fen::parse(text, modes[1]).ok().and_then(|fen| Position::from_setup(fen.setup, modes[1]).ok());
+                match other {
+                    Some(position) => {
+                        if modes[1] == CastlingMode::Chess960 {
+                            response.line("a Chess960 position (its castling rights need Chess960 castling)");
+                        }
+                        position
+                    }
+                    None => match Position::from_setup_lenient(fen.setup, modes[0]) {
+                        Ok(position) => {
+                            response.line(format!("warning: no legal game reaches this position: {strict_error}"));
+                            position
+                        }
+                        Err(error) => {
+                            response.fail(format!("invalid position: {error}"));
+                            return;
+                        }
+                    },
                 }
-                Err(error) => {
-                    response.fail(format!("invalid position: {error}"));
-                    return;
-                }
-            },
+            }
         };
-        self.game = Game::new(position);
+        self.start_game(position);
         self.show_position(response);
         self.announce_end(response);
+    }
+
+    /// `tag [NAME [VALUE]]`: lists the tags, shows one, or sets it (an empty
+    /// value, `""`, removes a tag outside the Seven Tag Roster and makes a
+    /// roster tag unknown).
+    fn tag_command(&mut self, text: &str, response: &mut Response) {
+        const USAGE: &str = "usage: tag [NAME [VALUE]]";
+        let Some(name) = text.split_whitespace().next() else {
+            for tag in self.tags() {
+                response.line(tag_line(&tag));
+            }
+            return;
+        };
+        if !record::is_tag_name(name) {
+            response.fail(format!("{USAGE}: \"{name}\" is not a tag name (letters, digits and _+#=:-)"));
+            return;
+        }
+        // a tag the game has, or a roster tag, whatever the case typed
+        let roster = crate::pgn::SEVEN_TAG_ROSTER.iter().map(|&(n, _)| n);
+        let known = self.tags.iter().map(|t| t.name.as_str()).chain(roster).find(|n| n.eq_ignore_ascii_case(name));
+        let name = known.map_or_else(|| name.to_owned(), str::to_owned);
+        let value = text[text.find(char::is_whitespace).unwrap_or(text.len())..].trim();
+        if value.is_empty() {
+            match self.tags().into_iter().find(|t| t.name == name) {
+                Some(tag) => response.line(tag_line(&tag)),
+                None => response.fail(format!("no tag {name}")),
+            }
+            return;
+        }
+        if let Some(derived) = DERIVED_TAGS.iter().find(|d| d.eq_ignore_ascii_case(&name)) {
+            let by = if *derived == "Result" {
+                "the game: resign, draw or claim end it"
+            } else {
+                "the starting position: load or new change it"
+            };
+            response.fail(format!("{derived} is set by {by}"));
+            return;
+        }
+        let value = unquote(value);
+        if value.chars().any(char::is_control) {
+            response.fail(format!("{USAGE}: a tag value holds no control character"));
+            return;
+        }
+        let unknown = crate::pgn::SEVEN_TAG_ROSTER.iter().find(|&&(n, _)| n == name).map(|&(_, unknown)| unknown);
+        match (value.is_empty(), unknown) {
+            (true, Some(unknown)) => record::set(&mut self.tags, &name, unknown),
+            (true, None) => {
+                let before = self.tags.len();
+                self.tags.retain(|t| t.name != name);
+                if self.tags.len() == before {
+                    response.fail(format!("no tag {name}"));
+                } else {
+                    response.line(format!("removed tag {name}"));
+                }
+                return;
+            }
+            (false, _) => record::set(&mut self.tags, &name, &value),
+        }
+        if let Some(tag) = self.tags.iter().find(|t| t.name == name) {
+            response.line(tag_line(tag));
+        }
+    }
+
+    /// `resign`: the side to move resigns; against the engine, the player.
+    fn resign(&mut self, response: &mut Response) {
+        if let Some(over) = self.over() {
+            response.fail(format!("{}: nothing to resign", game_over(&over)));
+            return;
+        }
+        let loser = self.engine_side.map_or(self.game.position().turn(), Color::other);
+        self.end_off_the_board(Outcome::Decisive { winner: loser.other() }, format!("{} resigned", side(loser)));
+        self.announce_end(response);
+    }
+
+    /// `draw`: a draw offer. The engine, when it plays, accepts it when it
+    /// does not think itself better (a short search); between players at the
+    /// REPL, the draw is agreed.
+    fn draw(&mut self, response: &mut Response) {
+        if let Some(over) = self.over() {
+            response.fail(format!("{}: no draw to offer", game_over(&over)));
+            return;
+        }
+        if let Some(engine) = self.engine_side {
+            let position = self.game.position().clone();
+            self.stop.store(false, Ordering::Relaxed);
+            let limits = Limits { depth: Some(DRAW_DEPTH), time: Some(DEPTH_TIME_LIMIT) };
+            let result = Engine::new().search_with_stop(&position, limits, &self.stop);
+            self.stop.store(false, Ordering::Relaxed);
+            let Some(result) = result else { return };
+            // the search's score is for the side to move; the engine's own view
+            let own = match result.score {
+                score if position.turn() == engine => score,
+                Score::Centipawns(cp) => Score::Centipawns(-cp),
+                Score::Mate(n) => Score::Mate(-n),
+            };
+            let shown = match own {
+                Score::Centipawns(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
+                Score::Mate(n) => format!("#{n}"),
+            };
+            let better = match own {
+                Score::Centipawns(cp) => cp > DRAW_ACCEPT_CENTIPAWNS,
+                Score::Mate(n) => n > 0,
+            };
+            if better {
+                response.line(format!("engine declines the draw (its evaluation for itself: {shown}); play on"));
+                return;
+            }
+            response.line(format!("engine accepts the draw (its evaluation for itself: {shown})"));
+        }
+        self.end_off_the_board(Outcome::Draw, "draw agreed".to_owned());
+        self.announce_end(response);
+    }
+
+    /// `claim`: a draw by threefold repetition or the fifty-move rule, when
+    /// the position allows it.
+    fn claim(&mut self, response: &mut Response) {
+        if let Some(over) = self.over() {
+            response.fail(format!("{}: no draw to claim", game_over(&over)));
+            return;
+        }
+        let Some(claim) = self.game.claimable() else {
+            let times = self.game.repetitions();
+            response.fail(format!(
+                "no draw to claim: this position has occurred {times} {} (a claim needs 3), and {} half-moves were \
+                 played without a capture or a pawn move (a claim needs 100)",
+                if times == 1 { "time" } else { "times" },
+                self.game.position().halfmoves()
+            ));
+            return;
+        };
+        self.end_off_the_board(Outcome::Draw, format!("draw claimed ({claim})"));
+        self.announce_end(response);
+    }
+
+    /// The game ends here, off the board.
+    fn end_off_the_board(&mut self, result: Outcome, reason: String) {
+        self.ending = Some(Ending { moves: self.game.moves().to_vec(), result, reason });
     }
 
     fn moves_command(&self, args: &[&str], response: &mut Response) {
@@ -621,6 +1087,8 @@ impl Session {
         Some(sq)
     }
 
+    /// `undo [N]`: takes back N moves; against the engine, N of the
+    /// player's moves with the engine's answers, back to the player's turn.
     fn undo(&mut self, args: &[&str], response: &mut Response) {
         let Some(count) = move_count("undo", args, response) else { return };
         let played = self.game.moves().len();
@@ -628,30 +1096,61 @@ impl Session {
             response.fail("nothing to undo");
             return;
         }
-        let count = count.min(played);
-        let undone = self.movetext(played - count..played).join(" ");
-        for _ in 0..count {
+        let plies = match self.engine_side {
+            None => count.min(played),
+            Some(engine) => {
+                let (mut plies, mut taken) = (0, 0);
+                while taken < count && plies < played {
+                    // the side that made the move taken back
+                    if self.game.positions()[played - 1 - plies].turn() != engine {
+                        taken += 1;
+                    }
+                    plies += 1;
+                }
+                plies
+            }
+        };
+        let undone = self.movetext(played - plies..played).join(" ");
+        for _ in 0..plies {
             self.game.undo();
         }
         response.line(format!("undone: {undone}"));
         self.show_position(response);
     }
 
+    /// `redo [N]`: plays N undone moves again; against the engine, N of the
+    /// player's moves with the engine's answers.
     fn redo(&mut self, args: &[&str], response: &mut Response) {
         let Some(asked) = move_count("redo", args, response) else { return };
-        let count = asked.min(self.game.redo_moves().len());
-        if count == 0 {
+        let available = self.game.redo_moves().len();
+        let (plies, count) = match self.engine_side {
+            None => (asked.min(available), asked.min(available)),
+            Some(engine) => {
+                let (mut turn, mut plies, mut taken) = (self.game.position().turn(), 0, 0);
+                while plies < available {
+                    if turn != engine {
+                        if taken == asked {
+                            break;
+                        }
+                        taken += 1;
+                    }
+                    plies += 1;
+                    turn = turn.other();
+                }
+                (plies, taken)
+            }
+        };
+        if plies == 0 {
             response.fail("nothing to redo");
             return;
         }
-        for _ in 0..count {
+        for _ in 0..plies {
             self.game.redo();
         }
         let played = self.game.moves().len();
-        let redone = self.movetext(played - count..played).join(" ");
+        let redone = self.movetext(played - plies..played).join(" ");
         if count < asked {
-            let moves = if count == 1 { "move" } else { "moves" };
-            response.line(format!("redone: {redone} (only {count} {moves} to redo)"));
+            response.line(format!("redone: {redone} (only {count} {} to redo)", plural(count, "move")));
         } else {
             response.line(format!("redone: {redone}"));
         }
@@ -710,48 +1209,31 @@ impl Session {
     }
 
     /// The game so far as PGN, laid out by the one PGN writer
-    /// ([`pgn::format`](crate::pgn::format)): the Seven Tag Roster (with
-    /// `SetUp` and `FEN` when the game does not start from the initial
-    /// position, and `Variant` for Chess960), a blank line, the moves in
-    /// canonical SAN with the result, lines of at most
+    /// ([`pgn::Game::to_pgn`](crate::pgn::Game::to_pgn)): its tags (the
+    /// Seven Tag Roster, with `SetUp` and `FEN` when the game does not start
+    /// from the initial position, `Variant` for Chess960, and those of a
+    /// loaded game or set with `tag`), a blank line, the moves in canonical
+    /// SAN with the result, lines of at most
     /// [`MAX_WIDTH`](crate::pgn::format::MAX_WIDTH) bytes, and a final line
-    /// end.
+    /// end. Where the moves follow a loaded game, its comments, NAGs and
+    /// variations are kept; where they leave it, its moves from there become
+    /// the first variation of the move played instead.
     pub fn pgn(&self) -> String {
-        let result = self.game.end().map_or("*", |end| end.result.as_str());
-        let mut out = String::new();
-        for (tag, unknown) in crate::pgn::SEVEN_TAG_ROSTER {
-            let value = if tag == "Result" { result } else { unknown };
-            out.push_str(&format!("[{tag} \"{value}\"]\n"));
-        }
-        let initial = self.game.initial();
-        if initial.castling_mode() == CastlingMode::Chess960 {
-            out.push_str("[Variant \"Chess960\"]\n");
-        }
-        if *initial != Position::default() {
-            out.push_str("[SetUp \"1\"]\n");
-            out.push_str(&format!("[FEN \"{initial}\"]\n"));
-        }
-        out.push('\n');
-        let mut words = self.movetext(0..self.game.moves().len());
-        words.push(result.to_owned());
-        out.push_str(&words.join(" "));
-        out.push('\n');
-        // The formatter rewrites every game of legal moves from a position it
-        // plays, as this one is; were it to leave the game as it was, that is
-        // this text, still valid PGN, its movetext on one line.
-        let (text, _unchanged) = crate::pgn::format::format_pgn(out.as_bytes());
-        // tags and SAN are ASCII
-        String::from_utf8_lossy(&text).into_owned()
+        let result = self.over().map(|over| over.result);
+        let played = self.game.moves();
+        record::pgn_game(&self.tags, self.loaded.as_ref(), self.game.positions(), played, result).to_pgn()
     }
 
-    /// `save FILE`: the game as PGN, or seed 001's binary move log for a
-    /// name ending in `.bin`, for the front end to write.
+    /// `save FILE`: the game as PGN, or as a binary move log (four 32-bit
+    /// integers a move: from and to squares) for a name ending in `.bin`,
+    /// for the front end to write.
     fn save(&self, name: &str, response: &mut Response) {
         if name.is_empty() {
             response.fail("usage: save FILE");
             return;
         }
-        let binary = Path::new(name).extension().is_some_and(|ext| ext.eq_ignore_ascii_case("bin"));
+        let name = unquote(name);
+        let binary = is_move_log(Path::new(&name));
         if binary {
             // the log keeps no promotion piece: say what will not come back
             let under: Vec<String> = (0..self.game.moves().len())
@@ -770,17 +1252,82 @@ impl Session {
         } else {
             (self.pgn().into_bytes(), SaveFormat::Pgn)
         };
-        response.outputs.push(Output::Save(Save {
-            path: name.to_owned(),
-            bytes,
-            format,
-            moves: self.game.moves().len(),
-        }));
+        response.outputs.push(Output::Save(Save { path: name, bytes, format, moves: self.game.moves().len() }));
+        let undone = self.game.redo_moves().len();
+        if undone > 0 {
+            response.line(format!(
+                "note: the {undone} undone {} not saved (redo plays {} again)",
+                if undone == 1 { "move is" } else { "moves are" },
+                if undone == 1 { "it" } else { "them" }
+            ));
+        }
     }
 }
 
+/// The depth of the search that decides whether the engine accepts a draw.
+const DRAW_DEPTH: u32 = 6;
+
+/// The engine accepts a draw unless it thinks itself better by more than
+/// this (its evaluation for itself, in centipawns).
+const DRAW_ACCEPT_CENTIPAWNS: i32 = 0;
+
+/// `[Name "Value"]`, as PGN writes a tag.
+fn tag_line(tag: &Tag) -> String {
+    format!("[{} \"{}\"]", tag.name, tag.value.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// `move` or `moves`.
+fn plural(count: usize, word: &str) -> String {
+    if count == 1 { word.to_owned() } else { format!("{word}s") }
+}
+
+/// A text without the double quotes around it, if it has them.
+fn unquote(text: &str) -> String {
+    text.strip_prefix('"').and_then(|rest| rest.strip_suffix('"')).unwrap_or(text).to_owned()
+}
+
+/// Whether a file name is a binary move log's: it ends in `.bin`.
+fn is_move_log(path: &Path) -> bool {
+    path.extension().is_some_and(|ext| ext.eq_ignore_ascii_case("bin"))
+}
+
+/// The file `load` names, and the game number after it: the whole text when
+/// it names a file that exists, or all but a last word that is a number.
+/// Double quotes around the name are taken off.
+fn file_argument(text: &str) -> Option<(PathBuf, Option<usize>)> {
+    let exists = |name: &str| Path::new(name).exists();
+    let whole = unquote(text);
+    if exists(&whole) {
+        return Some((PathBuf::from(whole), None));
+    }
+    let (head, last) = text.rsplit_once(char::is_whitespace)?;
+    let number = last.parse::<usize>().ok()?;
+    let head = unquote(head.trim_end());
+    exists(&head).then(|| (PathBuf::from(head), Some(number)))
+}
+
+/// Whether `load`'s text names a file (that does not exist): it ends in a
+/// PGN, move log or compressed file's extension, maybe with a game number.
+fn looks_like_a_file_name(text: &str) -> bool {
+    let name = match text.rsplit_once(char::is_whitespace) {
+        Some((head, last)) if last.parse::<usize>().is_ok() => head,
+        _ => text,
+    };
+    let name = unquote(name.trim()).to_ascii_lowercase();
+    [".pgn", ".bin", ".gz", ".zst", ".bz2"].iter().any(|ext| name.ends_with(ext))
+}
+
+/// A file's bytes, or `None` when it holds more than `max` bytes.
+fn read_at_most(path: &Path, max: u64) -> std::io::Result<Option<Vec<u8>>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?.take(max + 1).read_to_end(&mut bytes)?;
+    Ok((bytes.len() as u64 <= max).then_some(bytes))
+}
+
 /// The commands that take no argument (with the aliases `?` and `exit`).
-const NO_ARGUMENT: [&str; 9] = ["fen", "history", "pgn", "new", "flip", "help", "?", "quit", "exit"];
+const NO_ARGUMENT: [&str; 12] =
+    ["fen", "history", "pgn", "new", "flip", "help", "?", "quit", "exit", "resign", "draw", "claim"];
 
 /// The answer to a command word that names no command: the closest command
 /// when one is close enough.
@@ -792,8 +1339,8 @@ fn unknown_command(word: &str) -> String {
 }
 
 /// `the game is over (checkmate, 0-1)`.
-fn game_over(end: GameEnd) -> String {
-    format!("the game is over ({}, {})", end.reason, end.result)
+fn game_over(over: &GameOver) -> String {
+    format!("the game is over ({}, {})", over.reason, over.result)
 }
 
 /// What a search found, in one line: `engine: Nf3 (eval +0.20, depth 6,

@@ -104,8 +104,8 @@ pub struct Marks {
 pub enum SaveFormat {
     /// The game as PGN ([`Session::pgn`](super::Session::pgn)).
     Pgn,
-    /// Seed 001's binary move log ([`Game::move_log`](crate::Game::move_log)),
-    /// for a file name ending in `.bin`.
+    /// The binary move log ([`Game::move_log`](crate::Game::move_log)): four
+    /// 32-bit integers a move, for a file name ending in `.bin`.
     MoveLog,
 }
 

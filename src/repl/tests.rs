@@ -316,7 +316,7 @@ fn stalemate() {
 fn claimable_draw() {
     let mut s = session();
     let response = s.eval("Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8");
-    assert_eq!(lines(&response).last().unwrap(), "White may claim a draw: threefold repetition");
+    assert_eq!(lines(&response).last().unwrap(), "White may claim a draw: threefold repetition (claim)");
     assert_eq!(lines(&response).iter().filter(|l| l.contains("claim")).count(), 1);
 }
 
@@ -382,7 +382,7 @@ fn load_and_new() {
     s.eval("e4");
     check(&mut s, "load 4k3/8/8/8/8/8/8/4K2R w K - 0 1", &["4k3/8/8/8/8/8/8/4K2R w K - 0 1"], false);
     assert!(s.game().moves().is_empty());
-    check(&mut s, "load", &["usage: load FEN"], true);
+    check(&mut s, "load", &["usage: load FEN | load FILE [N] | load PGN"], true);
     let response = s.eval("load 9/8 w");
     assert!(response.is_error());
     assert!(lines(&response)[0].starts_with("invalid FEN: "), "{:?}", lines(&response));
@@ -687,7 +687,7 @@ fn an_unknown_command_names_the_closest_command() {
         ("attaks", "unknown command `attaks`; did you mean `attacks`?"),
         ("boad", "unknown command `boad`; did you mean `board`?"),
         ("lod 8/8/8/8/8/8/8/8 w - - 0 1", "unknown command `lod`; did you mean `load`?"),
-        ("resign", "unknown command `resign`; type help for the commands"),
+        ("castle", "unknown command `castle`; type help for the commands"),
         ("xyzzy", "unknown command `xyzzy`; type help for the commands"),
         ("abc", "unknown command `abc`; type help for the commands"),
         ("Kk", "unknown command `Kk`; type help for the commands"),
@@ -729,10 +729,7 @@ fn every_move_spelling_stays_a_move() {
         ("exd", &["syntax error in \"exd\": found nothing, expected a rank 1-8", "  exd", "     ^"]),
         ("Nxe", &["syntax error in \"Nxe\": found nothing, expected a rank 1-8", "  Nxe", "     ^"]),
         ("R", &["syntax error in \"R\": found nothing, expected a file a-h, a rank 1-8 or `x`", "  R", "   ^"]),
-        (
-            "Resign",
-            &["syntax error in \"Resign\": found \"s\", expected a file a-h, a rank 1-8 or `x`", "  Resign", "    ^"],
-        ),
+        ("Rest", &["syntax error in \"Rest\": found \"s\", expected a file a-h, a rank 1-8 or `x`", "  Rest", "    ^"]),
         ("OO", &["syntax error in \"OO\": found \"O\", expected `-`", "  OO", "   ^"]),
         ("ed", &["syntax error in \"ed\": found nothing, expected a rank 1-8", "  ed", "    ^"]),
         ("exti", &["syntax error in \"exti\": found \"t\", expected a file a-h", "  exti", "    ^"]),
@@ -797,4 +794,274 @@ fn redo_n_redoes_n_moves_and_says_when_fewer_were_left() {
     check(&mut s, "redo x", &["usage: redo [N]: \"x\" is not a positive number"], true);
     check(&mut s, "redo 1 2", &["usage: redo [N]"], true);
     assert_eq!(fen(&s), after_nc6);
+}
+
+/// A fresh directory for a test's files.
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("sanfen-repl-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The tag lines of `pgn`, before its blank line.
+fn tag_lines(pgn: &str) -> Vec<&str> {
+    pgn.lines().take_while(|line| !line.is_empty()).collect()
+}
+
+#[test]
+fn tags_are_listed_set_and_removed() {
+    let mut s = Session::new(Options { date: Some("2026.11.24".into()), ..Options::default() });
+    let roster = [
+        "[Event \"?\"]",
+        "[Site \"?\"]",
+        "[Date \"2026.11.24\"]",
+        "[Round \"?\"]",
+        "[White \"?\"]",
+        "[Black \"?\"]",
+        "[Result \"*\"]",
+    ];
+    check(&mut s, "tag", &roster, false);
+    check(&mut s, "tag white Ana Lopes", &["[White \"Ana Lopes\"]"], false);
+    check(&mut s, "tag Event \"Club \\ \"open\"\"", &["[Event \"Club \\\\ \\\"open\\\"\"]"], false);
+    check(&mut s, "tag WhiteElo 1850", &["[WhiteElo \"1850\"]"], false);
+    check(&mut s, "tag whiteelo", &["[WhiteElo \"1850\"]"], false);
+    check(&mut s, "tag Annotator", &["no tag Annotator"], true);
+    check(&mut s, "tag Result 1-0", &["Result is set by the game: resign, draw or claim end it"], true);
+    check(
+        &mut s,
+        "tag fen 8/8/8/8/8/8/8/8 w - - 0 1",
+        &["FEN is set by the starting position: load or new change it"],
+        true,
+    );
+    check(
+        &mut s,
+        "tag Bad[name x",
+        &["usage: tag [NAME [VALUE]]: \"Bad[name\" is not a tag name (letters, digits and _+#=:-)"],
+        true,
+    );
+    check(&mut s, "tag WhiteElo \"\"", &["removed tag WhiteElo"], false);
+    check(&mut s, "tag Site \"\"", &["[Site \"?\"]"], false);
+    s.eval("e4 e5");
+    assert_eq!(
+        s.pgn(),
+        "[Event \"Club \\\\ \\\"open\\\"\"]\n[Site \"?\"]\n[Date \"2026.11.24\"]\n[Round \"?\"]\n[White \"Ana Lopes\"]\n\
+         [Black \"?\"]\n[Result \"*\"]\n\n1. e4 e5 *\n"
+    );
+    // `new` starts with fresh tags
+    s.eval("new");
+    check(&mut s, "tag", &roster, false);
+}
+
+#[test]
+fn the_engine_is_named_in_its_side_tag() {
+    let mut s = session();
+    s.eval("play black 1");
+    assert_eq!(tag_lines(&s.pgn())[4..6], ["[White \"?\"]", "[Black \"sanfen\"]"]);
+    s.eval("play white 1");
+    assert_eq!(tag_lines(&s.pgn())[4..6], ["[White \"sanfen\"]", "[Black \"?\"]"]);
+    s.eval("play off");
+    s.eval("tag Black Ana");
+    s.eval("play black 1");
+    // a name the user gave stays
+    assert_eq!(tag_lines(&s.pgn())[4..6], ["[White \"?\"]", "[Black \"Ana\"]"]);
+}
+
+#[test]
+fn resign_draw_and_claim_end_the_game() {
+    let mut s = session();
+    s.eval("e4 e5");
+    check(&mut s, "resign", &["game over: White resigned, 0-1 (Black wins)"], false);
+    check(&mut s, "Nf3", &["the game is over (White resigned, 0-1): \"Nf3\" not played; undo or new to play on"], true);
+    check(&mut s, "go 1", &["the game is over (White resigned, 0-1): undo or new to play on"], true);
+    check(&mut s, "draw", &["the game is over (White resigned, 0-1): no draw to offer"], true);
+    check(&mut s, "resign", &["the game is over (White resigned, 0-1): nothing to resign"], true);
+    assert!(s.pgn().ends_with("[Result \"0-1\"]\n\n1. e4 e5 0-1\n"), "{}", s.pgn());
+    // undo takes the resignation back with the move; redo brings both back
+    s.eval("undo");
+    assert_eq!(s.over(), None);
+    check(&mut s, "redo", &["redone: 1... e5", AFTER_E4_E5, "game over: White resigned, 0-1 (Black wins)"], false);
+    // another move instead ends it for good
+    s.eval("undo");
+    s.eval("c5");
+    assert_eq!(s.over(), None);
+    check(&mut s, "draw", &["game over: draw agreed, 1/2-1/2 (draw)"], false);
+    s.eval("new");
+    check(
+        &mut s,
+        "claim",
+        &[
+            "no draw to claim: this position has occurred 1 time (a claim needs 3), and 0 half-moves were played without \
+           a capture or a pawn move (a claim needs 100)",
+        ],
+        true,
+    );
+    s.eval("Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8");
+    check(&mut s, "claim", &["game over: draw claimed (threefold repetition), 1/2-1/2 (draw)"], false);
+    assert!(s.pgn().ends_with("4. Ng1 Ng8 1/2-1/2\n"), "{}", s.pgn());
+}
+
+#[test]
+fn the_engine_accepts_a_draw_only_when_it_is_not_better() {
+    let mut s = session();
+    // Black (the engine) is a queen down: it accepts
+    s.eval("load 4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
+    s.eval("play black 1");
+    let response = s.eval("draw");
+    assert_eq!(lines(&response)[1], "game over: draw agreed, 1/2-1/2 (draw)");
+    assert!(lines(&response)[0].starts_with("engine accepts the draw (its evaluation for itself: -"), "{response:?}");
+    // a queen up, it declines, and the game goes on
+    s.eval("load 3qk3/8/8/8/8/8/8/4K3 w - - 0 1");
+    let response = s.eval("draw");
+    assert_eq!(lines(&response).len(), 1, "{response:?}");
+    assert!(lines(&response)[0].starts_with("engine declines the draw (its evaluation for itself: +"), "{response:?}");
+    assert!(lines(&response)[0].ends_with("); play on"), "{response:?}");
+    assert_eq!(s.over(), None);
+}
+
+#[test]
+fn undo_against_the_engine_goes_back_to_the_players_move() {
+    let mut s = session();
+    s.eval("play black 1");
+    s.eval("e4");
+    s.eval("d4");
+    assert_eq!(s.game().moves().len(), 4);
+    let response = s.eval("undo");
+    assert!(lines(&response)[0].starts_with("undone: 2. d4 "), "{response:?}");
+    assert_eq!(s.game().moves().len(), 2);
+    assert_eq!(s.game().position().turn(), Color::White);
+    // redo brings back the player's move and the engine's answer
+    s.eval("redo");
+    assert_eq!(s.game().moves().len(), 4);
+    s.eval("undo 2");
+    assert_eq!(s.game().moves().len(), 0);
+    let response = s.eval("redo 5");
+    assert!(lines(&response)[0].ends_with("(only 2 moves to redo)"), "{response:?}");
+    assert_eq!(s.game().moves().len(), 4);
+}
+
+#[test]
+fn load_reads_chess960_castling_when_the_position_needs_it() {
+    let mut s = session();
+    check(
+        &mut s,
+        "load 4k3/8/8/8/8/8/8/R1K4R w HA - 0 1",
+        &["a Chess960 position (its castling rights need Chess960 castling)", "4k3/8/8/8/8/8/8/R1K4R w KQ - 0 1"],
+        false,
+    );
+    assert_eq!(s.game().position().castling_mode(), CastlingMode::Chess960);
+    assert_eq!(
+        tag_lines(&s.pgn())[7..],
+        ["[Variant \"Chess960\"]", "[SetUp \"1\"]", "[FEN \"4k3/8/8/8/8/8/8/R1K4R w KQ - 0 1\"]"]
+    );
+    check(&mut s, "O-O", &["1. O-O", "4k3/8/8/8/8/8/8/R4RK1 b - - 1 1"], false);
+    // a standard position stays standard
+    s.eval("load 4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1");
+    assert_eq!(s.game().position().castling_mode(), CastlingMode::Standard);
+}
+
+#[test]
+fn load_pgn_text_keeps_its_tags_comments_and_result() {
+    let mut s = session();
+    let response =
+        s.eval("load [White \"Ana\"] [Black \"Rui\"] 1. e4 {a comment} e5 $1 (1... c5) 2. Qh5 Ke7 3. Qxe5# 1-0");
+    assert_eq!(
+        lines(&response),
+        [
+            "loaded the game given: Ana - Rui, 5 moves, 1-0",
+            "rnbq1bnr/ppppkppp/8/4Q3/4P3/8/PPPP1PPP/RNB1KBNR b KQ - 0 3",
+            "game over: checkmate, 1-0 (White wins)",
+        ]
+    );
+    let pgn = s.pgn();
+    assert_eq!(
+        tag_lines(&pgn),
+        [
+            "[Event \"?\"]",
+            "[Site \"?\"]",
+            "[Date \"????.??.??\"]",
+            "[Round \"?\"]",
+            "[White \"Ana\"]",
+            "[Black \"Rui\"]",
+            "[Result \"1-0\"]"
+        ]
+    );
+    assert!(pgn.ends_with("\n\n1. e4 {a comment} 1... e5 $1 (1... c5) 2. Qh5 Ke7 3. Qxe5# 1-0\n"), "{pgn}");
+    // played on from an earlier move, the loaded line becomes a variation
+    s.eval("undo 3");
+    s.eval("Nf3");
+    assert!(
+        s.pgn().ends_with("\n\n1. e4 {a comment} 1... e5 $1 (1... c5) 2. Nf3 (2. Qh5 Ke7 3. Qxe5#) *\n"),
+        "{}",
+        s.pgn()
+    );
+    check(
+        &mut s,
+        "load xyzzy",
+        &["cannot load \"xyzzy\": no such file, and no FEN or PGN; usage: load FEN | load FILE [N] | load PGN"],
+        true,
+    );
+}
+
+#[test]
+fn load_a_file_its_nth_game_and_a_binary_log() {
+    let dir = temp_dir("load");
+    let path = dir.join("two games.pgn");
+    std::fs::write(
+        &path,
+        "[Event \"A\"]\n[White \"W\"]\n[Black \"B\"]\n[Result \"1/2-1/2\"]\n\n1. d4 d5 1/2-1/2\n\n\
+         [Event \"B\"]\n\n1. e4 e5 2. Qxe5 Nc6 *\n",
+    )
+    .unwrap();
+    let mut s = session();
+    let shown = path.display().to_string();
+    let response = s.eval(&format!("load {shown}"));
+    assert_eq!(
+        lines(&response),
+        [
+            format!("loaded game 1 of {shown}: W - B, 2 moves, 1/2-1/2"),
+            "rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 2".to_owned(),
+            "game over: result as loaded, 1/2-1/2 (draw)".to_owned(),
+        ]
+    );
+    let response = s.eval(&format!("load \"{shown}\" 2"));
+    assert_eq!(
+        lines(&response),
+        [
+            format!("loaded game 2 of {shown}: ? - ?, 2 moves, *"),
+            "warning: the game has an error at 10:13 \"Qxe5\": illegal: no queen can move to e5; did you mean Qe2, \
+             Qh5?; loaded the 2 moves before it"
+                .to_owned(),
+            AFTER_E4_E5.to_owned(),
+        ]
+    );
+    check(&mut s, &format!("load {shown} 3"), &[&format!("{shown} holds 2 games: there is no game 3")], true);
+    check(&mut s, &format!("load {shown} 0"), &["games are counted from 1"], true);
+    check(&mut s, "load missing.pgn", &["cannot read missing.pgn: no such file"], true);
+    // a binary move log, as `save` writes it
+    s.eval("new");
+    s.eval("e4 e5 Nf3");
+    let Output::Save(save) = &s.eval("save x.bin").outputs[0] else { panic!() };
+    let log = dir.join("game.bin");
+    std::fs::write(&log, &save.bytes).unwrap();
+    s.eval("new");
+    let response = s.eval(&format!("load {}", log.display()));
+    assert_eq!(lines(&response)[0], format!("loaded 3 moves from {} (binary move log)", log.display()));
+    assert_eq!(s.game().moves().len(), 3);
+    std::fs::write(&log, [1u8; 17]).unwrap();
+    let response = s.eval(&format!("load {}", log.display()));
+    assert!(response.is_error());
+    assert_eq!(s.game().moves().len(), 3, "a refused load changes nothing");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn save_says_when_undone_moves_are_left_out() {
+    let mut s = session();
+    s.eval("e4 e5 Nf3");
+    s.eval("undo 2");
+    let response = s.eval("save game.pgn");
+    assert_eq!(lines(&response), ["note: the 2 undone moves are not saved (redo plays them again)"]);
+    let Output::Save(save) = &response.outputs[0] else { panic!("{response:?}") };
+    assert!(save.bytes.ends_with(b"\n\n1. e4 *\n"));
 }

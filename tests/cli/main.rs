@@ -13,4 +13,5 @@ mod fmt_files;
 mod lint_control;
 mod pty;
 mod repl;
+mod repl_round_trip;
 mod trust_fixes;

@@ -1,0 +1,180 @@
+//! What a session records beyond its moves: the game's tags, how it ended
+//! when the board does not say (a resignation, a draw agreed or claimed, the
+//! result a loaded game was given), and what a loaded game had around its
+//! moves (comments, NAGs, variations), which `save` writes back.
+
+use crate::pgn::game::{Game as PgnGame, Line, Node, Tag};
+use crate::pgn::reader::{Location, ResultToken};
+use crate::pgn::validate::GameReport;
+use crate::san::SanPlus;
+use crate::{CastlingMode, Color, Move, Outcome, Position};
+
+/// The tags a session sets itself from its game: the result, and the
+/// starting position and variant. `tag` refuses to set them.
+pub(super) const DERIVED_TAGS: [&str; 4] = ["Result", "SetUp", "FEN", "Variant"];
+
+/// The name the engine plays under in the `White` and `Black` tags.
+pub(super) const ENGINE_NAME: &str = "sanfen";
+
+/// A game ended off the board: the moves it ended after, the result and why
+/// (`White resigned`, `draw agreed`, `draw claimed (threefold repetition)`,
+/// `result as loaded`). It holds while the session's moves are these moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Ending {
+    pub moves: Vec<Move>,
+    pub result: Outcome,
+    pub reason: String,
+}
+
+/// The tags of a new game from `initial`: the Seven Tag Roster (`date` for
+/// the Date, unknown values otherwise, Result `*`), `Variant` for Chess960,
+/// `SetUp` and `FEN` when the game does not start from the initial position.
+pub(super) fn fresh_tags(initial: &Position, date: Option<&str>) -> Vec<Tag> {
+    let mut tags: Vec<Tag> = crate::pgn::SEVEN_TAG_ROSTER
+        .iter()
+        .map(|&(name, unknown)| {
+            let value = if name == "Date" { date.unwrap_or(unknown) } else { unknown };
+            Tag { name: name.to_owned(), value: value.to_owned() }
+        })
+        .collect();
+    set_start_tags(&mut tags, initial);
+    tags
+}
+
+/// Sets (or removes) `Variant`, `SetUp` and `FEN` for a game from `initial`.
+pub(super) fn set_start_tags(tags: &mut Vec<Tag>, initial: &Position) {
+    let chess960 = initial.castling_mode() == CastlingMode::Chess960;
+    let from_start = *initial == Position::default();
+    let variant_is_960 = tags.iter().any(|t| t.name == "Variant" && is_chess960_name(&t.value));
+    if chess960 && !variant_is_960 {
+        set(tags, "Variant", "Chess960");
+    } else if !chess960 && variant_is_960 {
+        tags.retain(|t| t.name != "Variant");
+    }
+    if from_start {
+        tags.retain(|t| t.name != "SetUp" && t.name != "FEN");
+    } else {
+        set(tags, "SetUp", "1");
+        set(tags, "FEN", &initial.to_string());
+    }
+}
+
+/// Whether a `Variant` tag names Chess960 (`Chess960`, `chess 960`,
+/// `Fischerandom`, ...).
+fn is_chess960_name(value: &str) -> bool {
+    let squeezed: String = value.chars().filter(|c| c.is_ascii_alphanumeric()).collect::<String>().to_lowercase();
+    squeezed.contains("960") || squeezed.contains("fischerandom") || squeezed.contains("fischerrandom")
+}
+
+/// Sets a tag's value, adding the tag at the end when there is none.
+pub(super) fn set(tags: &mut Vec<Tag>, name: &str, value: &str) {
+    match tags.iter_mut().find(|t| t.name == name) {
+        Some(tag) => value.clone_into(&mut tag.value),
+        None => tags.push(Tag { name: name.to_owned(), value: value.to_owned() }),
+    }
+}
+
+/// The value of a tag.
+pub(super) fn get<'a>(tags: &'a [Tag], name: &str) -> Option<&'a str> {
+    tags.iter().find(|t| t.name == name).map(|t| t.value.as_str())
+}
+
+/// A loaded game's tags with the Seven Tag Roster complete: unchanged when
+/// it has all seven, else the roster first (unknown values for those it
+/// lacks), then its other tags in their order.
+pub(super) fn complete_roster(tags: &mut Vec<Tag>) {
+    let roster = crate::pgn::SEVEN_TAG_ROSTER;
+    if roster.iter().all(|(name, _)| get(tags, name).is_some()) {
+        return;
+    }
+    let mut complete: Vec<Tag> = roster
+        .iter()
+        .map(|&(name, unknown)| Tag { name: name.to_owned(), value: get(tags, name).unwrap_or(unknown).to_owned() })
+        .collect();
+    complete.extend(tags.drain(..).filter(|tag| !roster.iter().any(|&(name, _)| name == tag.name)));
+    *tags = complete;
+}
+
+/// Whether a tag name is a PGN symbol: a letter or digit, then letters,
+/// digits and `_+#=:-`, at most 255 bytes.
+pub(super) fn is_tag_name(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    !bytes.is_empty()
+        && bytes.len() <= 255
+        && bytes[0].is_ascii_alphanumeric()
+        && bytes.iter().all(|&b| b.is_ascii_alphanumeric() || b"_+#=:-".contains(&b))
+}
+
+/// The game as a PGN game to write: `tags` (the result set to `result`), the
+/// moves played from `initial`, and where they follow a loaded game's
+/// mainline, that game's comments, NAGs and variations; where they leave it,
+/// the loaded continuation becomes the first variation of the move played
+/// instead.
+pub(super) fn pgn_game(
+    tags: &[Tag],
+    loaded: Option<&PgnGame>,
+    positions: &[Position],
+    moves: &[Move],
+    result: Option<Outcome>,
+) -> PgnGame {
+    let mut tags = tags.to_vec();
+    set(&mut tags, "Result", result.map_or("*", Outcome::as_str));
+    let empty = Line::default();
+    let loaded_line = loaded.map_or(&empty, |game| &game.mainline);
+    PgnGame {
+        at: Location::default(),
+        before: Vec::new(),
+        tags,
+        escapes: loaded.map(|game| game.escapes.clone()).unwrap_or_default(),
+        start: positions.first().cloned(),
+        mainline: merged_line(loaded_line, positions, moves),
+        result: Some(result.map_or(ResultToken::Unknown, ResultToken::Outcome)),
+        after_result: loaded.map(|game| game.after_result.clone()).unwrap_or_default(),
+        after: Vec::new(),
+        report: GameReport::default(),
+    }
+}
+
+/// The moves played as a line: the loaded line's nodes while they are the
+/// same moves, new nodes after (see [`pgn_game`]).
+fn merged_line(loaded: &Line, positions: &[Position], moves: &[Move]) -> Line {
+    let common = loaded.moves.iter().zip(moves).take_while(|&(node, &m)| node.played == Some(m)).count();
+    let mut line = Line { comments: loaded.comments.clone(), nags: loaded.nags.clone(), moves: Vec::new() };
+    line.moves.extend_from_slice(&loaded.moves[..common]);
+    for (ply, (position, &m)) in positions.iter().zip(moves).enumerate().skip(common) {
+        line.moves.push(new_node(position, m, ply));
+    }
+    if common < moves.len() && common < loaded.moves.len() {
+        // the loaded line went on otherwise: keep it, as the first
+        // alternative to the move played instead (its own alternatives after)
+        let mut old: Vec<Node> = loaded.moves[common..].to_vec();
+        let alternatives = core::mem::take(&mut old[0].variations);
+        let node = &mut line.moves[common];
+        node.variations.push(Line { comments: Vec::new(), nags: Vec::new(), moves: old });
+        node.variations.extend(alternatives);
+    }
+    line
+}
+
+/// A node for a move played at the REPL, the `ply`-th (from 0) of the game.
+fn new_node(position: &Position, m: Move, ply: usize) -> Node {
+    let san = SanPlus::from_move(position, m);
+    Node {
+        played: Some(m),
+        written: san.to_string(),
+        san,
+        uci: Some(m.to_uci(position.castling_mode())),
+        at: Location::default(),
+        number: position.fullmoves(),
+        side: position.turn(),
+        ply: u32::try_from(ply + 1).unwrap_or(u32::MAX),
+        nags: Vec::new(),
+        comments: Vec::new(),
+        variations: Vec::new(),
+    }
+}
+
+/// `White` or `Black`: the tag naming a side's player.
+pub(super) fn player_tag(color: Color) -> &'static str {
+    if color == Color::White { "White" } else { "Black" }
+}
