@@ -4,9 +4,15 @@
 //!
 //! In a terminal: a line editor (rustyline) with a prompt showing the move
 //! number and the side to move, history kept in the user's data directory,
-//! tab completion of legal moves and commands, hints, and the board after each
-//! move. Otherwise: no prompt, no colour, no escape codes; one response per
-//! input line, so the session can be scripted.
+//! tab completion of legal moves and commands, hints, and the board before
+//! the first move and after each move. Otherwise: no prompt, no colour, no
+//! escape codes; one response per input line, so the session can be scripted.
+//! Without colour, a board shows the last move and a check in text, with a
+//! status line under it ([`board_view::status`]).
+//!
+//! `--chess960 [N]` starts from a numbered Chess960 position (a random one
+//! without N) and names it first; with `--fen` it reads the FEN's castling
+//! as Chess960.
 //!
 //! Ctrl-C at the prompt clears the line (the line editor reads it as a key).
 //! While a command runs (the engine thinking after `go`) the terminal is back
