@@ -149,6 +149,7 @@ struct ReadmeExamples;
 pub mod attacks;
 mod bitboard;
 mod board;
+mod chess960;
 mod color;
 pub mod convert;
 pub mod engine;

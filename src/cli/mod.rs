@@ -46,8 +46,11 @@ enum Command {
     /// In a terminal: line editing, tab completion of legal moves and
     /// commands, history in `$XDG_DATA_HOME/sanfen/history`. Otherwise: one
     /// response per input line, no prompt and no colour (`printf 'e4\ne5\nfen\n'
-    /// | sanfen`). Colour only in a terminal and without `NO_COLOR`. Exit code
-    /// 0, or 1 when `--fen` is invalid.
+    /// | sanfen`). Colour only in a terminal and without `NO_COLOR`; without
+    /// colour the board marks the last move (`<P>`, `<.>` where the piece
+    /// left) and a king in check (`+K+`), and a line under it says what was
+    /// played and who is to move. Exit code 0, 1 when `--fen` is invalid, 2
+    /// for a `--chess960` number outside 0-959.
     Repl(ReplArgs),
     /// FEN positions: check them or write them canonically.
     #[command(subcommand, arg_required_else_help = true)]
@@ -129,6 +132,11 @@ struct ReplArgs {
     /// terminal).
     #[arg(long)]
     no_board: bool,
+    /// Chess960: start from position N (0-959; 518 is the initial position),
+    /// or a random one without N; with `--fen`, read its castling rights as
+    /// Chess960 (X-FEN and Shredder-FEN letters).
+    #[arg(long, value_name = "N", num_args = 0..=1, value_parser = repl::parse_chess960_number)]
+    chess960: Option<Option<u16>>,
 }
 
 /// Which lint findings to allow and which to deny (`check`, `fmt`, `apply`,
@@ -281,6 +289,7 @@ pub fn run(args: Args) -> Result<ExitCode, Error> {
             letters: args.letters,
             ascii: args.ascii,
             no_board: args.no_board,
+            chess960: args.chess960,
         }),
         None => repl::run(&repl::Options::default()),
     }

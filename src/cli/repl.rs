@@ -4,9 +4,15 @@
 //!
 //! In a terminal: a line editor (rustyline) with a prompt showing the move
 //! number and the side to move, history kept in the user's data directory,
-//! tab completion of legal moves and commands, hints, and the board after each
-//! move. Otherwise: no prompt, no colour, no escape codes; one response per
-//! input line, so the session can be scripted.
+//! tab completion of legal moves and commands, hints, and the board before
+//! the first move and after each move. Otherwise: no prompt, no colour, no
+//! escape codes; one response per input line, so the session can be scripted.
+//! Without colour, a board shows the last move and a check in text, with a
+//! status line under it ([`board_view::status`]).
+//!
+//! `--chess960 [N]` starts from a numbered Chess960 position (a random one
+//! without N) and names it first; with `--fen` it reads the FEN's castling
+//! as Chess960.
 //!
 //! Ctrl-C at the prompt clears the line (the line editor reads it as a key).
 //! While a command runs (the engine thinking after `go`) the terminal is back
@@ -15,9 +21,12 @@
 //! and the session goes on. Piped input keeps the default: Ctrl-C ends it.
 
 use std::borrow::Cow;
+use std::collections::hash_map::RandomState;
 use std::ffi::OsString;
+use std::hash::{BuildHasher, Hasher};
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::PathBuf;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use rustyline::completion::{self, Pair};
 use rustyline::error::ReadlineError;
@@ -28,6 +37,7 @@ use rustyline::validate::Validator;
 use rustyline::{CompletionType, Config, Context, Editor, Helper};
 use sanfen::repl::{Completer, Options as SessionOptions, Output, Response, Save, Session};
 use sanfen::san::Letters;
+use sanfen::{CastlingMode, Fen, Position};
 
 use super::board_view::{self, Style};
 use super::{Error, ExitCode, moves};
@@ -43,6 +53,78 @@ pub struct Options {
     pub ascii: bool,
     /// No board after each move, even in a terminal.
     pub no_board: bool,
+    /// `--chess960 [N]`: Chess960 castling; without `--fen`, start from
+    /// Chess960 position N (`Some(None)`: a random one).
+    pub chess960: Option<Option<u16>>,
+}
+
+/// Reads the N of `--chess960 N`: a Chess960 start position number.
+///
+/// # Errors
+///
+/// N is not a number from 0 to 959 (the message names the range).
+pub fn parse_chess960_number(text: &str) -> Result<u16, String> {
+    let last = Position::CHESS960_COUNT - 1;
+    text.parse::<u16>().ok().filter(|&n| n <= last).ok_or_else(|| format!("Chess960 positions are numbered 0-{last}"))
+}
+
+/// A Chess960 start position number picked at random, from the standard
+/// library's per-process random hash keys and the clock.
+fn random_chess960_number() -> u16 {
+    let mut hasher = RandomState::new().build_hasher();
+    hasher.write_u128(SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |elapsed| elapsed.as_nanos()));
+    let number = hasher.finish() % u64::from(Position::CHESS960_COUNT);
+    u16::try_from(number).unwrap_or_default()
+}
+
+/// The start position `options` name and the line that says which Chess960
+/// position it is, if one is numbered; or the outcome when `--fen` is no
+/// position.
+fn start(options: &Options) -> Result<(Position, Option<String>), Result<ExitCode, Error>> {
+    let number = match (&options.fen, options.chess960) {
+        (Some(_), Some(Some(number))) => {
+            return Err(Err(Error::Usage(format!(
+                "--chess960 {number} and --fen both name the start position; give --fen with --chess960 alone \
+                 to read its castling as Chess960"
+            ))));
+        }
+        (None, Some(number)) => Some(number.unwrap_or_else(random_chess960_number)),
+        _ => None,
+    };
+    if let Some(number) = number {
+        let position = Position::chess960(number).ok_or_else(|| {
+            Err(Error::Usage(format!(
+                "no Chess960 position {number}: they are numbered 0-{}",
+                Position::CHESS960_COUNT - 1
+            )))
+        })?;
+        let line = format!("Chess960 position {number}: {position}");
+        return Ok((position, Some(line)));
+    }
+    let chess960 = options.chess960.is_some();
+    match moves::position(options.fen.as_ref(), chess960, false) {
+        Ok(position) => Ok((position, None)),
+        Err(outcome) => {
+            if let Some(castling) = options.fen.as_ref().filter(|_| !chess960).and_then(chess960_castling) {
+                let _ = writeln!(
+                    io::stderr(),
+                    "sanfen: castling '{castling}' is valid only in Chess960: add --chess960 to read the FEN as Chess960"
+                );
+            }
+            Err(outcome)
+        }
+    }
+}
+
+/// The castling field of `fen` when the FEN is a position with Chess960
+/// castling (it is then refused only for its castling rights in standard
+/// chess).
+fn chess960_castling(fen: &OsString) -> Option<String> {
+    let bytes = fen.as_encoded_bytes();
+    let parsed = Fen::from_ascii(bytes, CastlingMode::Chess960).ok()?;
+    let span = parsed.spans.fields[2].clone()?;
+    Position::from_setup_lenient(parsed.setup, CastlingMode::Chess960).ok()?;
+    Some(String::from_utf8_lossy(&bytes[span]).into_owned())
 }
 
 /// Runs the REPL until `quit`, the end of the input or Ctrl-D.
@@ -51,20 +133,24 @@ pub struct Options {
 ///
 /// Reading standard input or writing standard output failed.
 pub fn run(options: &Options) -> Result<ExitCode, Error> {
-    let start = match moves::position(options.fen.as_ref(), false, false) {
-        Ok(position) => position,
+    let (start, chess960_line) = match start(options) {
+        Ok(start) => start,
         Err(outcome) => return outcome,
     };
     let interactive = io::stdin().is_terminal();
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let color = interactive && io::stdout().is_terminal() && !no_color;
-    let session =
-        Session::new(SessionOptions { start, letters: options.letters, board: interactive && !options.no_board });
+    let board = interactive && !options.no_board;
+    let session = Session::new(SessionOptions { start, letters: options.letters, board });
     let style = Style { ascii: options.ascii, color };
     if interactive {
-        edit(session, style)
+        edit(session, style, chess960_line.as_deref(), board)
     } else {
-        script(session, style, io::stdin().lock(), &mut io::stdout().lock())
+        let mut out = io::stdout().lock();
+        if let Some(line) = &chess960_line {
+            writeln!(out, "{line}").map_err(Error::Output)?;
+        }
+        script(session, style, io::stdin().lock(), &mut out)
     }
 }
 
@@ -83,7 +169,7 @@ fn script(
         }
         let line = String::from_utf8_lossy(&buf);
         let response = session.eval(line.trim_end_matches(['\n', '\r']));
-        write_response(out, &response, style).map_err(Error::Output)?;
+        write_response(out, &response, style, &session).map_err(Error::Output)?;
         if response.quit {
             break;
         }
@@ -91,15 +177,23 @@ fn script(
     Ok(ExitCode::Valid)
 }
 
-/// Prints a response: its lines, its boards drawn in `style`, and for each
-/// file to write, the file written and a line saying how it went.
-fn write_response(out: &mut impl Write, response: &Response, style: Style) -> io::Result<()> {
+/// Prints a response: its lines, its boards drawn in `style` (without
+/// colour, each with the status line of `session`'s game under it: the
+/// session is the one that answered, so its position is the one on the
+/// boards), and for each file to write, the file written and a line saying
+/// how it went.
+fn write_response(out: &mut impl Write, response: &Response, style: Style, session: &Session) -> io::Result<()> {
+    let game = session.game();
     for output in &response.outputs {
         match output {
             Output::Text(line) | Output::Error(line) => writeln!(out, "{line}")?,
             Output::Board(view) => {
                 for line in board_view::render(view, style) {
                     writeln!(out, "{line}")?;
+                }
+                // a board of another position than the game's gets no status
+                if !style.color && view.board == *game.position().board() {
+                    writeln!(out, "{}", board_view::status(game))?;
                 }
             }
             Output::Save(save) => writeln!(out, "{}", write_file(save))?,
@@ -132,8 +226,10 @@ fn history_path() -> Option<PathBuf> {
     Some(data.join("sanfen").join("history"))
 }
 
-/// The line editor loop, in a terminal.
-fn edit(mut session: Session, style: Style) -> Result<ExitCode, Error> {
+/// The line editor loop, in a terminal: the greeting, `intro` (which
+/// Chess960 position is played), the board when `board` is on, then a
+/// prompt for each line.
+fn edit(mut session: Session, style: Style, intro: Option<&str>, board: bool) -> Result<ExitCode, Error> {
     let config = Config::builder().completion_type(CompletionType::List).auto_add_history(true).build();
     let mut editor: Editor<LineHelper, DefaultHistory> =
         Editor::with_config(config).map_err(|e| Error::Input(io::Error::other(e)))?;
@@ -151,6 +247,13 @@ fn edit(mut session: Session, style: Style) -> Result<ExitCode, Error> {
     let mut out = io::stdout();
     writeln!(out, "sanfen {}: type moves or a command (help, quit); Tab completes", env!("CARGO_PKG_VERSION"))
         .map_err(Error::Output)?;
+    if let Some(line) = intro {
+        writeln!(out, "{line}").map_err(Error::Output)?;
+    }
+    if board {
+        let response = session.eval("board");
+        write_response(&mut out, &response, style, &session).map_err(Error::Output)?;
+    }
     loop {
         if let Some(helper) = editor.helper_mut() {
             helper.completer = session.completer();
@@ -158,7 +261,7 @@ fn edit(mut session: Session, style: Style) -> Result<ExitCode, Error> {
         match editor.readline(&prompt(&session)) {
             Ok(line) => {
                 let response = session.eval(&line);
-                write_response(&mut out, &response, style).map_err(Error::Output)?;
+                write_response(&mut out, &response, style, &session).map_err(Error::Output)?;
                 if response.quit {
                     break;
                 }
@@ -256,32 +359,87 @@ mod tests {
             "7  p  p  p  p  p  p  p  p  7",
             "6  .  .  .  .  .  .  .  .  6",
             "5  .  .  .  .  .  .  .  .  5",
-            "4  .  .  .  .  P  .  .  .  4",
+            "4  .  .  .  . <P> .  .  .  4",
             "3  .  .  .  .  .  .  .  .  3",
-            "2  P  P  P  P  .  P  P  P  2",
+            "2  P  P  P  P <.> P  P  P  2",
             "1  R  N  B  Q  K  B  N  R  1",
             "   a  b  c  d  e  f  g  h",
+            "last move: 1. e4, Black to move",
         ];
         let options = SessionOptions::default();
         assert_eq!(last_response(options.clone(), ASCII, "e4\n", "board"), board);
         let flipped = [
             "1  R  N  B  K  Q  B  N  R  1",
-            "2  P  P  P  .  P  P  P  P  2",
+            "2  P  P  P <.> P  P  P  P  2",
             "3  .  .  .  .  .  .  .  .  3",
-            "4  .  .  .  P  .  .  .  .  4",
+            "4  .  .  . <P> .  .  .  .  4",
             "5  .  .  .  .  .  .  .  .  5",
             "6  .  .  .  .  .  .  .  .  6",
             "7  p  p  p  p  p  p  p  p  7",
             "8  r  n  b  k  q  b  n  r  8",
             "   h  g  f  e  d  c  b  a",
+            "last move: 1. e4, Black to move",
         ];
         assert_eq!(last_response(options.clone(), ASCII, "e4\n", "flip"), flipped);
         assert_eq!(last_response(options.clone(), ASCII, "e4\nflip\n", "flip"), board);
-        let mut expected =
-            vec!["1... e5".to_owned(), "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2".into()];
-        let after = board.map(|l| l.replace("5  .  .  .  .  .", "5  .  .  .  .  p"));
-        expected.extend(after.map(|l| l.replace("7  p  p  p  p  p", "7  p  p  p  p  .")));
+        let expected = [
+            "1... e5",
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+            "8  r  n  b  q  k  b  n  r  8",
+            "7  p  p  p  p <.> p  p  p  7",
+            "6  .  .  .  .  .  .  .  .  6",
+            "5  .  .  .  . <p> .  .  .  5",
+            "4  .  .  .  .  P  .  .  .  4",
+            "3  .  .  .  .  .  .  .  .  3",
+            "2  P  P  P  P  .  P  P  P  2",
+            "1  R  N  B  Q  K  B  N  R  1",
+            "   a  b  c  d  e  f  g  h",
+            "last move: 1... e5, White to move",
+        ];
         assert_eq!(last_response(options, ASCII, "e4\nboard on\n", "e5"), expected);
+    }
+
+    #[test]
+    fn no_colour_marks_the_last_move_and_a_checked_king_in_text() {
+        let options = SessionOptions { board: true, ..SessionOptions::default() };
+        let lines = last_response(options.clone(), ASCII, "f3 e5 g4\n", "Qh4");
+        assert_eq!(
+            lines[3..],
+            [
+                "8  r  n  b <.> k  b  n  r  8",
+                "7  p  p  p  p  .  p  p  p  7",
+                "6  .  .  .  .  .  .  .  .  6",
+                "5  .  .  .  .  p  .  .  .  5",
+                "4  .  .  .  .  .  .  P <q> 4",
+                "3  .  .  .  .  .  P  .  .  3",
+                "2  P  P  P  P  P  .  .  P  2",
+                "1  R  N  B  Q +K+ B  N  R  1",
+                "   a  b  c  d  e  f  g  h",
+                "last move: 2... Qh4#, White to move, checkmate",
+            ]
+        );
+        // figurines, a check that is no mate, the board flipped
+        let unicode = Style { ascii: false, color: false };
+        let lines = last_response(options.clone(), unicode, "e4 f5\nflip\n", "Qh5");
+        assert_eq!(
+            lines[2..],
+            [
+                "1  ♖  ♘  ♗  ♔ <·> ♗  ♘  ♖  1",
+                "2  ♙  ♙  ♙  ·  ♙  ♙  ♙  ♙  2",
+                "3  ·  ·  ·  ·  ·  ·  ·  ·  3",
+                "4  ·  ·  ·  ♙  ·  ·  ·  ·  4",
+                "5 <♕> ·  ♟  ·  ·  ·  ·  ·  5",
+                "6  ·  ·  ·  ·  ·  ·  ·  ·  6",
+                "7  ♟  ♟  ·  ♟  ♟  ♟  ♟  ♟  7",
+                "8  ♜  ♞  ♝ +♚+ ♛  ♝  ♞  ♜  8",
+                "   h  g  f  e  d  c  b  a",
+                "last move: 2. Qh5+, Black to move, check",
+            ]
+        );
+        // a stalemate, from a position with no move played: no last move
+        let start = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1".parse().unwrap();
+        let options = SessionOptions { start, ..SessionOptions::default() };
+        assert_eq!(last_response(options, ASCII, "", "board")[9], "Black to move, stalemate");
     }
 
     #[test]
@@ -310,30 +468,42 @@ mod tests {
             last_response(options.clone(), ASCII, setup, "moves f3"),
             [
                 "white knight on f3 moves to: g1 d4 h4 e5 g5",
-                "8  r  .  b  q  k  b  n  r  8",
+                "8  r <.> b  q  k  b  n  r  8",
                 "7  p  p  p  p  .  p  p  p  7",
-                "6  .  .  n  .  .  .  .  .  6",
+                "6  .  . <n> .  .  .  .  .  6",
                 "5  .  .  .  . (p) .  *  .  5",
                 "4  .  .  .  *  P  .  .  *  4",
                 "3  .  .  .  .  . [N] .  .  3",
                 "2  P  P  P  P  .  P  P  P  2",
                 "1  R  N  B  Q  K  B  *  R  1",
                 "   a  b  c  d  e  f  g  h",
+                "last move: 2... Nc6, White to move",
             ]
         );
         assert_eq!(
             last_response(options.clone(), ASCII, setup, "attacks f3"),
             [
                 "white knight on f3 is safe on: g1",
-                "8  r  .  b  q  k  b  n  r  8",
+                "8  r <.> b  q  k  b  n  r  8",
                 "7  p  p  p  p  .  p  p  p  7",
-                "6  .  .  n  .  .  .  .  .  6",
+                "6  .  . <n> .  .  .  .  .  6",
                 "5  .  .  .  .  p  .  .  .  5",
                 "4  .  .  .  .  P  .  .  .  4",
                 "3  .  .  .  .  . [N] .  .  3",
                 "2  P  P  P  P  .  P  P  P  2",
                 "1  R  N  B  Q  K  B  *  R  1",
                 "   a  b  c  d  e  f  g  h",
+                "last move: 2... Nc6, White to move",
+            ]
+        );
+        // the command's marks win over the last move's
+        assert_eq!(
+            last_response(options.clone(), ASCII, setup, "moves c6")[..4],
+            [
+                "black knight on c6 reaches (not its turn): b4 d4 a5 e7 b8",
+                "8  r  *  b  q  k  b  n  r  8",
+                "7  p  p  p  p  *  p  p  p  7",
+                "6  .  . [n] .  .  .  .  .  6",
             ]
         );
         assert_eq!(last_response(options, ASCII, setup, "attacks")[5], "4  .  *  .  *  P  *  .  *  4");

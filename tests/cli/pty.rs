@@ -97,6 +97,52 @@ fn ctrl_c_during_go_stops_the_engine_and_keeps_the_game() {
     let _ = std::fs::remove_dir_all(&home);
 }
 
+#[test]
+fn the_first_screen_shows_the_board_and_each_move_redraws_it() {
+    let home = data_home("board");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_sanfen"));
+    command.args(["repl", "--ascii", "--chess960", "0"]).env("XDG_DATA_HOME", &home).env("NO_COLOR", "1");
+    let mut repl = Session::spawn(command).expect("spawn sanfen in a pty");
+    repl.set_expect_timeout(Some(Duration::from_secs(20)));
+    let first = [
+        ": type moves or a command (help, quit); Tab completes",
+        "Chess960 position 0: bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1",
+        "8  b  b  q  n  n  r  k  r  8",
+        "7  p  p  p  p  p  p  p  p  7",
+        "6  .  .  .  .  .  .  .  .  6",
+        "5  .  .  .  .  .  .  .  .  5",
+        "4  .  .  .  .  .  .  .  .  4",
+        "3  .  .  .  .  .  .  .  .  3",
+        "2  P  P  P  P  P  P  P  P  2",
+        "1  B  B  Q  N  N  R  K  R  1",
+        "   a  b  c  d  e  f  g  h",
+        "White to move\r\n",
+    ];
+    repl.expect(first.join("\r\n")).unwrap();
+    // the editor's escape codes come before its prompt
+    repl.expect("1. white> ").unwrap();
+    repl.send_line("e4").unwrap();
+    let after = [
+        "1. e4",
+        "bbqnnrkr/pppppppp/8/8/4P3/8/PPPP1PPP/BBQNNRKR b KQkq - 0 1",
+        "8  b  b  q  n  n  r  k  r  8",
+        "7  p  p  p  p  p  p  p  p  7",
+        "6  .  .  .  .  .  .  .  .  6",
+        "5  .  .  .  .  .  .  .  .  5",
+        "4  .  .  .  . <P> .  .  .  4",
+        "3  .  .  .  .  .  .  .  .  3",
+        "2  P  P  P  P <.> P  P  P  2",
+        "1  B  B  Q  N  N  R  K  R  1",
+        "   a  b  c  d  e  f  g  h",
+        "last move: 1. e4, Black to move\r\n",
+    ];
+    repl.expect(after.join("\r\n")).unwrap();
+    repl.expect("1. black> ").unwrap();
+    repl.send(ControlCode::EndOfTransmission).unwrap();
+    repl.expect(expectrl::Eof).unwrap();
+    let _ = std::fs::remove_dir_all(&home);
+}
+
 /// `sanfen ARGS` with its standard input, output and error on a pty.
 fn spawn(args: &[&str]) -> OsSession {
     let mut command = Command::new(env!("CARGO_BIN_EXE_sanfen"));

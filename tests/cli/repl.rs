@@ -30,6 +30,7 @@ fn transcript_with_commands() {
         "2  P  P  P  P [P] P  P  P  2",
         "1  R  N  B  Q  K  B  N  R  1",
         "   a  b  c  d  e  f  g  h",
+        "White to move",
         "1. e4",
         AFTER_E4,
         "1... e5",
@@ -50,10 +51,167 @@ fn transcript_with_commands() {
 fn bare_sanfen_reads_standard_input_without_prompt_or_colour() {
     assert_eq!(repl(&[], "e4\ne5\nfen\n"), format!("1. e4\n{AFTER_E4}\n1... e5\n{AFTER_E4_E5}\n{AFTER_E4_E5}\n"));
     assert_eq!(repl(&[], ""), "");
-    // a board asked for is drawn without escape codes even with colour allowed
+    // a board asked for is drawn without escape codes even with colour allowed,
+    // the side to move under it
     let out = repl(&["repl", "--fen", AFTER_E4], "board\n");
     assert!(!out.contains('\x1b'), "{out}");
-    assert_eq!(out.lines().count(), 9);
+    assert_eq!(out.lines().count(), 10);
+    assert!(out.ends_with("\n   a  b  c  d  e  f  g  h\nBlack to move\n"), "{out}");
+}
+
+#[test]
+fn the_board_without_colour_marks_the_last_move_and_the_check_in_text() {
+    let expected = [
+        "1. e4",
+        AFTER_E4,
+        "1... f5",
+        "rnbqkbnr/ppppp1pp/8/5p2/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+        "2. Qh5+",
+        "rnbqkbnr/ppppp1pp/8/5p1Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2",
+        "8  r  n  b  q +k+ b  n  r  8",
+        "7  p  p  p  p  p  .  p  p  7",
+        "6  .  .  .  .  .  .  .  .  6",
+        "5  .  .  .  .  .  p  . <Q> 5",
+        "4  .  .  .  .  P  .  .  .  4",
+        "3  .  .  .  .  .  .  .  .  3",
+        "2  P  P  P  P  .  P  P  P  2",
+        "1  R  N  B <.> K  B  N  R  1",
+        "   a  b  c  d  e  f  g  h",
+        "last move: 2. Qh5+, Black to move, check",
+    ];
+    assert_eq!(repl(&["repl", "--ascii"], "e4 f5 Qh5+\nboard\n"), expected.map(|l| format!("{l}\n")).concat());
+}
+
+#[test]
+fn chess960_position_by_number() {
+    let expected = [
+        "Chess960 position 0: bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1",
+        "8  b  b  q  n  n  r  k  r  8",
+        "7  p  p  p  p  p  p  p  p  7",
+        "6  .  .  .  .  .  .  .  .  6",
+        "5  .  .  .  .  .  .  .  .  5",
+        "4  .  .  .  .  .  .  .  .  4",
+        "3  .  .  .  .  .  .  .  .  3",
+        "2  P  P  P  P  P  P  P  P  2",
+        "1  B  B  Q  N  N  R  K  R  1",
+        "   a  b  c  d  e  f  g  h",
+        "White to move",
+        "1. Ne3",
+        "bbqnnrkr/pppppppp/8/8/8/4N3/PPPPPPPP/BBQ1NRKR b KQkq - 1 1",
+        "new game",
+        "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1",
+    ];
+    assert_eq!(
+        repl(&["repl", "--ascii", "--chess960", "0"], "board\nNe3\nnew\n"),
+        expected.map(|l| format!("{l}\n")).concat()
+    );
+    // 518 is the initial position, played with Chess960 castling
+    let out = repl(&["repl", "--chess960", "518"], "pgn\n");
+    assert!(
+        out.starts_with("Chess960 position 518: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n"),
+        "{out}"
+    );
+    assert!(out.contains("\n[Variant \"Chess960\"]\n"), "{out}");
+}
+
+#[test]
+fn chess960_without_a_number_picks_one_and_names_it() {
+    let out = repl(&["repl", "--chess960"], "fen\n");
+    let (first, fen) = out.split_once('\n').unwrap();
+    let (number, first_fen) = first.strip_prefix("Chess960 position ").unwrap().split_once(": ").unwrap();
+    let position = sanfen::Position::chess960(number.parse().unwrap()).unwrap();
+    assert_eq!(first_fen, position.to_string());
+    assert_eq!(fen, format!("{position}\n"));
+}
+
+#[test]
+fn chess960_numbers_outside_0_to_959_are_usage_errors() {
+    for arg in ["960", "65536", "x", ""] {
+        cargo_bin_cmd!("sanfen").args(["repl", "--chess960", arg]).write_stdin("").assert().code(2).stdout("").stderr(
+            format!(
+                "error: invalid value '{arg}' for '--chess960 [<N>]': Chess960 positions are numbered 0-959\n\n\
+                 For more information, try '--help'.\n"
+            ),
+        );
+    }
+    cargo_bin_cmd!("sanfen")
+        .args(["repl", "--chess960", "5", "--fen", AFTER_E4])
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(
+            "sanfen: --chess960 5 and --fen both name the start position; give --fen with --chess960 alone to \
+             read its castling as Chess960\n",
+        );
+}
+
+/// The king on d1 and d8, rooks on a and h: castling that only Chess960 has.
+const KING_ON_D: &str = "rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKQBNR w HAha - 0 1";
+
+#[test]
+fn chess960_castling_read_from_fen_with_the_option() {
+    let expected = [
+        "1. b3",
+        "rnbkqbnr/pppppppp/8/8/8/1P6/P1PPPPPP/RNBKQBNR b KQkq - 0 1",
+        "1... b6",
+        "rnbkqbnr/p1pppppp/1p6/8/8/1P6/P1PPPPPP/RNBKQBNR w KQkq - 0 2",
+        "2. Bb2",
+        "rnbkqbnr/p1pppppp/1p6/8/8/1P6/PBPPPPPP/RN1KQBNR b KQkq - 1 2",
+        "2... Bb7",
+        "rn1kqbnr/pbpppppp/1p6/8/8/1P6/PBPPPPPP/RN1KQBNR w KQkq - 2 3",
+        "3. Nc3",
+        "rn1kqbnr/pbpppppp/1p6/8/8/1PN5/PBPPPPPP/R2KQBNR b KQkq - 3 3",
+        "3... Nc6",
+        "r2kqbnr/pbpppppp/1pn5/8/8/1PN5/PBPPPPPP/R2KQBNR w KQkq - 4 4",
+        "4. O-O-O",
+        "r2kqbnr/pbpppppp/1pn5/8/8/1PN5/PBPPPPPP/2KRQBNR b kq - 5 4",
+        "8  r  .  .  k  q  b  n  r  8",
+        "7  p  b  p  p  p  p  p  p  7",
+        "6  .  p  n  .  .  .  .  .  6",
+        "5  .  .  .  .  .  .  .  .  5",
+        "4  .  .  .  .  .  .  .  .  4",
+        "3  .  P  N  .  .  .  .  .  3",
+        "2  P  B  P  P  P  P  P  P  2",
+        "1  .  . <K><R> Q  B  N  R  1",
+        "   a  b  c  d  e  f  g  h",
+        "last move: 4. O-O-O, Black to move",
+    ];
+    let input = "b3 b6 Bb2 Bb7 Nc3 Nc6 O-O-O\nboard\n";
+    let out = repl(&["repl", "--ascii", "--fen", KING_ON_D, "--chess960"], input);
+    assert_eq!(out, expected.map(|l| format!("{l}\n")).concat());
+    // X-FEN letters say the same
+    let x_fen = KING_ON_D.replace("HAha", "KQkq");
+    assert_eq!(repl(&["repl", "--ascii", "--chess960", "--fen", &x_fen], input), out);
+}
+
+#[test]
+fn chess960_castling_in_fen_without_the_option_names_it() {
+    let expected = [
+        "error[fen:castling] at 46..47: castling right 'K' needs the white king on e1 and a rook on h1; found the king on d1",
+        "error[fen:castling] at 47..48: castling right 'Q' needs the white king on e1 and a rook on a1; found the king on d1",
+        "error[fen:castling] at 48..49: castling right 'k' needs the black king on e8 and a rook on h8; found the king on d8",
+        "error[fen:castling] at 49..50: castling right 'q' needs the black king on e8 and a rook on a8; found the king on d8",
+        "warning[fen:shredder-castling] at 46..47: Shredder-FEN castling letter 'H' where canonical FEN writes 'K'",
+        "warning[fen:shredder-castling] at 47..48: Shredder-FEN castling letter 'A' where canonical FEN writes 'Q'",
+        "warning[fen:shredder-castling] at 48..49: Shredder-FEN castling letter 'h' where canonical FEN writes 'k'",
+        "warning[fen:shredder-castling] at 49..50: Shredder-FEN castling letter 'a' where canonical FEN writes 'q'",
+        "invalid",
+        "sanfen: castling 'HAha' is valid only in Chess960: add --chess960 to read the FEN as Chess960",
+    ];
+    cargo_bin_cmd!("sanfen")
+        .args(["repl", "--fen", KING_ON_D])
+        .write_stdin("fen\n")
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(expected.map(|l| format!("{l}\n")).concat());
+    // castling no Chess960 reading saves either (no rook on b1) gets no such line
+    let bad = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Bb - 0 1";
+    let output =
+        cargo_bin_cmd!("sanfen").args(["repl", "--fen", bad]).write_stdin("").assert().code(1).get_output().clone();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.ends_with("\ninvalid\n") && !stderr.contains("--chess960"), "{stderr}");
 }
 
 #[test]
