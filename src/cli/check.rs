@@ -311,11 +311,10 @@ fn too_large_json(file: &str, number: u64, at: Location, size: u64) -> Value {
     })
 }
 
-/// `12.` or `12...` before a move of `side`.
 /// Text from the input as it may be shown: control characters escaped
 /// (`\t`, `\r`, `\n`, `\x1b`, `\u{9b}`), so that no byte of a file reaches a
 /// terminal as a control.
-fn escape(text: &str) -> Cow<'_, str> {
+pub(super) fn escape(text: &str) -> Cow<'_, str> {
     if !text.chars().any(char::is_control) {
         return Cow::Borrowed(text);
     }

@@ -20,6 +20,7 @@ mod rewrite;
 mod san;
 
 use std::ffi::OsString;
+use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
@@ -137,6 +138,17 @@ struct ReplArgs {
     /// Chess960 (X-FEN and Shredder-FEN letters).
     #[arg(long, value_name = "N", num_args = 0..=1, value_parser = repl::parse_chess960_number)]
     chess960: Option<Option<u16>>,
+    /// Start from a game: the first of a PGN file (plain, .gz, .zst, .bz2),
+    /// or a binary move log (.bin); its moves can be undone, its tags,
+    /// comments and result are kept for `save`.
+    #[arg(value_name = "FILE", conflicts_with_all = ["fen", "chess960"])]
+    file: Option<PathBuf>,
+    /// The same as FILE.
+    #[arg(long = "pgn", value_name = "FILE", conflicts_with_all = ["file", "fen", "chess960"])]
+    pgn: Option<PathBuf>,
+    /// Which game of FILE to start from, counted from 1 [default: 1].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    game: Option<u64>,
 }
 
 /// Which lint findings to allow and which to deny (`check`, `fmt`, `apply`,
@@ -290,6 +302,8 @@ pub fn run(args: Args) -> Result<ExitCode, Error> {
             ascii: args.ascii,
             no_board: args.no_board,
             chess960: args.chess960,
+            file: args.file.or(args.pgn),
+            game: args.game.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
         }),
         None => repl::run(&repl::Options::default()),
     }

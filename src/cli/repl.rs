@@ -40,6 +40,7 @@ use sanfen::san::Letters;
 use sanfen::{CastlingMode, Fen, Position};
 
 use super::board_view::{self, Style};
+use super::check::escape;
 use super::{Error, ExitCode, moves};
 
 /// What `sanfen repl` is asked to do.
@@ -56,6 +57,12 @@ pub struct Options {
     /// `--chess960 [N]`: Chess960 castling; without `--fen`, start from
     /// Chess960 position N (`Some(None)`: a random one).
     pub chess960: Option<Option<u16>>,
+    /// A file to start from (`repl FILE`, `--pgn FILE`): a PGN file's game,
+    /// or a binary move log.
+    pub file: Option<PathBuf>,
+    /// Which game of `file`, counted from 1 (`--game N`; the first when
+    /// `None`).
+    pub game: Option<usize>,
 }
 
 /// Reads the N of `--chess960 N`: a Chess960 start position number.
@@ -141,15 +148,35 @@ pub fn run(options: &Options) -> Result<ExitCode, Error> {
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let color = interactive && io::stdout().is_terminal() && !no_color;
     let board = interactive && !options.no_board;
-    let session = Session::new(SessionOptions { start, letters: options.letters, board });
+    let date = chrono::Local::now().format("%Y.%m.%d").to_string();
+    let mut session = Session::new(SessionOptions { start, letters: options.letters, board, date: Some(date) });
     let style = Style { ascii: options.ascii, color };
+    let mut intro = Response::default();
+    if let Some(line) = chess960_line {
+        intro.outputs.push(Output::Text(line));
+    }
+    match (&options.file, options.game) {
+        (Some(path), game) => {
+            let loaded = session.load_file(path, game);
+            if loaded.is_error() {
+                // the game asked for cannot be played: nothing to start from
+                let mut err = io::stderr().lock();
+                for line in loaded.lines() {
+                    let _ = writeln!(err, "sanfen: {}", escape(line));
+                }
+                return Ok(ExitCode::Failure);
+            }
+            // its board comes with the first screen's
+            intro.outputs.extend(loaded.outputs.into_iter().filter(|output| !matches!(output, Output::Board(_))));
+        }
+        (None, Some(_)) => return Err(Error::Usage("--game N needs a FILE to take the game from".to_owned())),
+        (None, None) => {}
+    }
     if interactive {
-        edit(session, style, chess960_line.as_deref(), board)
+        edit(session, style, &intro, board)
     } else {
         let mut out = io::stdout().lock();
-        if let Some(line) = &chess960_line {
-            writeln!(out, "{line}").map_err(Error::Output)?;
-        }
+        write_response(&mut out, &intro, style, &session).map_err(Error::Output)?;
         script(session, style, io::stdin().lock(), &mut out)
     }
 }
@@ -186,7 +213,8 @@ fn write_response(out: &mut impl Write, response: &Response, style: Style, sessi
     let game = session.game();
     for output in &response.outputs {
         match output {
-            Output::Text(line) | Output::Error(line) => writeln!(out, "{line}")?,
+            // a loaded game's tags and comments are a file's text
+            Output::Text(line) | Output::Error(line) => writeln!(out, "{}", escape(line))?,
             Output::Board(view) => {
                 for line in board_view::render(view, style) {
                     writeln!(out, "{line}")?;
@@ -210,10 +238,14 @@ fn write_file(save: &Save) -> String {
     }
 }
 
-/// The prompt: `12. white> `.
+/// The prompt: `12. white> `, or once the game is over, `12. white (game
+/// over, 1-0)> `.
 fn prompt(session: &Session) -> String {
     let position = session.game().position();
-    format!("{}. {}> ", position.fullmoves(), position.turn().name())
+    match session.over() {
+        Some(over) => format!("{}. {} (game over, {})> ", position.fullmoves(), position.turn().name(), over.result),
+        None => format!("{}. {}> ", position.fullmoves(), position.turn().name()),
+    }
 }
 
 /// Where the line history is kept: `$XDG_DATA_HOME/sanfen/history`, or
@@ -227,9 +259,9 @@ fn history_path() -> Option<PathBuf> {
 }
 
 /// The line editor loop, in a terminal: the greeting, `intro` (which
-/// Chess960 position is played), the board when `board` is on, then a
-/// prompt for each line.
-fn edit(mut session: Session, style: Style, intro: Option<&str>, board: bool) -> Result<ExitCode, Error> {
+/// Chess960 position is played, the game loaded), the board when `board`
+/// is on, then a prompt for each line.
+fn edit(mut session: Session, style: Style, intro: &Response, board: bool) -> Result<ExitCode, Error> {
     let config = Config::builder().completion_type(CompletionType::List).auto_add_history(true).build();
     let mut editor: Editor<LineHelper, DefaultHistory> =
         Editor::with_config(config).map_err(|e| Error::Input(io::Error::other(e)))?;
@@ -247,9 +279,7 @@ fn edit(mut session: Session, style: Style, intro: Option<&str>, board: bool) ->
     let mut out = io::stdout();
     writeln!(out, "sanfen {}: type moves or a command (help, quit); Tab completes", env!("CARGO_PKG_VERSION"))
         .map_err(Error::Output)?;
-    if let Some(line) = intro {
-        writeln!(out, "{line}").map_err(Error::Output)?;
-    }
+    write_response(&mut out, intro, style, &session).map_err(Error::Output)?;
     if board {
         let response = session.eval("board");
         write_response(&mut out, &response, style, &session).map_err(Error::Output)?;

@@ -591,7 +591,7 @@ impl Session {
             };
             response.line(format!("game over: {}, {} ({who})", over.reason, over.result));
         } else if let Some(claim) = self.game.claimable() {
-            response.line(format!("{} may claim a draw: {claim} (claim)", side(self.game.position().turn())));
+            response.line(format!("{} may claim a draw: {claim} (type claim)", side(self.game.position().turn())));
         }
     }
 
@@ -1255,11 +1255,11 @@ impl Session {
         response.outputs.push(Output::Save(Save { path: name, bytes, format, moves: self.game.moves().len() }));
         let undone = self.game.redo_moves().len();
         if undone > 0 {
-            response.line(format!(
-                "note: the {undone} undone {} not saved (redo plays {} again)",
-                if undone == 1 { "move is" } else { "moves are" },
-                if undone == 1 { "it" } else { "them" }
-            ));
+            response.line(if undone == 1 {
+                "note: the undone move is not saved (redo plays it again)".to_owned()
+            } else {
+                format!("note: the {undone} undone moves are not saved (redo plays them again)")
+            });
         }
     }
 }

@@ -316,7 +316,7 @@ fn stalemate() {
 fn claimable_draw() {
     let mut s = session();
     let response = s.eval("Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8");
-    assert_eq!(lines(&response).last().unwrap(), "White may claim a draw: threefold repetition (claim)");
+    assert_eq!(lines(&response).last().unwrap(), "White may claim a draw: threefold repetition (type claim)");
     assert_eq!(lines(&response).iter().filter(|l| l.contains("claim")).count(), 1);
 }
 

@@ -143,6 +143,43 @@ fn the_first_screen_shows_the_board_and_each_move_redraws_it() {
     let _ = std::fs::remove_dir_all(&home);
 }
 
+#[test]
+fn a_saved_game_loads_back_undoes_into_its_moves_and_plays_on() {
+    let home = data_home("load");
+    let game = home.join("game.pgn");
+    std::fs::write(&game, "[White \"Ana\"]\n\n1. e4 {the king's pawn} e5 2. Nf3 *\n").unwrap();
+    let saved = home.join("saved.pgn");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_sanfen"));
+    command.arg("repl").arg("--no-board").arg(&game).env("XDG_DATA_HOME", &home).env("NO_COLOR", "1");
+    let mut repl = Session::spawn(command).expect("spawn sanfen in a pty");
+    repl.set_expect_timeout(Some(Duration::from_secs(20)));
+    repl.expect(format!("loaded game 1 of {}: Ana - ?, 3 moves, *", game.display())).unwrap();
+    repl.expect("2. black> ").unwrap();
+    repl.send_line("undo 2").unwrap();
+    repl.expect("undone: 1... e5 2. Nf3").unwrap();
+    repl.expect("1. black> ").unwrap();
+    repl.send_line("c5").unwrap();
+    repl.expect("1... c5").unwrap();
+    repl.expect("2. white> ").unwrap();
+    repl.send_line(&format!("save {}", saved.display())).unwrap();
+    repl.expect(format!("saved 2 moves to {} (PGN)", saved.display())).unwrap();
+    repl.expect("2. white> ").unwrap();
+    repl.send_line(&format!("load {}", saved.display())).unwrap();
+    repl.expect(format!("loaded game 1 of {}: Ana - ?, 2 moves, *", saved.display())).unwrap();
+    repl.expect("2. white> ").unwrap();
+    // the comment kept, the line left behind a variation
+    repl.send_line("pgn").unwrap();
+    repl.expect("1. e4 {the king's pawn} 1... c5 (1... e5 2. Nf3) *").unwrap();
+    repl.expect("2. white> ").unwrap();
+    // once the game is over, the prompt says so
+    repl.send_line("resign").unwrap();
+    repl.expect("game over: White resigned, 0-1 (Black wins)").unwrap();
+    repl.expect("2. white (game over, 0-1)> ").unwrap();
+    repl.send(ControlCode::EndOfTransmission).unwrap();
+    repl.expect(expectrl::Eof).unwrap();
+    let _ = std::fs::remove_dir_all(&home);
+}
+
 /// `sanfen ARGS` with its standard input, output and error on a pty.
 fn spawn(args: &[&str]) -> OsSession {
     let mut command = Command::new(env!("CARGO_BIN_EXE_sanfen"));

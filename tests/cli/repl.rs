@@ -349,10 +349,10 @@ fn a_game_in_mixed_spellings_ends_where_python_chess_does() {
 
 #[test]
 fn unknown_commands_extra_words_and_redo_n() {
-    let input = "hepl\nresign\nexd\nflip x\nfen now\ne4 e5 Nf3\nundo 3\nredo 2\nredo 4\nredo\nhistory\n";
+    let input = "hepl\ncastle\nexd\nflip x\nfen now\ne4 e5 Nf3\nundo 3\nredo 2\nredo 4\nredo\nhistory\n";
     let expected = [
         "unknown command `hepl`; did you mean `help`?",
-        "unknown command `resign`; type help for the commands",
+        "unknown command `castle`; type help for the commands",
         // a word that starts like a move is read as one
         "syntax error in \"exd\": found nothing, expected a rank 1-8",
         "  exd",

@@ -68,7 +68,11 @@ fn moves_and_go_after_fivefold_repetition_are_refused_until_undo() {
         "8/r5k1/8/8/8/8/8/R6K w - - 16 9",
     ];
     assert_eq!(lines[lines.len() - tail.len()..], tail, "{out}");
-    assert_eq!(lines.iter().filter(|l| l.contains("may claim a draw: threefold repetition")).count(), 8, "{out}");
+    assert_eq!(
+        lines.iter().filter(|l| l.contains("may claim a draw: threefold repetition (type claim)")).count(),
+        8,
+        "{out}"
+    );
     // a claim after each of plies 8 to 15 (the third and fourth time); none once the game is over
 }
 
@@ -103,7 +107,7 @@ fn seventy_five_moves_and_dead_positions_end_the_game_but_claims_do_not() {
     );
     let expected = [
         "r6k/8/8/8/8/8/8/R6K w - - 149 100",
-        "White may claim a draw: fifty-move rule",
+        "White may claim a draw: fifty-move rule (type claim)",
         "100. Ra2",
         "r6k/8/8/8/8/8/R7/7K b - - 150 100",
         "game over: seventy-five-move rule, 1/2-1/2 (draw)",
@@ -114,10 +118,10 @@ fn seventy_five_moves_and_dead_positions_end_the_game_but_claims_do_not() {
         "r6k/8/8/8/8/8/8/R6K w - - 99 100",
         "100. Ra2",
         "r6k/8/8/8/8/8/R7/7K b - - 100 100",
-        "Black may claim a draw: fifty-move rule",
+        "Black may claim a draw: fifty-move rule (type claim)",
         "100... Ra7",
         "7k/r7/8/8/8/8/R7/7K w - - 101 101",
-        "White may claim a draw: fifty-move rule",
+        "White may claim a draw: fifty-move rule (type claim)",
     ];
     assert_eq!(out, expected.map(|l| format!("{l}\n")).concat());
 }
