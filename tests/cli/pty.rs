@@ -161,10 +161,10 @@ fn a_saved_game_loads_back_undoes_into_its_moves_and_plays_on() {
     repl.send_line("c5").unwrap();
     repl.expect("1... c5").unwrap();
     repl.expect("2. white> ").unwrap();
-    repl.send_line(&format!("save {}", saved.display())).unwrap();
+    repl.send_line(format!("save {}", saved.display())).unwrap();
     repl.expect(format!("saved 2 moves to {} (PGN)", saved.display())).unwrap();
     repl.expect("2. white> ").unwrap();
-    repl.send_line(&format!("load {}", saved.display())).unwrap();
+    repl.send_line(format!("load {}", saved.display())).unwrap();
     repl.expect(format!("loaded game 1 of {}: Ana - ?, 2 moves, *", saved.display())).unwrap();
     repl.expect("2. white> ").unwrap();
     // the comment kept, the line left behind a variation

@@ -14,8 +14,11 @@ use sanfen::pgn::{Game, Line};
 struct Shape {
     comments: Vec<String>,
     nags: Vec<u8>,
-    moves: Vec<(Option<Move>, Vec<u8>, Vec<String>, Vec<Shape>)>,
+    moves: Vec<MoveShape>,
 }
+
+/// A move, its NAGs, its comments and its variations.
+type MoveShape = (Option<Move>, Vec<u8>, Vec<String>, Vec<Shape>);
 
 fn shape(line: &Line) -> Shape {
     Shape {
