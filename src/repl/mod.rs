@@ -199,7 +199,7 @@ impl Session {
     /// assert_eq!((over.result, over.reason.as_str()), (Outcome::Decisive { winner: Color::Black }, "checkmate"));
     /// session.eval("undo");
     /// session.eval("resign");
-    /// assert_eq!(session.over().unwrap().reason, "White resigned");
+    /// assert_eq!(session.over().unwrap().reason, "Black resigned");
     /// ```
     pub fn over(&self) -> Option<GameOver> {
         if let Some(end) = self.game.end() {
@@ -669,7 +669,7 @@ impl Session {
     /// assert_eq!(response.lines().next().unwrap(), format!("loaded game 2 of {}: B - ?, 3 moves, 1-0", path.display()));
     /// assert_eq!(session.over().unwrap().reason, "result as loaded");
     /// session.load_file(&path, None);
-    /// assert!(session.pgn().ends_with("1. e4 {best by test} e5 *\n"));
+    /// assert!(session.pgn().ends_with("1. e4 {best by test} 1... e5 *\n"));
     /// # std::fs::remove_dir_all(&dir)?;
     /// # Ok::<(), std::io::Error>(())
     /// ```
