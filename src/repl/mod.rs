@@ -1089,11 +1089,27 @@ impl Session {
 
     /// `undo [N]`: takes back N moves; against the engine, N of the
     /// player's moves with the engine's answers, back to the player's turn.
+    /// A game ended off the board (a resignation, a draw agreed or claimed,
+    /// a loaded game's result) has that ending taken back first, as one step.
     fn undo(&mut self, args: &[&str], response: &mut Response) {
-        let Some(count) = move_count("undo", args, response) else { return };
+        let Some(mut count) = move_count("undo", args, response) else { return };
+        if self.game.end().is_none()
+            && let Some(ending) = self.ending.take_if(|ending| ending.moves == self.game.moves())
+        {
+            response.line(format!("undone: {}; play on", ending.reason));
+            count -= 1;
+            if count == 0 {
+                self.show_position(response);
+                return;
+            }
+        }
         let played = self.game.moves().len();
         if played == 0 {
-            response.fail("nothing to undo");
+            if response.outputs.is_empty() {
+                response.fail("nothing to undo");
+            } else {
+                self.show_position(response);
+            }
             return;
         }
         let plies = match self.engine_side {

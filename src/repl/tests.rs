@@ -877,15 +877,18 @@ fn resign_draw_and_claim_end_the_game() {
     check(&mut s, "draw", &["the game is over (White resigned, 0-1): no draw to offer"], true);
     check(&mut s, "resign", &["the game is over (White resigned, 0-1): nothing to resign"], true);
     assert!(s.pgn().ends_with("[Result \"0-1\"]\n\n1. e4 e5 0-1\n"), "{}", s.pgn());
-    // undo takes the resignation back with the move; redo brings both back
-    s.eval("undo");
+    // undo takes the resignation back first, then moves
+    check(&mut s, "undo", &["undone: White resigned; play on", AFTER_E4_E5], false);
     assert_eq!(s.over(), None);
-    check(&mut s, "redo", &["redone: 1... e5", AFTER_E4_E5, "game over: White resigned, 0-1 (Black wins)"], false);
-    // another move instead ends it for good
-    s.eval("undo");
-    s.eval("c5");
-    assert_eq!(s.over(), None);
+    s.eval("resign");
+    check(&mut s, "undo 2", &["undone: White resigned; play on", "undone: 1... e5", AFTER_E4], false);
+    check(&mut s, "c5", &["1... c5", "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"], false);
     check(&mut s, "draw", &["game over: draw agreed, 1/2-1/2 (draw)"], false);
+    // an ending before any move is taken back too
+    s.eval("new");
+    s.eval("draw");
+    check(&mut s, "undo", &["undone: draw agreed; play on", START], false);
+    check(&mut s, "undo", &["nothing to undo"], true);
     s.eval("new");
     check(
         &mut s,

@@ -407,3 +407,116 @@ fn help_texts_name_formats_and_orders_by_what_they_are() {
         assert!(!text.to_lowercase().contains("seed"), "{text}");
     }
 }
+
+#[test]
+fn a_whole_game_loaded_tagged_ended_and_taken_back() {
+    let dir = temp_dir("whole-game");
+    std::fs::write(
+        dir.join("club.pgn"),
+        "[Event \"Club\"]\n[White \"Ana\"]\n[Black \"Rui\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1/2-1/2\n",
+    )
+    .unwrap();
+    let input = "e4\nundo\ntag Round 3\nundo\nclaim\nnew\ntag\nplay black 2\nd4\nundo\ndraw\nundo\n\
+                 Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8\nclaim\nNf3\n";
+    let output = cargo_bin_cmd!("sanfen")
+        .current_dir(&dir)
+        .args(["repl", "club.pgn"])
+        .write_stdin(input)
+        .assert()
+        .code(0)
+        .stderr("")
+        .get_output()
+        .clone();
+    let time = regex::Regex::new(r"[0-9]+\.[0-9]{2} s\)").unwrap();
+    let stdout = time.replace_all(std::str::from_utf8(&output.stdout).unwrap(), "T s)").into_owned();
+    // today's date as the system's `date` gives it: the Date of a new game
+    let today = Command::new("date").arg("+%Y.%m.%d").output().unwrap().stdout;
+    let today = String::from_utf8(today).unwrap().trim().to_owned();
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let expected = [
+        "loaded game 1 of club.pgn: Ana - Rui, 6 moves, 1/2-1/2",
+        "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4",
+        "game over: result as loaded, 1/2-1/2 (draw)",
+        "the game is over (result as loaded, 1/2-1/2): \"e4\" not played; undo or new to play on",
+        "undone: result as loaded; play on",
+        "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4",
+        "[Round \"3\"]",
+        "undone: 3... a6",
+        "r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3",
+        "no draw to claim: this position has occurred 1 time (a claim needs 3), and 3 half-moves were played without \
+         a capture or a pawn move (a claim needs 100)",
+        "new game",
+        start,
+        "[Event \"?\"]",
+        "[Site \"?\"]",
+        &format!("[Date \"{today}\"]"),
+        "[Round \"?\"]",
+        "[White \"?\"]",
+        "[Black \"?\"]",
+        "[Result \"*\"]",
+        "engine: plays black (depth 2)",
+        "1. d4",
+        "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1",
+        "engine: Nc6 (eval +0.40, depth 2, 116 nodes, T s)",
+        "1... Nc6",
+        "r1bqkbnr/pppppppp/2n5/8/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 1 2",
+        // against the engine, undo goes back to the player's move
+        "undone: 1. d4 Nc6",
+        start,
+        "engine accepts the draw (its evaluation for itself: +0.00)",
+        "game over: draw agreed, 1/2-1/2 (draw)",
+        "undone: draw agreed; play on",
+        start,
+        "1. Nf3",
+        "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1",
+        "1... Nf6",
+        "rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 2",
+        "2. Ng1",
+        "rnbqkb1r/pppppppp/5n2/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 3 2",
+        "2... Ng8",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 4 3",
+        "3. Nf3",
+        "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 5 3",
+        "3... Nf6",
+        "rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 6 4",
+        "4. Ng1",
+        "rnbqkb1r/pppppppp/5n2/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 7 4",
+        "4... Ng8",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 8 5",
+        "White may claim a draw: threefold repetition (type claim)",
+        "game over: draw claimed (threefold repetition), 1/2-1/2 (draw)",
+        "the game is over (draw claimed (threefold repetition), 1/2-1/2): \"Nf3\" not played; undo or new to play on",
+    ];
+    assert_eq!(stdout, expected.join("\n") + "\n");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_game_to_start_from_that_cannot_be_read_is_an_error() {
+    let dir = temp_dir("bad-start");
+    std::fs::write(dir.join("one.pgn"), "1. e4 *\n").unwrap();
+    cargo_bin_cmd!("sanfen")
+        .current_dir(&dir)
+        .args(["repl", "one.pgn", "--game", "2"])
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr("sanfen: one.pgn holds 1 game: there is no game 2\n");
+    cargo_bin_cmd!("sanfen")
+        .current_dir(&dir)
+        .args(["repl", "--pgn", "missing.pgn"])
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr("sanfen: cannot read missing.pgn: No such file or directory (os error 2)\n");
+    cargo_bin_cmd!("sanfen")
+        .args(["repl", "--game", "2"])
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr("sanfen: --game N needs a FILE to take the game from\n");
+    let _ = std::fs::remove_dir_all(&dir);
+}
