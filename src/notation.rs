@@ -1,6 +1,6 @@
 //! Writing moves: canonical SAN (disambiguated from the legal moves only, with
 //! `+`/`#`), long algebraic, UCI, figurines, other languages' piece letters, and
-//! seed 000's file-prefixed listing; and the seed-000 move order.
+//! the file-prefixed listing; and the value order (pawns first).
 //!
 //! ```
 //! use sanfen::Position;
@@ -33,7 +33,7 @@ pub enum Notation {
     Uci,
     /// SAN with figurines for the pieces: `♘f3`.
     Figurine,
-    /// Seed 000's listing: SAN where every pawn move carries its origin file
+    /// The file-prefixed listing: SAN where every pawn move carries its origin file
     /// (`ee4`, `dxc8N`), promotions without `=`, castling as the king's move
     /// (`Kg1`), and no check marks.
     FilePrefixed,
@@ -232,7 +232,7 @@ fn write_destination(
     }
 }
 
-/// Sorts moves in seed 000's order: by piece (pawn, knight, bishop, rook,
+/// Sorts moves in value order: by piece (pawn, knight, bishop, rook,
 /// queen, king), then origin file, origin rank, then destination file,
 /// destination rank, then promotion piece (knight, bishop, rook, queen).
 ///
@@ -257,7 +257,7 @@ pub fn sort_by_value(moves: &mut [Move]) {
     moves.sort_by_key(|&m| value_key(m));
 }
 
-/// Compares two moves in seed 000's order, as [`sort_by_value`] sorts them;
+/// Compares two moves in value order, as [`sort_by_value`] sorts them;
 /// for sorting records that hold a move.
 pub fn cmp_by_value(a: Move, b: Move) -> Ordering {
     value_key(a).cmp(&value_key(b))
@@ -278,7 +278,7 @@ mod tests {
         Position::from_setup(Fen::parse(fen, mode).unwrap().setup, mode).unwrap()
     }
 
-    /// Every legal move of `fen` in seed 000's order, written in `notation`.
+    /// Every legal move of `fen` in value order, written in `notation`.
     fn listing(fen: &str, mode: CastlingMode, notation: Notation) -> Vec<String> {
         let pos = pos(fen, mode);
         let mut moves = pos.legal_moves();

@@ -11,7 +11,7 @@
 
 use crate::Color;
 
-/// A kind of piece, in the seed-000 value order (pawn first, king last).
+/// A kind of piece, in value order (pawn first, king last).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, strum::EnumIter)]
 #[repr(u8)]
 pub enum Role {
@@ -75,12 +75,12 @@ impl Role {
         }
     }
 
-    /// The seed-001 code, 1 (pawn) to 6 (king).
+    /// The integer code, 1 (pawn) to 6 (king).
     pub const fn code(self) -> i8 {
         self as i8
     }
 
-    /// The role of a seed-001 code, 1 to 6.
+    /// The role of an integer code, 1 to 6.
     pub const fn from_code(code: i8) -> Option<Role> {
         match code {
             1 => Some(Role::Pawn),
@@ -133,7 +133,7 @@ impl Piece {
         }
     }
 
-    /// The seed-001 code: the role's code, negative for Black.
+    /// The integer code: the role's code, negative for Black.
     pub const fn code(self) -> i8 {
         match self.color {
             Color::White => self.role.code(),
@@ -141,7 +141,7 @@ impl Piece {
         }
     }
 
-    /// The piece of a seed-001 code (±1 to ±6).
+    /// The piece of an integer code (±1 to ±6).
     pub const fn from_code(code: i8) -> Option<Piece> {
         let color = if code < 0 { Color::Black } else { Color::White };
         match Role::from_code(code.unsigned_abs() as i8) {
@@ -150,13 +150,13 @@ impl Piece {
         }
     }
 
-    /// The seed-002 name: `W` or `B`, then the uppercase letter (`"WK"`, `"BN"`).
+    /// The two-letter name: `W` or `B`, then the uppercase letter (`"WK"`, `"BN"`).
     pub const fn matrix_name(self) -> &'static str {
         const NAMES: [[&str; 6]; 2] = [["WP", "WN", "WB", "WR", "WQ", "WK"], ["BP", "BN", "BB", "BR", "BQ", "BK"]];
         NAMES[self.color as usize][self.role.index()]
     }
 
-    /// The piece of a seed-002 name (`"WK"`, `"BN"`).
+    /// The piece of a two-letter name (`"WK"`, `"BN"`).
     pub fn from_matrix_name(name: &str) -> Option<Piece> {
         let mut chars = name.chars();
         let color = match chars.next()? {

@@ -25,7 +25,7 @@ pub struct Options {
 }
 
 /// `sanfen perft`: with `--divide`, `MOVE: COUNT` per legal move (UCI, in
-/// seed 000's value order, as `moves --order value` lists them); then the
+/// the value order, as `moves --order value` lists them); then the
 /// total, alone on the last line.
 ///
 /// # Errors
