@@ -1,8 +1,8 @@
 //! [`Board`]: where the pieces stand, as bitboards plus a 64-entry piece matrix,
 //! with the seeds' matrix forms.
 //!
-//! Seed 001's integer matrix holds `1` (white pawn) to `6` (white king), the
-//! negatives for Black and `0` for an empty square; seed 002's string matrix holds
+//! The integer matrix holds `1` (white pawn) to `6` (white king), the
+//! negatives for Black and `0` for an empty square; the string matrix holds
 //! `"WK"`, `"BN"`, ... and `""`. In both, row 0 is rank 1 and column 0 is file a.
 //!
 //! ```
@@ -58,11 +58,11 @@ const STANDARD: Board = {
     }
 };
 
-/// seed 001's board: `matrix[row][column]`, row 0 = rank 1, column 0 = file a,
+/// The integer board: `matrix[row][column]`, row 0 = rank 1, column 0 = file a,
 /// `1..=6` White pawn..king, negative for Black, `0` empty.
 pub type IntMatrix = [[i8; 8]; 8];
 
-/// seed 002's board: `matrix[row][column]`, row 0 = rank 1, column 0 = file a,
+/// The string board: `matrix[row][column]`, row 0 = rank 1, column 0 = file a,
 /// `"WK"`, `"BN"`, ... or `""` for an empty square.
 pub type StringMatrix = [[String; 8]; 8];
 
@@ -266,7 +266,7 @@ impl Board {
         board
     }
 
-    /// The board as seed 001's integer matrix.
+    /// The board as the integer matrix.
     pub fn to_int_matrix(&self) -> IntMatrix {
         let mut matrix = [[0; 8]; 8];
         for (sq, piece) in self.pieces() {
@@ -275,7 +275,7 @@ impl Board {
         matrix
     }
 
-    /// A board from seed 001's integer matrix.
+    /// A board from the integer matrix.
     ///
     /// # Errors
     ///
@@ -295,7 +295,7 @@ impl Board {
         Ok(board)
     }
 
-    /// The board as seed 002's string matrix.
+    /// The board as the string matrix.
     pub fn to_string_matrix(&self) -> StringMatrix {
         let mut matrix: StringMatrix = Default::default();
         for (sq, piece) in self.pieces() {
@@ -304,7 +304,7 @@ impl Board {
         matrix
     }
 
-    /// A board from seed 002's string matrix (`"WK"`, `"BN"`, `""`).
+    /// A board from the string matrix (`"WK"`, `"BN"`, `""`).
     ///
     /// # Errors
     ///

@@ -1,5 +1,5 @@
 //! A small chess engine: negamax alpha-beta search with iterative deepening over
-//! a material and piece-square evaluation (seed 001's opponent).
+//! a material and piece-square evaluation (an opponent to play against).
 //!
 //! The search orders the previous iteration's principal variation first, then
 //! captures and promotions by MVV-LVA (most valuable victim, least valuable

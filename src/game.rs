@@ -496,7 +496,7 @@ impl core::fmt::Display for MoveLogError {
 impl std::error::Error for MoveLogError {}
 
 impl Game {
-    /// The moves as seed 001's binary move log: per move four little-endian
+    /// The moves as a binary move log: per move four little-endian
     /// 32-bit integers, from-rank, from-file, to-rank, to-file, each 0 to 7
     /// counted from a1 (so `e2e4` is `1, 4, 3, 4`). Castling is the king's
     /// move (`O-O` is `e1g1`, also in Chess960). The format has no room for a

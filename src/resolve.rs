@@ -1,4 +1,4 @@
-//! Resolving SAN against a position (seed 004's candidate origin squares): every
+//! Resolving SAN against a position (the candidate origin squares): every
 //! square holding a piece of the named kind is a candidate, kept or rejected with
 //! its reason; then the move, or an error that explains and suggests.
 //!

@@ -1,8 +1,8 @@
-//! Per-piece views (seed 002): the squares one piece can reach, the squares a
+//! Per-piece views: the squares one piece can reach, the squares a
 //! side attacks, the reachable squares where the piece is not attacked after
-//! moving there, and seed 002's string matrix with those squares marked `"PM"`.
+//! moving there, and the string matrix with those squares marked `"PM"`.
 //!
-//! Reach is pseudo-legal, as seed 002 defines it: a slider runs until the first
+//! Reach is pseudo-legal: a slider runs until the first
 //! piece, taking it when it is an enemy and stopping one square short when it
 //! is its own; a knight jumps; a king steps once (no castling); a pawn pushes one
 //! square, two from its start rank, and captures diagonally onto enemy pieces
@@ -13,14 +13,14 @@
 //! use sanfen::{Board, Square};
 //! use sanfen::views::{mark, reach, safe_reach};
 //!
-//! // seed 002: a white knight on row 2, column 4 (e3) and a black king on row 4, column 5 (f5)
+//! // a white knight on row 2, column 4 (e3) and a black king on row 4, column 5 (f5)
 //! let mut cells = [[""; 8]; 8];
 //! cells[2][4] = "WN";
 //! cells[4][5] = "BK";
 //! let board = Board::from_string_matrix(&cells).unwrap();
 //! let squares: Vec<String> = reach(&board, Square::E3).into_iter().map(|sq| sq.to_string()).collect();
 //! assert_eq!(squares, ["d1", "f1", "c2", "g2", "c4", "g4", "d5", "f5"]);
-//! // the king on f5 guards g4; it can be taken on f5 (seed 002: kings can be captured)
+//! // the king on f5 guards g4; it can be taken on f5 (in these views kings can be captured)
 //! let safe: Vec<String> = safe_reach(&board, Square::E3).into_iter().map(|sq| sq.to_string()).collect();
 //! assert_eq!(safe, ["d1", "f1", "c2", "g2", "c4", "d5", "f5"]);
 //! let matrix = mark(&board, safe_reach(&board, Square::E3));
@@ -32,7 +32,7 @@
 use crate::attacks;
 use crate::{Bitboard, Board, Color, Piece, Position, Rank, Role, Square, StringMatrix};
 
-/// The string seed 002 writes on a square a piece can move to.
+/// The string written on a square a piece can move to.
 pub const MARK: &str = "PM";
 
 /// The squares the piece on `sq` can reach (see the [module docs](self));
@@ -119,9 +119,9 @@ fn safe_subset(board: &Board, sq: Square, targets: Bitboard, ep_square: Option<S
         .collect()
 }
 
-/// Seed 002's string matrix of `board` (row 0 = rank 1, column 0 = file a) with
+/// The string matrix of `board` (row 0 = rank 1, column 0 = file a) with
 /// [`MARK`] (`"PM"`) written on every square of `squares`. A square that holds
-/// a piece is overwritten too: seed 002 marks a capture that way.
+/// a piece is overwritten too: a capture is marked that way.
 pub fn mark(board: &Board, squares: Bitboard) -> StringMatrix {
     let mut matrix = board.to_string_matrix();
     for sq in squares {
