@@ -7,7 +7,7 @@
 
 use sanfen::notation;
 use sanfen::play::MoveNumber;
-use sanfen::repl::{BoardView, Marks};
+use sanfen::repl::{BoardView, GameOver, Marks};
 use sanfen::{Board, File, Game, Rank, Square};
 
 /// How to draw.
@@ -108,7 +108,7 @@ fn cell(board: &Board, sq: Square, style: Style, marks: &Marks) -> String {
 /// ```text
 /// last move: 2... Qh4#, White to move, checkmate
 /// ```
-pub fn status(game: &Game) -> String {
+pub fn status(game: &Game, over: Option<&GameOver>) -> String {
     let position = game.position();
     let mut line = String::new();
     if let (Some(&m), [.., before, _]) = (game.moves().last(), game.positions()) {
@@ -123,12 +123,16 @@ pub fn status(game: &Game) -> String {
     } else if position.is_stalemate() {
         line.push_str(", stalemate");
     }
+    // an end the board does not show: a resignation, a draw, a repetition
+    if let Some(over) = over.filter(|over| over.reason != "checkmate" && over.reason != "stalemate") {
+        line.push_str(&format!(", game over: {}, {}", over.reason, over.result));
+    }
     line
 }
 
 #[cfg(test)]
 mod tests {
-    use sanfen::{Bitboard, Position};
+    use sanfen::{Bitboard, Color, Outcome, Position};
 
     use super::*;
 
@@ -195,7 +199,7 @@ mod tests {
     #[test]
     fn status_says_the_last_move_the_side_to_move_and_check() {
         let mut game = Game::default();
-        assert_eq!(status(&game), "White to move");
+        assert_eq!(status(&game, None), "White to move");
         for (san, expected) in [
             ("e4", "last move: 1. e4, Black to move"),
             ("f5", "last move: 1... f5, White to move"),
@@ -204,11 +208,14 @@ mod tests {
         ] {
             let m = san.parse::<sanfen::san::SanPlus>().unwrap().to_move(game.position()).unwrap();
             game.play(m).unwrap();
-            assert_eq!(status(&game), expected);
+            assert_eq!(status(&game, None), expected);
         }
         let stalemate = Game::new("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1".parse().unwrap());
-        assert_eq!(status(&stalemate), "Black to move, stalemate");
+        assert_eq!(status(&stalemate, None), "Black to move, stalemate");
+        let resigned = GameOver { result: Outcome::Decisive { winner: Color::Black }, reason: "White resigned".into() };
+        assert_eq!(status(&Game::default(), Some(&resigned)), "White to move, game over: White resigned, 0-1");
         let mate = Game::new("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 30".parse().unwrap());
-        assert_eq!(status(&mate), "Black to move, checkmate");
+        let checkmate = GameOver { result: Outcome::Decisive { winner: Color::White }, reason: "checkmate".into() };
+        assert_eq!(status(&mate, Some(&checkmate)), "Black to move, checkmate");
     }
 }

@@ -221,7 +221,7 @@ fn write_response(out: &mut impl Write, response: &Response, style: Style, sessi
                 }
                 // a board of another position than the game's gets no status
                 if !style.color && view.board == *game.position().board() {
-                    writeln!(out, "{}", board_view::status(game))?;
+                    writeln!(out, "{}", board_view::status(game, session.over().as_ref()))?;
                 }
             }
             Output::Save(save) => writeln!(out, "{}", write_file(save))?,
