@@ -154,17 +154,20 @@ pub fn play_with_checkers(
     token: &[u8],
     options: Options,
 ) -> Result<Played, PlayError> {
-    if let Some(fast) = play_fast(pos, checkers, token, options.letters) {
+    let (mut after, mut undo) = (checkers, None);
+    if let Some(fast) = play_fast(pos, &mut after, &mut undo, token, options.letters)
+        && let Some(undo) = undo
+    {
         let mut lints = Vec::new();
         suffix_lints(fast.written.suffix, fast.suffix, &mut lints);
         return Ok(Played {
-            m: Some(fast.m),
+            m: undo.played(),
             san: fast.san(),
             annotation: fast.written.annotation,
             spelling: Vec::new(),
             lints,
-            checkers: fast.checkers,
-            undo: fast.undo,
+            checkers: after,
+            undo,
         });
     }
     play_slow(pos, token, options)
@@ -172,17 +175,11 @@ pub fn play_with_checkers(
 
 /// A move found by the fast path ([`play_fast`]).
 pub(crate) struct Fast {
-    /// The move, played.
-    pub(crate) m: Move,
     /// The token as read: canonical SAN, with the check mark and annotation
     /// as written.
     pub(crate) written: SanPlus,
     /// The check mark the move earns.
     pub(crate) suffix: Option<Suffix>,
-    /// The pieces that check the side to move after the move.
-    pub(crate) checkers: Bitboard,
-    /// How to take the move back.
-    pub(crate) undo: Undo,
 }
 
 impl Fast {
@@ -194,20 +191,49 @@ impl Fast {
 
 /// The fast path of [`play_with_checkers`]: a token in canonical SAN (but
 /// perhaps for its check mark) that names exactly one legal move, found
-/// without generating the legal moves, and played. `None` (and `pos`
-/// unchanged) for any other token, which [`play_slow`] reads. The validator
-/// calls it directly, so that its hot path builds no [`Played`].
+/// without generating the legal moves, and played: `checkers` (the pieces
+/// that check the side to move) and `undo` (how to take the move back) are
+/// updated in place, where the caller keeps them. `None` (and nothing
+/// changed) for any other token, which [`play_slow`] reads. The validator
+/// calls it directly, so that its hot path builds no [`Played`] and copies
+/// nothing it does not need.
 #[inline(always)]
-pub(crate) fn play_fast(pos: &mut Position, checkers: Bitboard, token: &[u8], letters: Letters) -> Option<Fast> {
-    let written = crate::san::parse_canonical(token, letters)?;
-    let Quick::Canonical(m) = quick::find_with_checkers(pos, checkers, &written.san) else { return None };
-    let undo = pos.undo_info(Some(m));
+pub(crate) fn play_fast(
+    pos: &mut Position,
+    checkers: &mut Bitboard,
+    undo: &mut Option<Undo>,
+    token: &[u8],
+    letters: Letters,
+) -> Option<Fast> {
+    let (written, m) = find_fast(pos, *checkers, token, letters)?;
+    *undo = Some(pos.undo_info(Some(m)));
     pos.play_unchecked(m);
-    let checkers = pos.checkers_after(m);
-    // no check, no mark to look for (unless one was written)
-    let suffix =
-        if checkers.any() || written.suffix.is_some() { quick::suffix_with_checkers(pos, checkers) } else { None };
-    Some(Fast { m, written, suffix, checkers, undo })
+    *checkers = pos.checkers_after(m);
+    let suffix = earned_suffix(pos, *checkers, &written);
+    Some(Fast { written, suffix })
+}
+
+/// The fast path's search, without playing: the token read as canonical SAN
+/// (but perhaps for its check mark) and the one legal move it names, found
+/// without generating the legal moves. The validator plays the move itself
+/// (its hot path keeps the position, the checkers and the undo information
+/// where they live, which [`play_fast`] reaches through references and the
+/// compiler then keeps in memory).
+#[inline(always)]
+pub(crate) fn find_fast(pos: &Position, checkers: Bitboard, token: &[u8], letters: Letters) -> Option<(SanPlus, Move)> {
+    let written = crate::san::parse_canonical(token, letters)?;
+    match quick::find_with_checkers(pos, checkers, &written.san) {
+        Quick::Canonical(m) => Some((written, m)),
+        _ => None,
+    }
+}
+
+/// The check mark a move earns, in the position `after` it, given the
+/// pieces that check the side to move there. Looked for only when there is
+/// a check or when one was `written`: without either, there is none.
+#[inline(always)]
+pub(crate) fn earned_suffix(after: &Position, checkers: Bitboard, written: &SanPlus) -> Option<Suffix> {
+    if checkers.any() || written.suffix.is_some() { quick::suffix_with_checkers(after, checkers) } else { None }
 }
 
 /// The lenient resolver, then the null-move policy.

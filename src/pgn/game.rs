@@ -460,7 +460,7 @@ struct Builder<'a> {
 
 impl<'a> Builder<'a> {
     fn new(validator: Validator<'a>, carry: Carry) -> Builder<'a> {
-        Builder { validator, carry, game: None, frames: Vec::new() }
+        Builder { validator: validator.keeping_san(), carry, game: None, frames: Vec::new() }
     }
 
     /// After the last game: the text after it and the findings about it.

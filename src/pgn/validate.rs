@@ -476,6 +476,9 @@ struct Tags {
 #[derive(Debug)]
 struct Recorder<'a> {
     input: &'a [u8],
+    /// Keep the canonical SAN of each move played ([`Validator::last_san`]),
+    /// for a game builder; checking alone does without.
+    keep_san: bool,
     /// The offset of `input[0]` in the stream.
     base: u64,
     options: Options,
@@ -632,24 +635,34 @@ impl Recorder<'_> {
     /// Plays one SAN token on `line`: the fast path (canonical SAN, found
     /// without generating the legal moves), else the resolver, which reads
     /// every spelling and explains.
-    fn play(&mut self, line: &mut Line, token: &[u8], at: Location) -> bool {
+    /// With `KEEP_SAN`, the move's canonical SAN is kept on the line (a
+    /// copy of this function of its own, so that checking alone pays
+    /// nothing for it).
+    fn play<const KEEP_SAN: bool>(&mut self, line: &mut Line, token: &[u8], at: Location) -> bool {
         if line.dead {
             line.since_dead += 1;
             return false;
         }
         self.check_number(line, token, at);
         // the fast path: canonical SAN naming exactly one legal move
-        let context = (line.ply + 1, line.pos.fullmoves(), line.pos.turn());
-        if let Some(fast) = play::play_fast(&mut line.pos, line.checkers, token, play::Options::PGN.letters) {
+        if let Some((written, m)) = play::find_fast(&line.pos, line.checkers, token, play::Options::PGN.letters) {
+            line.undo = Some(line.pos.undo_info(Some(m)));
+            line.pos.play_unchecked(m);
+            line.checkers = line.pos.checkers_after(m);
+            let fast = play::Fast { written, suffix: play::earned_suffix(&line.pos, line.checkers, &written) };
             if fast.suffix != fast.written.suffix {
-                self.push_suffix_lint(&fast, at, token, Some(context));
+                // the move is played: its side and number are the other side's
+                let turn = line.pos.turn().other();
+                let number = line.pos.fullmoves() - u32::from(turn == Color::Black);
+                self.push_suffix_lint(&fast, at, token, Some((line.ply + 1, number, turn)));
             }
-            line.san = Some(fast.san());
-            line.undo = Some(fast.undo);
-            line.checkers = fast.checkers;
+            if KEEP_SAN {
+                line.san = Some(fast.san());
+            }
             advance(line);
             return true;
         }
+        let context = (line.ply + 1, line.pos.fullmoves(), line.pos.turn());
         self.play_slow(line, token, at, Some(context))
     }
 
@@ -710,7 +723,9 @@ impl Recorder<'_> {
         }
     }
 
-    /// Move number checks for the move about to be played.
+    /// Move number checks for the move about to be played (inlined: it runs
+    /// for every move, and its findings are rare).
+    #[inline(always)]
     fn check_number(&mut self, line: &mut Line, token: &[u8], at: Location) {
         let black = line.pos.turn() == Color::Black;
         let expected = (line.pos.fullmoves(), black);
@@ -781,6 +796,7 @@ impl<'a> Validator<'a> {
         Validator {
             recorder: Recorder {
                 input,
+                keep_san: false,
                 base,
                 options,
                 findings: Vec::new(),
@@ -813,8 +829,16 @@ impl<'a> Validator<'a> {
         self.lines.last().and_then(|line| line.undo.as_ref()).map(Undo::played)
     }
 
+    /// The validator keeps the canonical SAN of each move played, for
+    /// [`Validator::last_san`].
+    pub(crate) fn keeping_san(mut self) -> Validator<'a> {
+        self.recorder.keep_san = true;
+        self
+    }
+
     /// The canonical SAN (with the check mark it earns) of the last move
-    /// played on the line being played; `None` before its first move.
+    /// played on the line being played, when the validator keeps it
+    /// ([`Validator::keeping_san`]); `None` before its first move.
     pub(crate) fn last_san(&self) -> Option<SanPlus> {
         self.lines.last().and_then(|line| line.san)
     }
@@ -1073,7 +1097,11 @@ impl Visitor for Validator<'_> {
 
     fn san(&mut self, token: &[u8], at: Location) {
         if let Some(line) = self.lines.last_mut()
-            && self.recorder.play(line, token, at)
+            && if self.recorder.keep_san {
+                self.recorder.play::<true>(line, token, at)
+            } else {
+                self.recorder.play::<false>(line, token, at)
+            }
         {
             self.report.moves += 1;
         }
