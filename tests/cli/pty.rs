@@ -9,7 +9,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use expectrl::session::OsSession;
-use expectrl::{ControlCode, Expect, Session};
+use expectrl::{ControlCode, Expect, Regex, Session};
 
 fn sanfen(data_home: &PathBuf) -> OsSession {
     let mut command = Command::new(env!("CARGO_BIN_EXE_sanfen"));
@@ -44,19 +44,25 @@ fn prompt_completion_and_history() {
     repl.send_line("f3").unwrap();
     repl.expect("1. Nf3").unwrap();
     repl.expect("1. black> ").unwrap();
-    // Ctrl-C clears the line, Ctrl-D leaves
+    // Ctrl-C clears the line (the line typed next is read alone), Ctrl-D leaves
     repl.send("e5").unwrap();
     repl.send(ControlCode::EndOfText).unwrap();
+    // the prompt after the dropped line (not one redrawn while typing):
+    // input sent before the editor reads again may be discarded
+    repl.expect(Regex("e5[^\n]*\r\n[^\n]*1\\. black> ")).unwrap();
+    repl.send_line("history").unwrap();
+    repl.expect("\n1. Nf3\r\n").unwrap();
     repl.expect("1. black> ").unwrap();
     repl.send(ControlCode::EndOfTransmission).unwrap();
     repl.expect(expectrl::Eof).unwrap();
     // the line typed is in the history file
     let history = std::fs::read_to_string(home.join("sanfen").join("history")).expect("history written");
-    assert!(history.lines().any(|line| line == "Nf3"), "{history:?}");
+    assert_eq!(history.lines().filter(|line| !line.starts_with('#')).collect::<Vec<_>>(), ["Nf3", "history"]);
     // and the next run offers it with the up arrow
     let mut again = sanfen(&home);
     again.expect("1. white> ").unwrap();
-    again.send("\x1b[A").unwrap();
+    // (the last line typed is `history`, the one before it `Nf3`)
+    again.send("\x1b[A\x1b[A").unwrap();
     again.send_line("").unwrap();
     again.expect("1. Nf3").unwrap();
     // Ctrl-D at the next prompt only: sent while the move is still being printed, it
@@ -88,9 +94,13 @@ fn ctrl_c_during_go_stops_the_engine_and_keeps_the_game() {
     repl.send_line("fen").unwrap();
     repl.expect(AFTER_E4).unwrap();
     repl.expect("1. black> ").unwrap();
-    // Ctrl-C at the prompt still only clears the line
+    // Ctrl-C at the prompt still only clears the line: the line typed next
+    // is read alone
     repl.send("Nf6").unwrap();
     repl.send(ControlCode::EndOfText).unwrap();
+    repl.expect(Regex("Nf6[^\n]*\r\n[^\n]*1\\. black> ")).unwrap();
+    repl.send_line("history").unwrap();
+    repl.expect("\n1. e4\r\n").unwrap();
     repl.expect("1. black> ").unwrap();
     repl.send(ControlCode::EndOfTransmission).unwrap();
     repl.expect(expectrl::Eof).unwrap();
