@@ -1,5 +1,51 @@
-"""sanfen: chess notation (FEN, SAN, PGN) checked, explained and converted, fast."""
+"""sanfen: chess notation (FEN, SAN, PGN) checked, explained and converted, fast.
 
-from sanfen._sanfen import __version__
+Positions and moves::
 
-__all__ = ["__version__"]
+    >>> import sanfen
+    >>> pos = sanfen.Position()
+    >>> pos.play("Ng1-f3").san
+    'Nf3'
+    >>> sanfen.check_fen("8/8/8/8/8/8/8/8 w - - 0 1").valid
+    False
+
+The exceptions are subclasses of ``ValueError`` and carry their data as
+attributes: ``FenError.findings``; ``IllegalMoveError.reason`` and
+``.suggestions``; ``AmbiguousMoveError.spellings`` and ``.squares``;
+``InvalidMoveError.span`` and ``.expected``.
+"""
+
+from sanfen._sanfen import (
+    AmbiguousMoveError,
+    Candidate,
+    FenError,
+    FenReport,
+    Finding,
+    IllegalMoveError,
+    InvalidMoveError,
+    Lint,
+    Move,
+    Outcome,
+    Position,
+    Resolution,
+    __version__,
+    check_fen,
+)
+
+__all__ = [
+    "__version__",
+    # positions, FEN checks and the exceptions
+    "AmbiguousMoveError",
+    "Candidate",
+    "FenError",
+    "FenReport",
+    "Finding",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "Lint",
+    "Move",
+    "Outcome",
+    "Position",
+    "Resolution",
+    "check_fen",
+]
