@@ -2,6 +2,7 @@
 //! their byte spans, legality reasons, non-canonical spellings), as
 //! `sanfen fen check --json` gives them, and the canonical FEN.
 
+use pyo3::IntoPyObjectExt;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
@@ -31,12 +32,16 @@ pub struct Finding {
 
 #[pymethods]
 impl Finding {
-    fn __repr__(&self) -> String {
-        let span = self.span.map_or("None".to_owned(), |(start, end)| format!("({start}, {end})"));
-        format!(
-            "Finding(severity={:?}, code={:?}, field={:?}, span={span}, squares={:?}, message={:?})",
-            self.severity, self.code, self.field, self.squares, self.message
-        )
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
+            "Finding(severity={}, code={}, field={}, span={}, squares={}, message={})",
+            repr(py, self.severity)?,
+            repr(py, self.code)?,
+            repr(py, self.field)?,
+            repr(py, self.span)?,
+            repr(py, &self.squares)?,
+            repr(py, &self.message)?
+        ))
     }
 
     fn __str__(&self) -> String {
@@ -117,8 +122,11 @@ pub struct Judgement {
 }
 
 impl Judgement {
-    /// Parses and checks `input` (as `sanfen fen check` does).
-    pub fn of(input: &[u8], mode: CastlingMode) -> Judgement {
+    /// Parses and checks `input` (as `sanfen fen check` does). With
+    /// `lenient`, the position is built as `Position::from_setup_lenient`
+    /// builds it: also when no legal game reaches it, if the rules can be
+    /// played from it.
+    pub fn of(input: &[u8], mode: CastlingMode, lenient: bool) -> Judgement {
         let (mut findings, position): (Vec<(Severity, Finding)>, _) = match Fen::from_ascii(input, mode) {
             Err(error) => (error.errors.iter().map(Finding::syntax).collect(), None),
             Ok(fen) => {
@@ -129,7 +137,13 @@ impl Judgement {
                     .map(|reason| Finding::reason(reason, &fen))
                     .chain(fen.lints.iter().map(Finding::lint))
                     .collect();
-                let position = if valid { Position::from_setup(fen.setup, mode).ok() } else { None };
+                let position = if lenient {
+                    Position::from_setup_lenient(fen.setup, mode).ok()
+                } else if valid {
+                    Position::from_setup(fen.setup, mode).ok()
+                } else {
+                    None
+                };
                 (findings, position)
             }
         };
@@ -164,19 +178,24 @@ pub struct FenReport {
 
 #[pymethods]
 impl FenReport {
-    fn __repr__(&self) -> String {
-        format!(
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
             "FenReport(valid={}, fen={}, errors={}, warnings={})",
-            if self.valid { "True" } else { "False" },
-            self.fen.as_ref().map_or("None".to_owned(), |fen| format!("{fen:?}")),
+            repr(py, self.valid)?,
+            repr(py, &self.fen)?,
             self.errors.len(),
             self.warnings.len()
-        )
+        ))
     }
 
     fn __bool__(&self) -> bool {
         self.valid
     }
+}
+
+/// Python's `repr` of a value.
+pub fn repr<'py>(py: Python<'py>, value: impl IntoPyObject<'py>) -> PyResult<String> {
+    Ok(value.into_bound_py_any(py)?.repr()?.to_string())
 }
 
 /// The bytes of a text argument: a `str` (as UTF-8) or `bytes`.
@@ -210,7 +229,7 @@ pub const fn castling_mode(chess960: bool) -> CastlingMode {
 pub fn check_fen(py: Python<'_>, text: &Bound<'_, PyAny>, chess960: bool) -> PyResult<FenReport> {
     let input = text_bytes(text, "check_fen")?;
     let mode = castling_mode(chess960);
-    let judgement = py.detach(|| Judgement::of(&input, mode));
+    let judgement = py.detach(|| Judgement::of(&input, mode, false));
     Ok(FenReport {
         input: String::from_utf8_lossy(&input).into_owned(),
         valid: judgement.findings.iter().all(|(severity, _)| *severity != Severity::Error),

@@ -16,7 +16,7 @@ use sanfen::san::{Letters, SanLint, SanOptions, SanPlus};
 use sanfen::{Color, Move as LibMove, Severity, Uci};
 
 use crate::errors;
-use crate::fen::{Judgement, castling_mode, text_bytes};
+use crate::fen::{Judgement, castling_mode, repr, text_bytes};
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
@@ -40,8 +40,8 @@ pub struct Lint {
 
 #[pymethods]
 impl Lint {
-    fn __repr__(&self) -> String {
-        format!("Lint(code={:?}, message={:?})", self.code, self.message)
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!("Lint(code={}, message={})", repr(py, self.code)?, repr(py, &self.message)?))
     }
 
     fn __str__(&self) -> String {
@@ -92,8 +92,8 @@ pub struct Move {
 
 #[pymethods]
 impl Move {
-    fn __repr__(&self) -> String {
-        format!("Move(san={:?}, uci={:?})", self.san, self.uci)
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!("Move(san={}, uci={})", repr(py, &self.san)?, repr(py, &self.uci)?))
     }
 
     fn __str__(&self) -> String {
@@ -149,11 +149,12 @@ pub struct Candidate {
 
 #[pymethods]
 impl Candidate {
-    fn __repr__(&self) -> String {
-        match &self.reason {
-            None => format!("Candidate(square={:?}, kept=True)", self.square),
-            Some(reason) => format!("Candidate(square={:?}, kept=False, reason={reason:?})", self.square),
-        }
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let square = repr(py, &self.square)?;
+        Ok(match &self.reason {
+            None => format!("Candidate(square={square}, kept=True)"),
+            Some(reason) => format!("Candidate(square={square}, kept=False, reason={})", repr(py, reason)?),
+        })
     }
 }
 
@@ -267,11 +268,9 @@ impl Resolution {
         self.played.is_some()
     }
 
-    fn __repr__(&self) -> String {
-        match &self.played {
-            Some(m) => format!("Resolution(text={:?}, move={:?})", self.text, m.san),
-            None => format!("Resolution(text={:?}, move=None)", self.text),
-        }
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let san = self.played.as_ref().map(|m| m.san.as_str());
+        Ok(format!("Resolution(text={}, move={})", repr(py, &self.text)?, repr(py, san)?))
     }
 }
 
@@ -290,8 +289,8 @@ pub struct Outcome {
 
 #[pymethods]
 impl Outcome {
-    fn __repr__(&self) -> String {
-        format!("Outcome(result={:?}, reason={:?})", self.result, self.reason)
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!("Outcome(result={}, reason={})", repr(py, self.result)?, repr(py, self.reason)?))
     }
 
     fn __str__(&self) -> String {
@@ -303,7 +302,7 @@ impl Outcome {
 fn letters(name: &str) -> PyResult<Letters> {
     Letters::from_name(name).ok_or_else(|| {
         let codes: Vec<&str> = Letters::ALL.iter().map(|letters| letters.code()).collect();
-        PyValueError::new_err(format!("unknown letters {name:?}: expected one of {}", codes.join(", ")))
+        PyValueError::new_err(format!("unknown letters '{name}': expected one of {}", codes.join(", ")))
     })
 }
 
@@ -322,7 +321,11 @@ fn move_text(value: &Bound<'_, PyAny>, function: &str) -> PyResult<String> {
 ///
 /// ``Position()`` is the initial position; ``Position(fen)`` the position a
 /// FEN describes (``FenError`` with the findings when it is not valid);
-/// ``chess960=True`` reads the castling field as Chess960 castling. Moves of
+/// ``chess960=True`` reads the castling field as Chess960 castling;
+/// ``lenient=True`` also accepts a position no legal game reaches (an
+/// impossible check, too much material) when the rules can be played from it
+/// (one king a side, the side not to move not in check, castling rights and en
+/// passant square that fit), as composed problems and test suites need. Moves of
 /// any common spelling are played with ``play``, listed with
 /// ``legal_moves``, explained with ``resolve``.
 #[pyclass(module = "sanfen")]
@@ -334,13 +337,13 @@ pub struct Position {
 #[pymethods]
 impl Position {
     #[new]
-    #[pyo3(signature = (fen = None, chess960 = false))]
-    fn py_new(py: Python<'_>, fen: Option<&Bound<'_, PyAny>>, chess960: bool) -> PyResult<Position> {
+    #[pyo3(signature = (fen = None, chess960 = false, lenient = false))]
+    fn py_new(py: Python<'_>, fen: Option<&Bound<'_, PyAny>>, chess960: bool, lenient: bool) -> PyResult<Position> {
         let input = match fen {
             Some(fen) => text_bytes(fen, "Position")?,
             None => START.as_bytes().to_vec(),
         };
-        let judgement = Judgement::of(&input, castling_mode(chess960));
+        let judgement = Judgement::of(&input, castling_mode(chess960), lenient);
         match judgement.position {
             Some(inner) => Ok(Position { inner }),
             None => {
@@ -404,7 +407,7 @@ impl Position {
     fn legal_moves(&self, notation: &str, order: &str, letters: &str) -> PyResult<Vec<String>> {
         let written = Notation::from_name(notation).ok_or_else(|| {
             PyValueError::new_err(format!(
-                "unknown notation {notation:?}: expected one of san, lan, uci, figurine, file-prefixed"
+                "unknown notation '{notation}': expected one of san, lan, uci, figurine, file-prefixed"
             ))
         })?;
         let letters = self::letters(letters)?;
@@ -413,7 +416,7 @@ impl Position {
             "natural" => {}
             "value" => notation::sort_by_value(&mut moves),
             _ => {
-                return Err(PyValueError::new_err(format!("unknown order {order:?}: expected natural or value")));
+                return Err(PyValueError::new_err(format!("unknown order '{order}': expected natural or value")));
             }
         }
         Ok(moves.iter().map(|&m| notation::write_move(&self.inner, m, written, letters)).collect())
@@ -592,21 +595,19 @@ impl Position {
         self.clone()
     }
 
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, bool))> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, bool, bool))> {
         let this = slf.borrow();
-        Ok((slf.get_type().into_any(), (this.fen(), this.chess960())))
+        // lenient: a position made leniently (and every one after its moves) comes back
+        Ok((slf.get_type().into_any(), (this.fen(), this.chess960(), true)))
     }
 
     fn __str__(&self) -> String {
         self.fen()
     }
 
-    fn __repr__(&self) -> String {
-        if self.chess960() {
-            format!("Position({:?}, chess960=True)", self.fen())
-        } else {
-            format!("Position({:?})", self.fen())
-        }
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let fen = repr(py, self.fen())?;
+        Ok(if self.chess960() { format!("Position({fen}, chess960=True)") } else { format!("Position({fen})") })
     }
 
     /// Positions are equal when their canonical FENs and castling modes are.
