@@ -409,3 +409,41 @@ def test_bad_input_raises_a_clear_exception_and_changes_nothing():
     with pytest.raises(sanfen.FenError):
         sanfen.Position(bytes(range(256)))
     assert position.fen() == START
+
+
+def test_every_name_has_a_docstring_and_a_stub():
+    import ast
+    import inspect
+
+    stubs = {}
+    tree = ast.parse((ROOT / "python" / "sanfen" / "_sanfen.pyi").read_text())
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            stubs[node.name] = {item.name for item in node.body if isinstance(item, ast.FunctionDef)}
+        elif isinstance(node, ast.FunctionDef):
+            stubs[node.name] = set()
+    undocumented, unstubbed = [], []
+    for name in sanfen.__all__:
+        value = getattr(sanfen, name)
+        if name == "__version__":
+            continue
+        if not value.__doc__:
+            undocumented.append(name)
+        if name not in stubs:
+            unstubbed.append(name)
+        elif inspect.isclass(value) and not issubclass(value, Exception):
+            for attribute in (a for a in dir(value) if not a.startswith("_")):
+                if not getattr(value, attribute).__doc__:
+                    undocumented.append(f"{name}.{attribute}")
+                if attribute not in stubs[name]:
+                    unstubbed.append(f"{name}.{attribute}")
+    assert (undocumented, unstubbed) == ([], [])
+
+
+def test_the_readmes_python_examples_run():
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("### Positions and FEN") :]
+    section = section[: section.index("\n## ")]
+    blocks = section.split("```python\n")[1:]
+    assert len(blocks) == 1
+    exec(compile(blocks[0].split("```")[0], "README.md (Positions and FEN)", "exec"), {})
