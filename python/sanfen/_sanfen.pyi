@@ -199,6 +199,9 @@ class Position:
         chess960: bool = False,
         lenient: bool = False,
     ) -> None: ...
+    @staticmethod
+    def from_chess960_pos(number: int) -> Position:
+        """The Chess960 start position of ``number`` (0 to 959)."""
     def fen(self) -> str:
         """The canonical FEN."""
     @property

@@ -365,6 +365,18 @@ impl Position {
         }
     }
 
+    /// The Chess960 start position of ``number`` (0 to 959, the standard
+    /// numbering; 518 is the standard start), with every castling right, as
+    /// python-chess's ``Board.from_chess960_pos``.
+    #[staticmethod]
+    fn from_chess960_pos(number: i64) -> PyResult<Position> {
+        u16::try_from(number)
+            .ok()
+            .and_then(sanfen::Position::chess960)
+            .map(|inner| Position { inner })
+            .ok_or_else(|| PyValueError::new_err(format!("a Chess960 position number is 0 to 959, not {number}")))
+    }
+
     /// The canonical FEN: the en passant square only when a pawn can capture
     /// there, castling rights in ``KQkq`` order (Shredder-FEN letters where
     /// Chess960 needs them).

@@ -260,6 +260,20 @@ def test_fen_error_has_the_findings():
     assert sanfen.Position(frc, chess960=True).chess960
 
 
+def test_chess960_start_positions_by_number_are_python_chesss():
+    for number in range(960):
+        position = sanfen.Position.from_chess960_pos(number)
+        board = chess.Board.from_chess960_pos(number)
+        assert position.fen().split(" ")[0] == board.board_fen(), number
+        assert sorted(position.legal_moves("uci")) == sorted(m.uci() for m in board.legal_moves), number
+    start = sanfen.Position.from_chess960_pos(518)
+    assert (start.fen(), start.chess960) == (START, True)
+    with pytest.raises(ValueError, match=r"^a Chess960 position number is 0 to 959, not 960$"):
+        sanfen.Position.from_chess960_pos(960)
+    with pytest.raises(ValueError, match=r"^a Chess960 position number is 0 to 959, not -1$"):
+        sanfen.Position.from_chess960_pos(-1)
+
+
 def test_lenient_takes_a_position_no_game_reaches_when_the_rules_can_be_played():
     double_check = "8/5k2/8/6n1/7r/7K/8/8 w - - 0 1"
     with pytest.raises(sanfen.FenError) as caught:
