@@ -185,6 +185,11 @@ def test_push_uci():
         ["e5"],
     )
     assert position.fen() == AFTER_E4
+    # castling as Chess960 writes it, in a standard position
+    with pytest.raises(sanfen.IllegalMoveError) as written_otherwise:
+        sanfen.Position(CASTLE).push_uci("e1h1")
+    assert str(written_otherwise.value) == "e1h1: UCI writes this move e1g1 in this castling mode"
+    assert written_otherwise.value.suggestions == ["e1g1"]
 
 
 def test_illegal_move_error_has_the_reason_and_suggestions():
