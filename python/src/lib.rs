@@ -6,9 +6,23 @@
 
 use pyo3::prelude::*;
 
+mod games;
+mod tables;
+
 /// The native module.
 #[pymodule]
 fn _sanfen(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    // games: PGN games, checks and tables
+    module.add_function(wrap_pyfunction!(games::read_games, module)?)?;
+    module.add_function(wrap_pyfunction!(games::check_pgn, module)?)?;
+    module.add_function(wrap_pyfunction!(tables::games_table, module)?)?;
+    module.add_function(wrap_pyfunction!(tables::moves_table, module)?)?;
+    module.add_class::<games::GameReader>()?;
+    module.add_class::<games::Game>()?;
+    module.add_class::<games::Move>()?;
+    module.add_class::<games::Eval>()?;
+    module.add_class::<games::Finding>()?;
+    module.add_class::<games::CheckResult>()?;
     Ok(())
 }
