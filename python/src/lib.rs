@@ -9,6 +9,12 @@ use pyo3::prelude::*;
 mod games;
 mod tables;
 
+/// Games are built on worker threads and dropped on the thread that reads
+/// them: mimalloc frees across threads without the contention of the
+/// system allocator's arenas.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The native module.
 #[pymodule]
 fn _sanfen(module: &Bound<'_, PyModule>) -> PyResult<()> {
