@@ -10,7 +10,7 @@
 
 use std::io::{self, Read};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError, TryLockError};
 
 use pyo3::exceptions::{
     PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError, PyRuntimeError, PyTypeError, PyValueError,
@@ -234,7 +234,15 @@ impl GameReader {
     }
 
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<Game>> {
-        let mut guard = self.stream.lock().unwrap_or_else(PoisonError::into_inner);
+        // (a thread that waited here with the GIL held while another reads
+        // a file object, which needs the GIL, would never wake)
+        let mut guard = match self.stream.try_lock() {
+            Ok(guard) => guard,
+            Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+            Err(TryLockError::WouldBlock) => {
+                return Err(PyRuntimeError::new_err("the games are being read by another thread"));
+            }
+        };
         let Some(stream) = guard.as_mut() else { return Ok(None) };
         match stream.next_game(py) {
             Ok(Some((number, game))) => Ok(Some(Game::new(game, number, stream.name()))),

@@ -489,3 +489,20 @@ def test_an_empty_input_has_no_games():
         "skipped": 0,
         "bytes": 0,
     }
+
+
+def test_a_reader_in_use_refuses_another_read_instead_of_waiting_forever():
+    class Reentrant(io.RawIOBase):
+        reader = None
+
+        def read(self, n=-1):
+            if self.reader is None:
+                return b"1. e4 e5 *\n\n" * 1000
+            # the reader is busy reading this file: asking it for a game
+            # again (as another thread could) must not wait for it
+            next(self.reader)
+
+    source = Reentrant()
+    source.reader = sanfen.read_games(source)
+    with pytest.raises(RuntimeError, match="the games are being read by another thread"):
+        list(source.reader)
