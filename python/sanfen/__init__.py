@@ -49,3 +49,30 @@ __all__ = [
     "Resolution",
     "check_fen",
 ]
+
+# games: PGN games, checks and tables
+from sanfen._sanfen import (  # noqa: E402
+    CheckResult,
+    Eval,
+    Game,
+    GameReader,
+    Node,
+    PgnFinding,
+    check_pgn,
+    games_table,
+    moves_table,
+    read_games,
+)
+
+__all__ += [
+    "CheckResult",
+    "Eval",
+    "Game",
+    "GameReader",
+    "Node",
+    "PgnFinding",
+    "check_pgn",
+    "games_table",
+    "moves_table",
+    "read_games",
+]

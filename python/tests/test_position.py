@@ -461,8 +461,9 @@ def test_every_name_has_a_docstring_and_a_stub():
 
 def test_the_readmes_python_examples_run():
     readme = (ROOT / "README.md").read_text()
-    section = readme[readme.index("### Positions and FEN") :]
-    section = section[: section.index("\n## ")]
+    section = readme[readme.index("## Python\n") :]
+    section = section[: section.index("\n## ", 1)]
     blocks = section.split("```python\n")[1:]
-    assert len(blocks) == 1
-    exec(compile(blocks[0].split("```")[0], "README.md (Positions and FEN)", "exec"), {})
+    assert len(blocks) == 2
+    for index, block in enumerate(blocks):
+        exec(compile(block.split("```")[0], f"README.md (Python example {index + 1})", "exec"), {})
