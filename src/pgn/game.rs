@@ -53,9 +53,11 @@ use std::collections::VecDeque;
 use std::io::{self, Read};
 
 use crate::Severity;
+use crate::pgn::chunk::Chunk;
 use crate::pgn::chunk::Chunker;
 use crate::pgn::commands::{Comment, Eval};
 use crate::pgn::input::{Input, InputError};
+use crate::pgn::parallel::Ordered;
 use crate::pgn::reader::{Location, RawText, Reader, ResultToken, Skip, SyntaxError, Visitor};
 use crate::pgn::validate::{Finding, GameReport, Options, Validator};
 use crate::san::SanPlus;
@@ -330,6 +332,154 @@ pub fn read_games_path(path: impl AsRef<std::path::Path>) -> Result<Games<Box<dy
         return Err(InputError { kind: std::io::ErrorKind::InvalidData, message: not_text.to_string() });
     }
     Ok(read_games(input.reader))
+}
+
+/// Every game of `input` ([`Input::open`], [`Input::from_reader`]), as
+/// [`read_games`] gives them, read on `threads` threads (0: one per core;
+/// 1: the calling thread alone) by the ordered driver
+/// ([`crate::pgn::parallel`]): the calling thread reads and cuts the input,
+/// the games of each chunk are built and validated on any thread, and they
+/// come out in input order, the same games whatever the number of threads.
+/// Memory stays bounded: a few chunks of about [`PARALLEL_CHUNK_TARGET`]
+/// bytes per thread are in flight. A read error is the last item (its
+/// message says at which byte of the decompressed stream).
+///
+/// ```
+/// use sanfen::pgn::input::Input;
+///
+/// let pgn = "1. e4 e5 *\n\n1. d4 { [%clk 0:01:00] } d5 *\n";
+/// let input = Input::from_reader(std::io::Cursor::new(pgn), None)?;
+/// let games: Vec<_> = sanfen::pgn::game::read_games_input(input, 2)?.collect::<Result<_, _>>()?;
+/// assert_eq!(games[1].mainline.moves[0].clock().unwrap().as_secs(), 60);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// The input is not PGN text ([`Input::not_text`]: kind
+/// [`io::ErrorKind::InvalidData`]), or the threads cannot start.
+pub fn read_games_input(input: Input, threads: usize) -> Result<ParallelGames, InputError> {
+    if let Some(not_text) = input.not_text {
+        return Err(InputError { kind: io::ErrorKind::InvalidData, message: not_text.to_string() });
+    }
+    let chunker = Chunker::with_target(input.reader, PARALLEL_CHUNK_TARGET);
+    let ordered = Ordered::new(chunker, build_chunk as fn(Chunk) -> ChunkGames, threads)
+        .map_err(|err| InputError { kind: err.kind(), message: format!("cannot start the threads: {err}") })?;
+    Ok(ParallelGames {
+        ordered,
+        compression: input.compression,
+        ready: VecDeque::new(),
+        carry: Carry::default(),
+        done: false,
+    })
+}
+
+/// The chunks [`read_games_input`] hands to its threads, in bytes.
+pub const PARALLEL_CHUNK_TARGET: usize = 256 << 10;
+
+/// The games of a chunk, built on a worker thread: the chunk's games (or
+/// the error of a game too large to read), and the text after its last game.
+struct ChunkGames {
+    games: Vec<Result<Game, ReadError>>,
+    carry: Carry,
+    data: Vec<u8>,
+}
+
+fn build_chunk(chunk: Chunk) -> ChunkGames {
+    let mut games = Vec::new();
+    let mut carry = Carry::default();
+    if let Some(oversized) = chunk.oversized {
+        if oversized.last {
+            let size = chunk.start.offset + chunk.data.len() as u64 - oversized.game.offset;
+            games.push(Err(ReadError::TooLarge { at: oversized.game, size }));
+        }
+    } else {
+        let validator = Validator::with_base(&chunk.data, chunk.start.offset, Options::default());
+        let mut builder = Builder::new(validator, Carry::default());
+        let mut reader = Reader::with_start(&chunk.data, chunk.start);
+        while let Some(game) = reader.read_game(&mut builder) {
+            games.push(Ok(game));
+        }
+        carry = builder.finish();
+    }
+    ChunkGames { games, carry, data: chunk.data }
+}
+
+/// The games of an input read on several threads: see [`read_games_input`].
+pub struct ParallelGames {
+    ordered: Ordered<Box<dyn Read + Send>, fn(Chunk) -> ChunkGames>,
+    compression: Option<crate::pgn::input::Compression>,
+    /// Games read and not yet given; the last is held until the next chunk
+    /// says whether text after it is its [`Game::after`].
+    ready: VecDeque<Result<Game, ReadError>>,
+    /// The text after the last game of the chunks handed in so far.
+    carry: Carry,
+    done: bool,
+}
+
+impl core::fmt::Debug for ParallelGames {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("ParallelGames").field("ready", &self.ready.len()).finish_non_exhaustive()
+    }
+}
+
+impl ParallelGames {
+    /// Takes the next chunk's games into `ready`; `false` at the end of the
+    /// stream.
+    fn fill(&mut self) -> bool {
+        let chunk = match self.ordered.next() {
+            None => return false,
+            Some(Ok(chunk)) => chunk,
+            Some(Err(err)) => {
+                let error = crate::pgn::input::ReadError::new(self.ordered.bytes_read(), self.compression, &err);
+                self.ready.push_back(Err(ReadError::Io { kind: error.kind, message: error.to_string() }));
+                self.done = true;
+                return true;
+            }
+        };
+        let ChunkGames { games, carry, data } = chunk;
+        self.ordered.recycle(data);
+        let mut games = games.into_iter();
+        // the text after the previous chunk's last game goes to this
+        // chunk's first game, as the sequential reader gives it
+        match games.next() {
+            Some(Ok(mut first)) => {
+                let before = core::mem::take(&mut self.carry);
+                first.before.splice(0..0, before.text);
+                add_findings(&mut first.report, before.findings);
+                self.ready.push_back(Ok(first));
+                self.carry = carry;
+            }
+            Some(Err(err)) => {
+                self.ready.push_back(Err(err));
+                self.carry.text.extend(carry.text);
+                self.carry.findings.extend(carry.findings);
+            }
+            None => {
+                self.carry.text.extend(carry.text);
+                self.carry.findings.extend(carry.findings);
+            }
+        }
+        self.ready.extend(games);
+        true
+    }
+}
+
+impl Iterator for ParallelGames {
+    type Item = Result<Game, ReadError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while !self.done && self.ready.len() < 2 {
+            if !self.fill() {
+                self.done = true;
+                let carry = core::mem::take(&mut self.carry);
+                if let Some(Ok(last)) = self.ready.back_mut() {
+                    carry.attach_after(last);
+                }
+            }
+        }
+        self.ready.pop_front()
+    }
 }
 
 /// Every game of PGN text held whole (a file read at once), with no limit on
@@ -683,5 +833,49 @@ impl Visitor for Builder<'_> {
         add_findings(&mut report, core::mem::take(&mut self.carry.findings));
         game.report = report;
         game
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Many games with text between them, over several chunks of
+    /// [`PARALLEL_CHUNK_TARGET`] bytes.
+    fn many_games() -> String {
+        let mut text = String::from("{ before all }\n");
+        for n in 0..10000 {
+            text.push_str(&format!(
+                "[Event \"e{n}\"]\n\n1. e4 {{ [%clk 0:03:00] }} e5 2. Nf3 (2. f4 exf4) Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 1-0\n\n"
+            ));
+            if n % 7 == 0 {
+                text.push_str(&format!("{{ between {n} }}\n\n"));
+            }
+        }
+        text.push_str("{ after all }\n");
+        text
+    }
+
+    #[test]
+    fn read_games_input_gives_the_games_read_games_gives_whatever_the_threads() {
+        let text = many_games();
+        assert!(text.len() > 3 * PARALLEL_CHUNK_TARGET);
+        let expected: Vec<Game> = read_games(text.as_bytes()).collect::<Result<_, _>>().unwrap();
+        assert_eq!(expected.len(), 10000);
+        assert_eq!(expected[8].before, ["{ between 7 }"]);
+        assert!(expected[8].report.lints > 0);
+        for threads in [1, 3] {
+            let input = Input::from_reader(io::Cursor::new(text.clone().into_bytes()), None).unwrap();
+            let games: Vec<Game> = read_games_input(input, threads).unwrap().collect::<Result<_, _>>().unwrap();
+            assert_eq!(games, expected, "{threads} threads");
+        }
+    }
+
+    #[test]
+    fn read_games_input_refuses_binary_data() {
+        let input = Input::from_reader(io::Cursor::new(vec![0u8; 100]), None).unwrap();
+        let err = read_games_input(input, 1).unwrap_err();
+        assert_eq!(err.kind, io::ErrorKind::InvalidData);
+        assert_eq!(err.message, "binary data: 100 of the first 100 bytes are control bytes (the first at offset 0)");
     }
 }

@@ -1,0 +1,160 @@
+"""Times sanfen.read_games and sanfen.moves_table on the benchmark corpus,
+against python-chess (on a slice: it is slow) and rust-pgn-reader-python-binding
+(PyPI), on one thread and on all cores, and prints the ratios.
+
+    python python/bench/bench.py [CORPUS] [--slice-mb N]
+
+CORPUS defaults to /tmp/sanfen-bench/corpus/corpus.pgn, which
+`../shared/bench/compare pgn-check` prepares.
+"""
+
+import argparse
+import io
+import os
+import time
+
+import chess.pgn
+import pyarrow as pa
+
+import sanfen
+
+try:
+    import rust_pgn_reader_python_binding as rpr
+except ImportError:  # optional: pip install rust-pgn-reader-python-binding
+    rpr = None
+
+
+def timed(work):
+    start = time.perf_counter()
+    result = work()
+    return time.perf_counter() - start, result
+
+
+def sanfen_read_games(source, threads):
+    """Every game with its mainline moves, clocks and evaluations as Python
+    values."""
+    games = moves = 0
+    for game in sanfen.read_games(source, threads=threads):
+        games += 1
+        for move in game.mainline:
+            moves += 1
+            move.clock
+            move.eval
+    return games, moves
+
+
+def sanfen_moves_table(source, threads):
+    table = pa.table(sanfen.moves_table(source, threads=threads))
+    return table.column("game")[-1].as_py() if table.num_rows else 0, table.num_rows
+
+
+def python_chess(text):
+    games = moves = 0
+    handle = io.StringIO(text)
+    while (game := chess.pgn.read_game(handle)) is not None:
+        games += 1
+        for node in game.mainline():
+            moves += 1
+            node.clock()
+            node.eval()
+    return games, moves
+
+
+def split_games(path):
+    """The corpus's games, one PGN text each (as sanfen writes them back:
+    the same games), the input rust-pgn-reader-python-binding takes (it
+    parses a list or an Arrow array of game strings, not a file)."""
+    return [game.to_pgn() for game in sanfen.read_games(path)]
+
+
+def rust_pgn_reader(games, threads):
+    """Games parsed with clocks and evaluations, the moves and their values
+    into an Arrow table per chunk."""
+    parsed = rpr.parse_games(pa.chunked_array([pa.array(games)]), num_threads=threads)
+    tables = [
+        pa.table(
+            {
+                "from": chunk.from_squares,
+                "to": chunk.to_squares,
+                "promotion": chunk.promotions,
+                "clock": chunk.clocks,
+                "eval": chunk.evals,
+            }
+        )
+        for chunk in parsed.chunks
+    ]
+    return parsed.num_games, sum(t.num_rows for t in tables)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("corpus", nargs="?", default="/tmp/sanfen-bench/corpus/corpus.pgn")
+    parser.add_argument("--slice-mb", type=float, default=2.0, help="python-chess's slice of the corpus")
+    args = parser.parse_args()
+    cores = os.cpu_count()
+    size = os.path.getsize(args.corpus) / 1e6
+    print(f"corpus: {args.corpus}, {size:.1f} MB, {cores} cores, sanfen {sanfen.__version__}")
+
+    rows = []
+
+    def report(name, seconds, games, moves, mb):
+        rows.append((name, seconds, games, moves, mb))
+        print(f"{name:<44} {seconds:8.2f} s {games:9d} games {games / seconds:10.0f} games/s {mb / seconds:7.1f} MB/s")
+
+    results = {}
+    for threads, label in ((1, "1 thread"), (None, f"{cores} threads")):
+        s, (g, m) = timed(lambda: sanfen_read_games(args.corpus, threads))
+        report(f"sanfen.read_games ({label})", s, g, m, size)
+        results[("read_games", threads)] = g / s
+        s, (g, m) = timed(lambda: sanfen_moves_table(args.corpus, threads))
+        report(f"sanfen.moves_table ({label})", s, g, m, size)
+        results[("moves_table", threads)] = g / s
+
+    # python-chess: a slice of whole games
+    s_split, games = timed(lambda: split_games(args.corpus))
+    print(f"{'(the corpus as one PGN text per game, untimed)':<44} {s_split:8.2f} s {len(games):9d} games")
+    cut = []
+    total = 0
+    for game in games:
+        if total >= args.slice_mb * 1e6:
+            break
+        cut.append(game)
+        total += len(game.encode()) + 1
+    piece = "\n".join(cut)
+    piece_mb = len(piece.encode()) / 1e6
+    s, (g, m) = timed(lambda: python_chess(piece))
+    report(f"python-chess read_game (slice, 1 thread)", s, g, m, piece_mb)
+    pc = g / s
+    s, (g2, m2) = timed(lambda: sanfen_read_games(io.BytesIO(piece.encode()), 1))
+    report("sanfen.read_games (same slice, 1 thread)", s, g2, m2, piece_mb)
+    assert g2 == g, (g2, g)
+    slice_sanfen = g2 / s
+
+    if rpr is not None:
+        texts_mb = sum(len(g.encode()) for g in games) / 1e6
+        for threads, label in ((1, "1 thread"), (None, f"{cores} threads")):
+            s, (g, m) = timed(lambda: rust_pgn_reader(games, threads))
+            report(f"rust-pgn-reader parse_games ({label})", s, g, m, texts_mb)
+            results[("rpr", threads)] = g / s
+
+    print()
+    print("ratios (games/s of sanfen / games/s of the other; above 1: sanfen is faster)")
+    print(f"  read_games vs python-chess, same slice, 1 thread:   {slice_sanfen / pc:8.1f}")
+    print(f"  read_games (whole corpus) vs python-chess, 1 thread:  {results[('read_games', 1)] / pc:8.1f}")
+    print(f"  moves_table vs python-chess, 1 thread:               {results[('moves_table', 1)] / pc:8.1f}")
+    if rpr is not None:
+        for threads, label in ((1, "1 thread"), (None, "all cores")):
+            print(
+                f"  moves_table vs rust-pgn-reader, {label:<9}:           "
+                f"{results[('moves_table', threads)] / results[('rpr', threads)]:8.2f}"
+            )
+            print(
+                f"  read_games vs rust-pgn-reader, {label:<9}:            "
+                f"{results[('read_games', threads)] / results[('rpr', threads)]:8.2f}"
+            )
+    print(f"  moves_table, all cores vs 1 thread:                  "
+          f"{results[('moves_table', None)] / results[('moves_table', 1)]:8.2f}")
+
+
+if __name__ == "__main__":
+    main()

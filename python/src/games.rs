@@ -1,0 +1,750 @@
+//! PGN games for Python: `read_games` (an iterator of `Game`s with their
+//! moves, comments, clocks, evaluations and findings) and `check_pgn` (the
+//! findings and counts `sanfen check --json` gives), over a path (plain,
+//! gzip, zstd or bzip2), a binary file object or a text file object.
+//!
+//! The library does the work ([`sanfen::pgn::read_games_input`],
+//! [`sanfen::pgn::check_input`]: the ordered parallel driver); the GIL is
+//! released while it reads, and taken back only to call a file object's
+//! `read`.
+
+use std::io::{self, Read};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, PoisonError, TryLockError};
+
+use pyo3::exceptions::{
+    PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError, PyRuntimeError, PyTypeError, PyValueError,
+};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyString};
+use sanfen::Color;
+use sanfen::Severity;
+use sanfen::lint::LintPolicy;
+use sanfen::pgn::check::{CheckError, CheckOptions, Report, check_input};
+use sanfen::pgn::commands::Score;
+use sanfen::pgn::input::{Input, InputError};
+use sanfen::pgn::validate::{Finding as RustFinding, GameReport, Options};
+use sanfen::pgn::{Chunker, Game as RustGame, Line, Node, ParallelGames, ReadError, ResultToken, read_games_input};
+
+/// The bytes asked of a file object's `read` at a time.
+const BLOCK: usize = 1 << 16;
+
+/// Where PGN comes from, as given from Python.
+pub(crate) struct Source {
+    /// The input, opened (decompressed when its first bytes say so).
+    pub(crate) input: Input,
+    /// The name findings carry: the path as given, or the file object's
+    /// `name` (`<stream>` when it has none).
+    pub(crate) name: String,
+    /// A Python exception raised by the file object's `read`, to raise
+    /// again in place of the read error it caused.
+    pub(crate) raised: Arc<Mutex<Option<PyErr>>>,
+}
+
+impl Source {
+    /// The exception to raise for a read error: the file object's own, when
+    /// it raised one, else `fallback`.
+    pub(crate) fn raise(raised: &Mutex<Option<PyErr>>, fallback: PyErr) -> PyErr {
+        raised.lock().unwrap_or_else(PoisonError::into_inner).take().unwrap_or(fallback)
+    }
+}
+
+/// Opens `source`: a path (`str` or `os.PathLike`), or an object with a
+/// `read` method giving `bytes` or `str`.
+pub(crate) fn open_source(source: &Bound<'_, PyAny>) -> PyResult<Source> {
+    let raised = Arc::new(Mutex::new(None));
+    if source.hasattr("read")? {
+        let name = source
+            .getattr("name")
+            .ok()
+            .and_then(|name| name.extract::<String>().ok())
+            .unwrap_or_else(|| "<stream>".to_owned());
+        let reader = FileObject { file: source.clone().unbind(), pending: Vec::new(), at: 0, raised: raised.clone() };
+        let input = Input::from_reader(reader, None).map_err(|err| Source::raise(&raised, input_error(&err, &name)))?;
+        return Ok(Source { input, name, raised });
+    }
+    let path: PathBuf = source.extract().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "expected a path (str or os.PathLike) or a file object, not {}",
+            source.get_type().name().map_or_else(|_| "?".to_owned(), |name| name.to_string())
+        ))
+    })?;
+    let name = path.display().to_string();
+    if path.is_dir() {
+        return Err(PyIsADirectoryError::new_err((21, "is a directory", name)));
+    }
+    let input = Input::open(&path).map_err(|err| input_error(&err, &name))?;
+    Ok(Source { input, name, raised })
+}
+
+/// The Python exception for an input that cannot be opened: the `OSError`
+/// subclass of its kind; `ValueError` for data that is not what it says
+/// (a broken compressed stream, binary data).
+pub(crate) fn input_error(err: &InputError, name: &str) -> PyErr {
+    io_error(err.kind, format!("{name}: {}", err.message), name)
+}
+
+/// The Python exception for an I/O error of `kind`.
+fn io_error(kind: io::ErrorKind, message: String, name: &str) -> PyErr {
+    match kind {
+        io::ErrorKind::NotFound => PyFileNotFoundError::new_err((2, message, name.to_owned())),
+        io::ErrorKind::PermissionDenied => PyPermissionError::new_err((13, message, name.to_owned())),
+        io::ErrorKind::IsADirectory => PyIsADirectoryError::new_err((21, message, name.to_owned())),
+        io::ErrorKind::InvalidData | io::ErrorKind::InvalidInput | io::ErrorKind::UnexpectedEof => {
+            PyValueError::new_err(message)
+        }
+        _ => PyOSError::new_err(message),
+    }
+}
+
+/// A Python file object as a [`Read`]: `read` is called with the GIL held,
+/// a block at a time; `str` chunks are taken as UTF-8.
+struct FileObject {
+    file: Py<PyAny>,
+    pending: Vec<u8>,
+    at: usize,
+    raised: Arc<Mutex<Option<PyErr>>>,
+}
+
+impl Read for FileObject {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.at == self.pending.len() {
+            let block = Python::attach(|py| -> PyResult<Vec<u8>> {
+                let chunk = self.file.bind(py).call_method1("read", (BLOCK,))?;
+                if let Ok(bytes) = chunk.cast::<PyBytes>() {
+                    Ok(bytes.as_bytes().to_vec())
+                } else if let Ok(text) = chunk.cast::<PyString>() {
+                    Ok(text.to_cow()?.as_bytes().to_vec())
+                } else if chunk.is_none() {
+                    // a non-blocking stream with nothing yet: taken as the end
+                    Ok(Vec::new())
+                } else {
+                    chunk.extract::<Vec<u8>>().map_err(|_| {
+                        PyTypeError::new_err(format!(
+                            "the file object's read() gave {}, not bytes or str",
+                            chunk.get_type().name().map_or_else(|_| "?".to_owned(), |name| name.to_string())
+                        ))
+                    })
+                }
+            });
+            match block {
+                Ok(block) => {
+                    self.pending = block;
+                    self.at = 0;
+                }
+                Err(err) => {
+                    let message = err.to_string();
+                    *self.raised.lock().unwrap_or_else(PoisonError::into_inner) = Some(err);
+                    return Err(io::Error::other(message));
+                }
+            }
+        }
+        let n = buf.len().min(self.pending.len() - self.at);
+        buf[..n].copy_from_slice(&self.pending[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
+/// The number of threads `threads` stands for in the library: `None` is 0
+/// (one per core).
+pub(crate) fn threads_arg(threads: Option<usize>) -> PyResult<usize> {
+    match threads {
+        None => Ok(0),
+        Some(0) => Err(PyValueError::new_err("threads must be at least 1 (or None: one per core)")),
+        Some(n) => Ok(n),
+    }
+}
+
+/// The games of an input, from [`read_games_input`], with what the
+/// Python side needs to raise its errors.
+pub(crate) struct GameStream {
+    games: ParallelGames,
+    name: String,
+    raised: Arc<Mutex<Option<PyErr>>>,
+    /// Games handed out, too large ones included.
+    count: u64,
+}
+
+impl GameStream {
+    /// Starts reading `source` on `threads` threads (`None`: one per core).
+    pub(crate) fn open(source: &Bound<'_, PyAny>, threads: Option<usize>) -> PyResult<GameStream> {
+        let threads = threads_arg(threads)?;
+        let Source { input, name, raised } = open_source(source)?;
+        let games = read_games_input(input, threads).map_err(|err| Source::raise(&raised, input_error(&err, &name)))?;
+        Ok(GameStream { games, name, raised, count: 0 })
+    }
+
+    /// The name findings carry.
+    pub(crate) fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The next game and its number (from 1), with the GIL released while
+    /// the library reads.
+    pub(crate) fn next_game(&mut self, py: Python<'_>) -> PyResult<Option<(u64, RustGame)>> {
+        let next = py.detach(|| self.games.next());
+        match next {
+            None => Ok(None),
+            Some(Ok(game)) => {
+                self.count += 1;
+                Ok(Some((self.count, game)))
+            }
+            Some(Err(ReadError::TooLarge { at, size })) => {
+                self.count += 1;
+                Err(PyValueError::new_err(format!(
+                    "{}:{}:{}: game {}: {}",
+                    self.name,
+                    at.line,
+                    at.column,
+                    self.count,
+                    too_large_message(size)
+                )))
+            }
+            Some(Err(ReadError::Io { kind, message })) => {
+                let fallback = io_error(kind, format!("{}: {message}", self.name), &self.name);
+                Err(Source::raise(&self.raised, fallback))
+            }
+        }
+    }
+}
+
+/// What `sanfen check` says of a game too large to read.
+fn too_large_message(size: u64) -> String {
+    format!(
+        "game of {size} bytes, larger than the limit of {} bytes: not checked (the next game starts at the next \
+         tag pair at the start of a line)",
+        Chunker::<io::Empty>::MAX_GAME
+    )
+}
+
+/// The code of a game too large to read.
+const TOO_LARGE: &str = "pgn:too-large";
+
+/// An iterator of the games of a PGN input (see `read_games`).
+#[pyclass(module = "sanfen._sanfen", name = "GameReader")]
+pub struct GameReader {
+    stream: Mutex<Option<GameStream>>,
+}
+
+#[pymethods]
+impl GameReader {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Game>> {
+        // (a thread that waited here with the GIL held while another reads
+        // a file object, which needs the GIL, would never wake)
+        let mut guard = match self.stream.try_lock() {
+            Ok(guard) => guard,
+            Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+            Err(TryLockError::WouldBlock) => {
+                return Err(PyRuntimeError::new_err("the games are being read by another thread"));
+            }
+        };
+        let Some(stream) = guard.as_mut() else { return Ok(None) };
+        match stream.next_game(py) {
+            Ok(Some((number, game))) => Ok(Some(Game::new(game, number, stream.name()))),
+            Ok(None) => {
+                *guard = None;
+                Ok(None)
+            }
+            // after an I/O error the stream gives no more games; after a
+            // game too large, the next
+            Err(err) => Err(err),
+        }
+    }
+}
+
+/// read_games(source, threads=None)
+/// --
+///
+/// The games of a PGN input, one at a time, in input order.
+///
+/// `source` is a path (`str` or `os.PathLike`; plain PGN, or gzip, zstd or
+/// bzip2, told by the first bytes), a binary file object (`read` gives
+/// `bytes`) or a text file object (`read` gives `str`, taken as UTF-8).
+/// The input is read in blocks and a few chunks of games at a time, so
+/// memory does not grow with its size. `threads` threads build and
+/// validate the games (`None`: one per core); the games come out in input
+/// order, the same whatever the number. The GIL is released while the
+/// library works (a file object's `read` is called with it held).
+///
+/// Raises `FileNotFoundError`, `IsADirectoryError`, `PermissionError` or
+/// another `OSError` when the input cannot be opened or read (at the game
+/// where reading failed: the games before it are given first), the file
+/// object's own exception when its `read` raises, `ValueError` when the
+/// input is not PGN text (binary data, UTF-16) or a compressed stream is
+/// broken or cut short, and `ValueError` for a game larger than 8 MiB
+/// (iteration may go on after it with `next()`). Everything wrong inside a
+/// game is a finding (`Game.findings`), as `sanfen check` reports it.
+#[pyfunction]
+#[pyo3(signature = (source, threads=None))]
+pub fn read_games(source: &Bound<'_, PyAny>, threads: Option<usize>) -> PyResult<GameReader> {
+    Ok(GameReader { stream: Mutex::new(Some(GameStream::open(source, threads)?)) })
+}
+
+/// A game read from PGN: its tags, its moves with their comments, clocks,
+/// evaluations and variations, its result and what `sanfen check` finds in
+/// it.
+#[pyclass(module = "sanfen._sanfen", frozen)]
+pub struct Game {
+    game: RustGame,
+    number: u64,
+    file: String,
+}
+
+impl Game {
+    fn new(game: RustGame, number: u64, file: &str) -> Game {
+        Game { game, number, file: file.to_owned() }
+    }
+}
+
+#[pymethods]
+impl Game {
+    /// The game's number in its input, from 1 (as `sanfen check` numbers it).
+    #[getter]
+    fn number(&self) -> u64 {
+        self.number
+    }
+
+    /// The tags, name to value, in input order (a later tag of the same name
+    /// replaces an earlier one's value). Values are decoded: UTF-8, or
+    /// Latin-1 when the bytes are not UTF-8.
+    #[getter]
+    fn tags<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        for tag in &self.game.tags {
+            dict.set_item(&tag.name, &tag.value)?;
+        }
+        Ok(dict)
+    }
+
+    /// The same as `tags` (python-chess's name).
+    #[getter]
+    fn headers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.tags(py)
+    }
+
+    /// The mainline's moves (a new list of `Move`s at each access), up to
+    /// the first move that cannot be played (the findings say why).
+    #[getter]
+    fn mainline(&self) -> Vec<Move> {
+        moves_of(&self.game.mainline)
+    }
+
+    /// The text of the comments before the first move, without their
+    /// commands, joined by a space ("" when none).
+    #[getter]
+    fn comment(&self) -> String {
+        prose(&self.game.mainline.comments)
+    }
+
+    /// The termination marker (`"1-0"`, `"0-1"`, `"1/2-1/2"`, `"*"`), or
+    /// None when the movetext has none.
+    #[getter]
+    fn result(&self) -> Option<String> {
+        self.game.result.map(result_text)
+    }
+
+    /// The FEN of the position the game starts from (its `FEN` tag, or the
+    /// initial position), or None when its moves are not played (a variant
+    /// sanfen does not play, a `FEN` tag that is no position).
+    #[getter]
+    fn start_fen(&self) -> Option<String> {
+        self.game.start.as_ref().map(ToString::to_string)
+    }
+
+    /// What `sanfen check` finds in the game (and in the text before it),
+    /// in input order: a list of `Finding`s.
+    #[getter]
+    fn findings(&self) -> Vec<Finding> {
+        self.game.report.findings.iter().map(|f| Finding::new(&self.file, self.number, f)).collect()
+    }
+
+    /// The number of error findings (lint findings are not counted).
+    #[getter]
+    fn errors(&self) -> u32 {
+        self.game.report.errors
+    }
+
+    /// The number of lint findings (input accepted but not canonical).
+    #[getter]
+    fn lints(&self) -> u32 {
+        self.game.report.lints
+    }
+
+    /// The variant the game is of, when sanfen does not play it (its moves
+    /// are then not read), else None.
+    #[getter]
+    fn skipped(&self) -> Option<String> {
+        self.game.report.skipped.clone()
+    }
+
+    /// The game as PGN: canonical SAN, comments, NAGs and variations kept.
+    fn to_pgn(&self) -> String {
+        self.game.to_pgn()
+    }
+
+    fn __repr__(&self) -> String {
+        let tag = |name: &str| self.game.tag(name).unwrap_or("?").to_owned();
+        format!(
+            "<Game {} {} - {} ({} moves, {} errors)>",
+            self.number,
+            tag("White"),
+            tag("Black"),
+            self.game.mainline.moves.len(),
+            self.game.report.errors
+        )
+    }
+}
+
+/// The moves of a line, as Python objects.
+fn moves_of(line: &Line) -> Vec<Move> {
+    line.moves.iter().map(|node| Move { node: node.clone() }).collect()
+}
+
+/// The text of comments without their commands, joined by a space.
+pub(crate) fn prose(comments: &[sanfen::pgn::commands::Comment]) -> String {
+    let parts: Vec<&str> = comments.iter().map(|c| c.prose()).filter(|p| !p.is_empty()).collect();
+    parts.join(" ")
+}
+
+/// A termination marker as written: `1-0`, `0-1`, `1/2-1/2`, `*`.
+pub(crate) fn result_text(result: ResultToken) -> String {
+    match result {
+        ResultToken::Outcome(outcome) => outcome.as_str().to_owned(),
+        ResultToken::Unknown => "*".to_owned(),
+    }
+}
+
+/// `"white"` or `"black"`.
+pub(crate) fn side_name(side: Color) -> &'static str {
+    if side == Color::White { "white" } else { "black" }
+}
+
+/// A move of a game, and what follows it (`sanfen.Node`: `sanfen.Move` is a
+/// move played on a position).
+#[pyclass(module = "sanfen._sanfen", name = "Node", frozen)]
+pub struct Move {
+    node: Node,
+}
+
+#[pymethods]
+impl Move {
+    /// The move in canonical SAN with its check mark (`"Nf3"`, `"O-O"`,
+    /// `"exd8=Q#"`; `"--"` for a null move).
+    #[getter]
+    fn san(&self) -> String {
+        self.node.san.to_string()
+    }
+
+    /// The move in UCI (`"g1f3"`; castling king to rook in Chess960 games;
+    /// `"0000"` for a null move).
+    #[getter]
+    fn uci(&self) -> String {
+        self.node.uci_text()
+    }
+
+    /// The token as written in the PGN (`"Ng1f3!?"`).
+    #[getter]
+    fn written(&self) -> String {
+        self.node.written.clone()
+    }
+
+    /// Half-moves from the game's start along the line, this one included
+    /// (the first move of the game is ply 1).
+    #[getter]
+    fn ply(&self) -> u32 {
+        self.node.ply
+    }
+
+    /// The move number (`12` for `12. Nf3` and `12... Nc6`).
+    #[getter]
+    fn number(&self) -> u32 {
+        self.node.number
+    }
+
+    /// The side that moves: `"white"` or `"black"`.
+    #[getter]
+    fn side(&self) -> &'static str {
+        side_name(self.node.side)
+    }
+
+    /// The clock after the move (`[%clk h:mm:ss]`), in seconds, or None.
+    #[getter]
+    fn clock(&self) -> Option<f64> {
+        self.node.clock().map(|clock| clock.as_secs_f64())
+    }
+
+    /// The time the move took (`[%emt h:mm:ss]`), in seconds, or None.
+    #[getter]
+    fn elapsed(&self) -> Option<f64> {
+        self.node.elapsed().map(|elapsed| elapsed.as_secs_f64())
+    }
+
+    /// The evaluation after the move (`[%eval ...]`), or None.
+    #[getter]
+    fn eval(&self) -> Option<Eval> {
+        self.node.eval().map(|eval| {
+            let (centipawns, mate) = match eval.score {
+                Score::Centipawns(cp) => (Some(cp), None),
+                Score::Mate(n) => (None, Some(n)),
+            };
+            Eval { centipawns, mate, depth: eval.depth }
+        })
+    }
+
+    /// The text of the comments after the move, without their commands
+    /// (`[%clk ...]`, `[%eval ...]`, ...), each trimmed, joined by a space
+    /// ("" when none).
+    #[getter]
+    fn comment(&self) -> String {
+        prose(&self.node.comments)
+    }
+
+    /// The comments after the move as written, commands included.
+    #[getter]
+    fn comments(&self) -> Vec<String> {
+        self.node.comments.iter().map(|c| c.text().to_owned()).collect()
+    }
+
+    /// The NAGs after the move, in order (an annotation glued to the move,
+    /// `Nf3!?`, first, as its NAG: 5).
+    #[getter]
+    fn nags(&self) -> Vec<u32> {
+        self.node.nags.iter().map(|&nag| u32::from(nag)).collect()
+    }
+
+    /// The variations that replace this move: each a list of `Move`s, its
+    /// first move an alternative to this one.
+    #[getter]
+    fn variations(&self) -> Vec<Vec<Move>> {
+        self.node.variations.iter().map(moves_of).collect()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<Node {} {}>", self.node.ply, self.node.san)
+    }
+}
+
+/// An engine's evaluation (`[%eval ...]`), from White's side: `centipawns`
+/// (`[%eval -1.5]` is -150) or `mate` (mate in N moves: positive when White
+/// mates, negative when Black does; `[%eval #-3]` is -3), the other None;
+/// and the search `depth` when written (`[%eval 0.25,20]`).
+#[pyclass(module = "sanfen._sanfen", frozen, eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Eval {
+    /// The score in hundredths of a pawn, or None for a mate.
+    #[pyo3(get)]
+    centipawns: Option<i64>,
+    /// Mate in this many moves (negative: Black mates), or None.
+    #[pyo3(get)]
+    mate: Option<i32>,
+    /// The search depth, or None.
+    #[pyo3(get)]
+    depth: Option<u32>,
+}
+
+#[pymethods]
+impl Eval {
+    fn __repr__(&self) -> String {
+        match (self.centipawns, self.mate) {
+            (Some(cp), _) => format!("Eval(centipawns={cp}, depth={:?})", self.depth),
+            (_, mate) => format!("Eval(mate={}, depth={:?})", mate.unwrap_or(0), self.depth),
+        }
+    }
+}
+
+/// A finding of `sanfen check`: where (`file`, `line`, `column`, the
+/// `game` number, the move's `ply`, `move_number`, `side` and `token`),
+/// what (`kind`: the code, e.g. `"san:ambiguous"`; `message`; the
+/// `suggestion`, the canonical form, when there is one), and how grave
+/// (`severity`: `"error"` or `"warning"`, a lint finding). `repeats` > 1
+/// when the finding stands for a run of the same finding, to `until`
+/// (line, column). The fields are those of `sanfen check --json`.
+#[pyclass(module = "sanfen._sanfen", name = "PgnFinding", frozen, eq, get_all)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// The input's name.
+    file: String,
+    /// The game's number, from 1 (for text after the last game of an
+    /// input: the number of that game).
+    game: u64,
+    /// The line, from 1.
+    line: u32,
+    /// The column, from 1, in characters.
+    column: u32,
+    /// The half-move along its line, or None.
+    ply: Option<u32>,
+    /// The move number, or None.
+    move_number: Option<u32>,
+    /// `"white"`, `"black"`, or None.
+    side: Option<&'static str>,
+    /// The token as written ("" when none).
+    token: String,
+    /// The code (`"san:illegal"`, `"pgn:missing-move-number"`, ...).
+    kind: String,
+    /// What is wrong.
+    message: String,
+    /// The canonical form, when there is one.
+    suggestion: Option<String>,
+    /// `"error"` or `"warning"`.
+    severity: &'static str,
+    /// How many findings in a row this one stands for.
+    repeats: u32,
+    /// Where the run ends, (line, column), when `repeats` > 1.
+    until: Option<(u32, u32)>,
+}
+
+impl Finding {
+    pub(crate) fn new(file: &str, game: u64, finding: &RustFinding) -> Finding {
+        Finding {
+            file: file.to_owned(),
+            game,
+            line: finding.at.line,
+            column: finding.at.column,
+            ply: finding.ply,
+            move_number: finding.move_number,
+            side: finding.side.map(side_name),
+            token: finding.token.clone(),
+            kind: finding.kind.code().to_owned(),
+            message: finding.kind.to_string(),
+            suggestion: finding.kind.suggestion(),
+            severity: if finding.severity() == Severity::Error { "error" } else { "warning" },
+            repeats: finding.repeats,
+            until: (finding.repeats > 1).then_some((finding.until.line, finding.until.column)),
+        }
+    }
+}
+
+#[pymethods]
+impl Finding {
+    fn __repr__(&self) -> String {
+        format!(
+            "<PgnFinding {}:{}:{}: game {}: {}[{}]: {}>",
+            self.file, self.line, self.column, self.game, self.severity, self.kind, self.message
+        )
+    }
+}
+
+/// What `check_pgn` gives: the findings and the counts.
+#[pyclass(module = "sanfen._sanfen", frozen, get_all)]
+pub struct CheckResult {
+    /// Every finding, in input order (a list of `Finding`).
+    findings: Vec<Finding>,
+    /// The games sanfen does not play, not judged: (game number, variant).
+    skipped: Vec<(u64, String)>,
+    /// The counts, as `sanfen check --json`'s summary gives them (without
+    /// the time): `games`, `moves`, `games_with_errors`, `errors`, `lint`,
+    /// `skipped`, `bytes`.
+    summary: Py<PyDict>,
+}
+
+#[pymethods]
+impl CheckResult {
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!("<CheckResult {} findings, {}>", self.findings.len(), self.summary.bind(py))
+    }
+}
+
+/// check_pgn(source, threads=None, strict=False, allow=(), deny=())
+/// --
+///
+/// Checks every game of a PGN input as `sanfen check --json` does, without
+/// building the games, and gives a `CheckResult`: the findings (each a
+/// `Finding`, in input order), the games skipped (variants), and the
+/// summary counts (`games`, `moves`, `games_with_errors`, `errors`, `lint`,
+/// `skipped`, `bytes`).
+///
+/// `source` is as for `read_games`. `strict` turns lint findings into
+/// errors (but those `allow` names); `allow` and `deny` name codes
+/// (`"pgn:missing-move-number"`) or groups (`"pgn"`, `"san"`) of lint
+/// findings not to report, or to report as errors (`sanfen check
+/// --allow/--deny`). `threads` as for `read_games`; the GIL is released
+/// while the library checks.
+///
+/// Raises `ValueError` for an unknown code in `allow`/`deny`, and as
+/// `read_games` for inputs that cannot be opened, are not text or fail
+/// part way.
+#[pyfunction]
+#[pyo3(signature = (source, threads=None, strict=false, allow=Vec::new(), deny=Vec::new()))]
+pub fn check_pgn(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    threads: Option<usize>,
+    strict: bool,
+    allow: Vec<String>,
+    deny: Vec<String>,
+) -> PyResult<CheckResult> {
+    let threads = threads_arg(threads)?;
+    let policy = LintPolicy::from_lists(&allow, &deny, strict).map_err(|err| PyValueError::new_err(err.to_string()))?;
+    let Source { input, name, raised } = open_source(source)?;
+    let options = CheckOptions { validate: Options { policy, ..Options::default() }, threads };
+    let mut findings = Vec::new();
+    let mut skipped = Vec::new();
+    let outcome = py.detach(|| {
+        check_input(input, &options, |part| {
+            for report in &part.reports {
+                match report {
+                    Report::Game { number, report } => add_report(&mut findings, &mut skipped, &name, *number, report),
+                    Report::TooLarge { number, at, size } => findings.push(Finding {
+                        file: name.clone(),
+                        game: *number,
+                        line: at.line,
+                        column: at.column,
+                        ply: None,
+                        move_number: None,
+                        side: None,
+                        token: String::new(),
+                        kind: TOO_LARGE.to_owned(),
+                        message: too_large_message(*size),
+                        suggestion: None,
+                        severity: "error",
+                        repeats: 1,
+                        until: None,
+                    }),
+                }
+            }
+            findings.extend(part.outside.iter().map(|f| Finding::new(&name, part.games_so_far, f)));
+            Ok::<(), std::convert::Infallible>(())
+        })
+    });
+    let summary = match outcome {
+        Ok(summary) => summary,
+        Err(CheckError::Read { error, .. }) => {
+            let fallback = io_error(error.kind, format!("{name}: {error}"), &name);
+            return Err(Source::raise(&raised, fallback));
+        }
+        Err(CheckError::NotText(reason)) => {
+            return Err(PyValueError::new_err(format!("{name}: not PGN text: {reason}")));
+        }
+        Err(CheckError::Open(err)) => return Err(input_error(&err, &name)),
+        Err(CheckError::Threads(message)) => return Err(PyRuntimeError::new_err(message)),
+        Err(CheckError::Stopped(never)) => match never {},
+    };
+    let dict = PyDict::new(py);
+    dict.set_item("games", summary.games)?;
+    dict.set_item("moves", summary.moves)?;
+    dict.set_item("games_with_errors", summary.games_with_errors)?;
+    dict.set_item("errors", summary.errors)?;
+    dict.set_item("lint", summary.lint)?;
+    dict.set_item("skipped", summary.skipped)?;
+    dict.set_item("bytes", summary.bytes)?;
+    Ok(CheckResult { findings, skipped, summary: dict.unbind() })
+}
+
+/// The findings of a game's report, errors and lint in input order.
+fn add_report(
+    findings: &mut Vec<Finding>,
+    skipped: &mut Vec<(u64, String)>,
+    name: &str,
+    number: u64,
+    report: &GameReport,
+) {
+    if let Some(variant) = &report.skipped {
+        skipped.push((number, variant.clone()));
+    }
+    findings.extend(report.findings.iter().map(|f| Finding::new(name, number, f)));
+}

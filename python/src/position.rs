@@ -1,0 +1,637 @@
+//! `Position`: a legal chess position to list moves on, play moves of any
+//! spelling on, and resolve moves against with every reason; and the values
+//! it gives back (`Move`, `Lint`, `Candidate`, `Resolution`, `Outcome`).
+
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString};
+use sanfen::convert::UciMoveError;
+use sanfen::notation::{self, Notation};
+use sanfen::play::{self, Options, Played};
+use sanfen::resolve::{MoveLint, Rejection, SanError, resolve_text};
+use sanfen::san::{Letters, SanLint, SanOptions, SanPlus};
+use sanfen::{Color, Move as LibMove, Severity, Uci};
+
+use crate::errors;
+use crate::fen::{Judgement, castling_mode, repr, text_bytes};
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// A finding about how a move was written: accepted, but not as canonical SAN
+/// writes it (``0-0``, ``e8Q``, ``Ng1-f3``, a missing ``x`` or ``+``, ...).
+#[pyclass(module = "sanfen", frozen, get_all, eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lint {
+    /// A stable identifier: ``"san:castling-zeros"``, ``"san:missing-check"``, ...
+    pub code: &'static str,
+    /// What is not canonical, in words.
+    pub message: String,
+    /// The canonical spelling of the part (``"O-O"``, ``"=Q"``), or of the
+    /// whole move for findings about the move; empty when canonical SAN
+    /// leaves the part out.
+    pub canonical: String,
+    /// Byte offsets ``(start, end)`` of the part in the text, or ``None`` for a
+    /// finding about the move as a whole.
+    pub span: Option<(usize, usize)>,
+}
+
+#[pymethods]
+impl Lint {
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!("Lint(code={}, message={})", repr(py, self.code)?, repr(py, &self.message)?))
+    }
+
+    fn __str__(&self) -> String {
+        format!("{}: {}", self.code, self.message)
+    }
+}
+
+/// The findings of a move as written: spelling first (in input order), then
+/// those about the move as a whole, with the canonical SAN.
+fn lints(spelling: &[SanLint], moves: &[MoveLint], canonical: Option<&SanPlus>) -> Vec<Lint> {
+    let san = canonical.map(ToString::to_string).unwrap_or_default();
+    spelling
+        .iter()
+        .map(|lint| Lint {
+            code: lint.code(),
+            message: lint.to_string(),
+            canonical: lint.canonical.clone(),
+            span: Some((lint.span.start, lint.span.end)),
+        })
+        .chain(moves.iter().map(|lint| Lint {
+            code: lint.code(),
+            message: format!("{lint}; SAN writes {san}"),
+            canonical: san.clone(),
+            span: None,
+        }))
+        .collect()
+}
+
+/// A move played or resolved on a position.
+#[pyclass(module = "sanfen", frozen, get_all, eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Move {
+    /// Canonical SAN, with the check mark the move earns (``"Nf3"``, ``"O-O"``, ``"Qh4#"``).
+    pub san: String,
+    /// UCI (``"g1f3"``; castling as the king's move in standard chess, as the
+    /// king taking its rook in Chess960).
+    pub uci: String,
+    /// The origin square (``"g1"``; the king's square for castling).
+    pub from_square: String,
+    /// The destination square (``"f3"``; for castling the king's destination
+    /// in standard chess, the rook's square in Chess960, as UCI writes it).
+    pub to_square: String,
+    /// The promotion piece as a lowercase letter (``"q"``), or ``None``.
+    pub promotion: Option<String>,
+    /// How the text differed from canonical SAN (empty when it was canonical).
+    pub lints: Vec<Lint>,
+}
+
+#[pymethods]
+impl Move {
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!("Move(san={}, uci={})", repr(py, &self.san)?, repr(py, &self.uci)?))
+    }
+
+    fn __str__(&self) -> String {
+        self.san.clone()
+    }
+
+    fn __hash__(&self) -> u64 {
+        let mut hasher = DefaultHasher::new();
+        (&self.san, &self.uci).hash(&mut hasher);
+        hasher.finish()
+    }
+}
+
+impl Move {
+    fn new(pos: &sanfen::Position, m: LibMove, san: String, lints: Vec<Lint>) -> Move {
+        let uci = m.to_uci(pos.castling_mode());
+        Move {
+            san,
+            uci: uci.to_string(),
+            from_square: uci.from.to_string(),
+            to_square: uci.to.to_string(),
+            promotion: m.promotion().map(|role| role.char().to_string()),
+            lints,
+        }
+    }
+
+    fn played(pos: &sanfen::Position, played: &Played) -> Option<Move> {
+        let m = played.m?;
+        let lints = lints(&played.spelling, &played.lints, Some(&played.san));
+        Some(Move::new(pos, m, played.san.to_string(), lints))
+    }
+}
+
+/// One candidate origin square of a resolved move: a square holding a piece of
+/// the named kind, kept or rejected with its reason.
+#[pyclass(module = "sanfen", frozen, get_all, eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    /// Where the piece stands (``"g1"``).
+    pub square: String,
+    /// Whether the piece can make the move.
+    pub kept: bool,
+    /// Why not, in words, or ``None`` when kept.
+    pub reason: Option<String>,
+    /// Why not, as a name: ``"wrong-file"``, ``"wrong-rank"``,
+    /// ``"cannot-reach"``, ``"blocked"``, ``"nothing-to-capture"``,
+    /// ``"pinned"``, ``"leaves-king-in-check"``; ``None`` when kept.
+    pub rejection: Option<&'static str>,
+    /// The squares of the pieces the reason names (the blocker, the pinner,
+    /// the checkers); empty otherwise.
+    pub by: Vec<String>,
+}
+
+#[pymethods]
+impl Candidate {
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let square = repr(py, &self.square)?;
+        Ok(match &self.reason {
+            None => format!("Candidate(square={square}, kept=True)"),
+            Some(reason) => format!("Candidate(square={square}, kept=False, reason={})", repr(py, reason)?),
+        })
+    }
+}
+
+impl Candidate {
+    fn of(candidate: &sanfen::resolve::Candidate) -> Candidate {
+        let (rejection, by): (Option<&'static str>, Vec<String>) = match &candidate.rejection {
+            None => (None, Vec::new()),
+            Some(Rejection::WrongFile) => (Some("wrong-file"), Vec::new()),
+            Some(Rejection::WrongRank) => (Some("wrong-rank"), Vec::new()),
+            Some(Rejection::CannotReach) => (Some("cannot-reach"), Vec::new()),
+            Some(Rejection::Blocked { by }) => (Some("blocked"), vec![by.to_string()]),
+            Some(Rejection::NothingToCapture) => (Some("nothing-to-capture"), Vec::new()),
+            Some(Rejection::Pinned { by }) => (Some("pinned"), vec![by.to_string()]),
+            Some(Rejection::LeavesKingInCheck { by }) => {
+                (Some("leaves-king-in-check"), by.into_iter().map(|sq| sq.to_string()).collect())
+            }
+        };
+        Candidate {
+            square: candidate.from.to_string(),
+            kept: candidate.rejection.is_none(),
+            reason: candidate.rejection.as_ref().map(ToString::to_string),
+            rejection,
+            by,
+        }
+    }
+}
+
+/// How a text is read against a position (``Position.resolve``): its
+/// readings, every candidate origin square with its verdict, and the outcome:
+/// the move, or the exception ``Position.play`` would raise.
+#[pyclass(module = "sanfen", frozen)]
+pub struct Resolution {
+    text: String,
+    readings: Vec<String>,
+    reading: Option<usize>,
+    candidates: Vec<Candidate>,
+    played: Option<Move>,
+    error: Option<Py<PyAny>>,
+    suggestions: Vec<String>,
+    lints: Vec<Lint>,
+    fen_after: Option<String>,
+}
+
+#[pymethods]
+impl Resolution {
+    /// The text as given.
+    #[getter]
+    fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The readings of the text as SAN, in order (two for ``"bc4"``: the pawn
+    /// capture ``"bxc4"``, then the bishop move ``"Bc4"``); empty when the text
+    /// is not a move.
+    #[getter]
+    fn readings(&self) -> Vec<String> {
+        self.readings.clone()
+    }
+
+    /// The index in ``readings`` of the reading the outcome is about, or
+    /// ``None`` when the text is not a move.
+    #[getter]
+    fn reading(&self) -> Option<usize> {
+        self.reading
+    }
+
+    /// Every square holding a piece of the named kind (``Candidate``), a1
+    /// first, kept or rejected with the reason.
+    #[getter]
+    fn candidates(&self) -> Vec<Candidate> {
+        self.candidates.clone()
+    }
+
+    /// The move (``Move``), or ``None`` when the text names no single legal move.
+    #[getter(r#move)]
+    fn played(&self) -> Option<Move> {
+        self.played.clone()
+    }
+
+    /// The exception ``Position.play`` raises for the text
+    /// (``IllegalMoveError``, ``AmbiguousMoveError`` or ``InvalidMoveError``,
+    /// with its attributes), or ``None`` when the text names a move.
+    #[getter]
+    fn error(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.error.as_ref().map(|error| error.clone_ref(py))
+    }
+
+    /// The legal moves closest to the text, best first, in SAN (for an
+    /// illegal move); for an ambiguous one, the spellings that would name each
+    /// fitting move; else empty.
+    #[getter]
+    fn suggestions(&self) -> Vec<String> {
+        self.suggestions.clone()
+    }
+
+    /// How the text differed from canonical SAN (``Lint``), when it names a move.
+    #[getter]
+    fn lints(&self) -> Vec<Lint> {
+        self.lints.clone()
+    }
+
+    /// The canonical FEN after the move, or ``None``.
+    #[getter]
+    fn fen_after(&self) -> Option<String> {
+        self.fen_after.clone()
+    }
+
+    /// Whether the text names exactly one legal move.
+    #[getter]
+    fn ok(&self) -> bool {
+        self.played.is_some()
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let san = self.played.as_ref().map(|m| m.san.as_str());
+        Ok(format!("Resolution(text={}, move={})", repr(py, &self.text)?, repr(py, san)?))
+    }
+}
+
+/// How a game ends in a position by the rules that need no history:
+/// checkmate, stalemate, insufficient material.
+#[pyclass(module = "sanfen", frozen, get_all, eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The PGN result: ``"1-0"``, ``"0-1"`` or ``"1/2-1/2"``.
+    pub result: &'static str,
+    /// ``"checkmate"``, ``"stalemate"`` or ``"insufficient material"``.
+    pub reason: &'static str,
+    /// ``"white"`` or ``"black"``, or ``None`` for a draw.
+    pub winner: Option<&'static str>,
+}
+
+#[pymethods]
+impl Outcome {
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!("Outcome(result={}, reason={})", repr(py, self.result)?, repr(py, self.reason)?))
+    }
+
+    fn __str__(&self) -> String {
+        format!("{}: {}", self.reason, self.result)
+    }
+}
+
+/// Reads a language name (``"en"``, ``"pt"``, ``"portuguese"``, ...).
+fn letters(name: &str) -> PyResult<Letters> {
+    Letters::from_name(name).ok_or_else(|| {
+        let codes: Vec<&str> = Letters::ALL.iter().map(|letters| letters.code()).collect();
+        PyValueError::new_err(format!("unknown letters '{name}': expected one of {}", codes.join(", ")))
+    })
+}
+
+/// The text of a move argument.
+fn move_text(value: &Bound<'_, PyAny>, function: &str) -> PyResult<String> {
+    match value.cast::<PyString>() {
+        Ok(text) => Ok(text.to_cow()?.into_owned()),
+        Err(_) => {
+            let kind = value.get_type().name()?;
+            Err(PyTypeError::new_err(format!("{function}() takes a str, not {kind}")))
+        }
+    }
+}
+
+/// A legal chess position (standard chess or Chess960).
+///
+/// ``Position()`` is the initial position; ``Position(fen)`` the position a
+/// FEN describes (``FenError`` with the findings when it is not valid);
+/// ``chess960=True`` reads the castling field as Chess960 castling;
+/// ``lenient=True`` also accepts a position no legal game reaches (an
+/// impossible check, too much material) when the rules can be played from it
+/// (one king a side, the side not to move not in check, castling rights and en
+/// passant square that fit), as composed problems and test suites need. Moves of
+/// any common spelling are played with ``play``, listed with
+/// ``legal_moves``, explained with ``resolve``.
+#[pyclass(module = "sanfen")]
+#[derive(Clone)]
+pub struct Position {
+    inner: sanfen::Position,
+}
+
+#[pymethods]
+impl Position {
+    #[new]
+    #[pyo3(signature = (fen = None, chess960 = false, lenient = false))]
+    fn py_new(py: Python<'_>, fen: Option<&Bound<'_, PyAny>>, chess960: bool, lenient: bool) -> PyResult<Position> {
+        let input = match fen {
+            Some(fen) => text_bytes(fen, "Position")?,
+            None => START.as_bytes().to_vec(),
+        };
+        let judgement = Judgement::of(&input, castling_mode(chess960), lenient);
+        match judgement.position {
+            Some(inner) => Ok(Position { inner }),
+            None => {
+                let errors: Vec<String> = judgement
+                    .findings
+                    .iter()
+                    .filter(|(severity, _)| *severity == Severity::Error)
+                    .map(|(_, finding)| finding.message.clone())
+                    .collect();
+                let message = if errors.is_empty() {
+                    "invalid FEN".to_owned()
+                } else {
+                    format!("invalid FEN: {}", errors.join("; "))
+                };
+                let findings: Vec<_> = judgement.findings.into_iter().map(|(_, finding)| finding).collect();
+                let findings = PyList::new(py, findings)?.into_any();
+                Err(errors::fen_error(py, message, findings))
+            }
+        }
+    }
+
+    /// The Chess960 start position of ``number`` (0 to 959, the standard
+    /// numbering; 518 is the standard start), with every castling right, as
+    /// python-chess's ``Board.from_chess960_pos``.
+    #[staticmethod]
+    fn from_chess960_pos(number: i64) -> PyResult<Position> {
+        u16::try_from(number)
+            .ok()
+            .and_then(sanfen::Position::chess960)
+            .map(|inner| Position { inner })
+            .ok_or_else(|| PyValueError::new_err(format!("a Chess960 position number is 0 to 959, not {number}")))
+    }
+
+    /// The canonical FEN: the en passant square only when a pawn can capture
+    /// there, castling rights in ``KQkq`` order (Shredder-FEN letters where
+    /// Chess960 needs them).
+    fn fen(&self) -> String {
+        self.inner.fen().to_string()
+    }
+
+    /// The side to move: ``"white"`` or ``"black"``.
+    #[getter]
+    fn turn(&self) -> &'static str {
+        self.inner.turn().name()
+    }
+
+    /// Whether castling is read and written as in Chess960.
+    #[getter]
+    fn chess960(&self) -> bool {
+        self.inner.castling_mode() == sanfen::CastlingMode::Chess960
+    }
+
+    /// The halfmove clock: plies since the last capture or pawn move.
+    #[getter]
+    fn halfmove_clock(&self) -> u32 {
+        self.inner.halfmoves()
+    }
+
+    /// The fullmove number: 1 at the start, one more after each black move.
+    #[getter]
+    fn fullmove_number(&self) -> u32 {
+        self.inner.fullmoves()
+    }
+
+    /// The legal moves as text, in ``notation``: ``"san"`` (the default),
+    /// ``"lan"`` (``Ng1-f3``), ``"uci"``, ``"figurine"`` (``♘f3``) or
+    /// ``"file-prefixed"`` (every pawn move with its origin file, castling as
+    /// the king's destination). ``order="natural"`` is generation order;
+    /// ``"value"`` sorts by piece (pawn first, king last), then origin, then
+    /// destination. ``letters`` names the piece letters' language for SAN and
+    /// LAN (``"en"``, ``"pt"``, ``"es"``, ``"fr"``, ``"de"``, ``"it"``, ``"nl"``).
+    #[pyo3(signature = (notation = "san", order = "natural", letters = "en"))]
+    fn legal_moves(&self, notation: &str, order: &str, letters: &str) -> PyResult<Vec<String>> {
+        let written = Notation::from_name(notation).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "unknown notation '{notation}': expected one of san, lan, uci, figurine, file-prefixed"
+            ))
+        })?;
+        let letters = self::letters(letters)?;
+        let mut moves = self.inner.legal_moves();
+        match order {
+            "natural" => {}
+            "value" => notation::sort_by_value(&mut moves),
+            _ => {
+                return Err(PyValueError::new_err(format!("unknown order '{order}': expected natural or value")));
+            }
+        }
+        Ok(moves.iter().map(|&m| notation::write_move(&self.inner, m, written, letters)).collect())
+    }
+
+    /// Plays the move ``text`` names, in any spelling: SAN (``"Nf3"``), with
+    /// origin (``"Ng1f3"``, ``"Ng1-f3"``), coordinates or UCI (``"g1f3"``,
+    /// ``"e2-e4"``), castling with zeros (``"0-0"``), promotion without ``=``
+    /// (``"e8Q"``), ``"exd6 e.p."``, lowercase piece letters where
+    /// unambiguous, figurines, and the piece letters of ``letters``
+    /// (``letters="pt"`` reads ``"Cf3"``). Returns the ``Move`` (with its
+    /// ``lints``: how the text differed from canonical SAN) and changes the
+    /// position.
+    ///
+    /// Raises ``InvalidMoveError`` when the text is not a move,
+    /// ``IllegalMoveError`` when no legal move fits (with the reason and
+    /// suggestions), ``AmbiguousMoveError`` when several do; the position is
+    /// then unchanged.
+    #[pyo3(signature = (text, letters = "en"))]
+    fn play(&mut self, py: Python<'_>, text: &Bound<'_, PyAny>, letters: &str) -> PyResult<Move> {
+        let text = move_text(text, "play")?;
+        let options = Options::typed(self::letters(letters)?);
+        let before = self.inner.clone();
+        match play::play(&mut self.inner, text.as_bytes(), options) {
+            Ok(played) => match Move::played(&before, &played) {
+                Some(m) => Ok(m),
+                None => {
+                    // a null move cannot be typed; keep the position as it was
+                    self.inner = before;
+                    Err(errors::illegal(
+                        py,
+                        &text,
+                        "illegal: a null move is not a move".to_owned(),
+                        "a null move is not a move".to_owned(),
+                        Vec::new(),
+                    ))
+                }
+            },
+            Err(error) => Err(errors::play_error(py, &text, &error)),
+        }
+    }
+
+    /// Plays a move given in UCI (``"g1f3"``, ``"e7e8q"``; castling as the
+    /// king's move in standard chess, the king taking its rook in Chess960).
+    /// Returns the ``Move``. Raises ``InvalidMoveError`` when the text is not
+    /// UCI, ``IllegalMoveError`` when the move is not legal.
+    fn push_uci(&mut self, py: Python<'_>, uci: &Bound<'_, PyAny>) -> PyResult<Move> {
+        let text = move_text(uci, "push_uci")?;
+        let parsed: Uci = match text.parse() {
+            Ok(parsed) => parsed,
+            Err(error) => {
+                let expected = "two squares and an optional promotion letter, such as e7e8q";
+                return Err(errors::invalid(py, &text, error.to_string(), (0, text.len()), &text, expected));
+            }
+        };
+        let m = match parsed.to_move(&self.inner) {
+            Ok(m) => m,
+            Err(UciMoveError::Illegal { error, .. }) => return Err(errors::san_error(py, &text, &error)),
+            Err(error @ UciMoveError::WrittenOtherwise { expected, .. }) => {
+                let reason = format!("UCI writes this move {expected} in this castling mode");
+                return Err(errors::illegal(py, &text, error.to_string(), reason, vec![expected.to_string()]));
+            }
+            Err(error) => {
+                return Err(errors::illegal(py, &text, error.to_string(), error.to_string(), Vec::new()));
+            }
+        };
+        let san = SanPlus::from_move(&self.inner, m).to_string();
+        let played = Move::new(&self.inner, m, san, Vec::new());
+        self.inner.play_unchecked(m);
+        Ok(played)
+    }
+
+    /// Resolves ``text`` against the position without playing it: the
+    /// readings, every candidate origin square kept or rejected with its
+    /// reason, and the outcome (``move``, or ``error``: the exception
+    /// ``play`` would raise), with ``suggestions``, ``lints`` and
+    /// ``fen_after``. Reads the spellings ``play`` reads.
+    #[pyo3(signature = (text, letters = "en"))]
+    fn resolve(&self, py: Python<'_>, text: &Bound<'_, PyAny>, letters: &str) -> PyResult<Resolution> {
+        let text = move_text(text, "resolve")?;
+        let options = SanOptions { strict: false, letters: self::letters(letters)? };
+        let mut resolution = Resolution {
+            text: text.clone(),
+            readings: Vec::new(),
+            reading: None,
+            candidates: Vec::new(),
+            played: None,
+            error: None,
+            suggestions: Vec::new(),
+            lints: Vec::new(),
+            fen_after: None,
+        };
+        let resolved = match resolve_text(&self.inner, text.as_bytes(), options) {
+            Ok(resolved) => resolved,
+            Err(error) => {
+                resolution.error = Some(errors::syntax_error(py, &text, &error).into_value(py).into_any());
+                return Ok(resolution);
+            }
+        };
+        resolution.readings = resolved.parsed.readings.iter().map(ToString::to_string).collect();
+        resolution.reading = Some(resolved.reading);
+        let outcome = &resolved.resolution;
+        resolution.candidates = outcome.candidates.iter().map(Candidate::of).collect();
+        match &outcome.outcome {
+            Ok(m) => {
+                let lints = lints(&resolved.syntax_lints, &outcome.lints, outcome.canonical.as_ref());
+                let san = outcome.canonical.as_ref().map(ToString::to_string).unwrap_or_default();
+                resolution.lints.clone_from(&lints);
+                resolution.played = Some(Move::new(&self.inner, *m, san, lints));
+                resolution.fen_after = self.inner.play(*m).ok().map(|after| after.fen().to_string());
+            }
+            Err(error) => {
+                resolution.suggestions = match error {
+                    SanError::Illegal { suggestions, .. } => suggestions.clone(),
+                    SanError::Ambiguous { spellings, .. } => spellings.clone(),
+                };
+                resolution.error = Some(errors::san_error(py, &text, error).into_value(py).into_any());
+            }
+        }
+        Ok(resolution)
+    }
+
+    /// Whether the side to move is in check.
+    fn is_check(&self) -> bool {
+        self.inner.is_check()
+    }
+
+    /// Whether the side to move is checkmated.
+    fn is_checkmate(&self) -> bool {
+        self.inner.is_checkmate()
+    }
+
+    /// Whether the side to move is stalemated.
+    fn is_stalemate(&self) -> bool {
+        self.inner.is_stalemate()
+    }
+
+    /// Whether neither side can mate (the FIDE cases that need no search).
+    fn is_insufficient_material(&self) -> bool {
+        self.inner.is_insufficient_material()
+    }
+
+    /// How the game ends in this position (``Outcome``: ``result`` such as
+    /// ``"1-0"``, ``reason`` such as ``"checkmate"``, ``winner``), or ``None``
+    /// while it goes on. Repetition and the move-count rules need the game's
+    /// history, which a position does not keep.
+    fn outcome(&self) -> Option<Outcome> {
+        let result = self.inner.outcome()?;
+        let reason = if self.inner.is_checkmate() {
+            "checkmate"
+        } else if self.inner.is_stalemate() {
+            "stalemate"
+        } else {
+            "insufficient material"
+        };
+        Some(Outcome { result: result.as_str(), reason, winner: result.winner().map(Color::name) })
+    }
+
+    /// The board as the integer matrix: 8 rows of 8 integers, row 0 = rank 1,
+    /// column 0 = file a; 1..6 for a white pawn, knight, bishop, rook, queen,
+    /// king, negative for black, 0 for an empty square.
+    fn board(&self) -> Vec<Vec<i8>> {
+        self.inner.board().to_int_matrix().iter().map(|row| row.to_vec()).collect()
+    }
+
+    /// An independent copy of the position.
+    fn copy(&self) -> Position {
+        self.clone()
+    }
+
+    fn __copy__(&self) -> Position {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Position {
+        self.clone()
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, bool, bool))> {
+        let this = slf.borrow();
+        // lenient: a position made leniently (and every one after its moves) comes back
+        Ok((slf.get_type().into_any(), (this.fen(), this.chess960(), true)))
+    }
+
+    fn __str__(&self) -> String {
+        self.fen()
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let fen = repr(py, self.fen())?;
+        Ok(if self.chess960() { format!("Position({fen}, chess960=True)") } else { format!("Position({fen})") })
+    }
+
+    /// Positions are equal when their canonical FENs and castling modes are.
+    fn __eq__(&self, other: PyRef<'_, Position>) -> bool {
+        self.inner.castling_mode() == other.inner.castling_mode()
+            && self.inner.to_canonical_setup() == other.inner.to_canonical_setup()
+    }
+
+    fn __hash__(&self) -> u64 {
+        let mut hasher = DefaultHasher::new();
+        self.chess960().hash(&mut hasher);
+        self.inner.to_canonical_setup().hash(&mut hasher);
+        hasher.finish()
+    }
+}

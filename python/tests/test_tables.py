@@ -1,0 +1,178 @@
+"""sanfen.games_table and sanfen.moves_table: Arrow tables that pyarrow,
+polars and duckdb read, with exact values."""
+
+import io
+import pathlib
+
+import duckdb
+import polars as pl
+import pyarrow as pa
+import pytest
+
+import sanfen
+
+DATA = pathlib.Path(__file__).resolve().parents[3] / "shared" / "data" / "pgn"
+
+PGN = b"""[Event "Test"]
+[Site "Lisboa"]
+[White "Ana"]
+[Black "Bruno"]
+[Result "1-0"]
+[WhiteElo "2100"]
+[TimeControl "180+0"]
+
+1. e4 { [%clk 0:03:00] [%eval 0.25] good } 1... e5 { [%clk 0:02:58.5] [%eval #-3] } 2. Qh5?! $18 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0
+
+[Event "Broken"]
+
+1. e4 e5 2. Ke3 *
+"""
+
+GAMES_SCHEMA = [
+    ("game", pa.uint64()),
+    ("Event", pa.string()),
+    ("Site", pa.string()),
+    ("Date", pa.string()),
+    ("Round", pa.string()),
+    ("White", pa.string()),
+    ("Black", pa.string()),
+    ("Result", pa.string()),
+    ("other_tags", pa.map_(pa.string(), pa.string())),
+    ("result", pa.string()),
+    ("plies", pa.uint32()),
+    ("errors", pa.uint32()),
+    ("first_error", pa.string()),
+]
+
+MOVES_SCHEMA = [
+    ("game", pa.uint64()),
+    ("ply", pa.uint32()),
+    ("number", pa.uint32()),
+    ("side", pa.string()),
+    ("san", pa.string()),
+    ("uci", pa.string()),
+    ("clock", pa.float64()),
+    ("eval_cp", pa.int32()),
+    ("eval_mate", pa.int32()),
+    ("nags", pa.list_(pa.uint8())),
+    ("comment", pa.string()),
+]
+
+ILLEGAL = "13:13: [san:illegal] illegal: no king can move to e3; did you mean Ke2?"
+
+
+def test_games_table_in_pyarrow():
+    table = pa.table(sanfen.games_table(io.BytesIO(PGN)))
+    assert [(f.name, f.type) for f in table.schema] == GAMES_SCHEMA
+    rows = table.to_pylist()
+    assert rows[0] == {
+        "game": 1,
+        "Event": "Test",
+        "Site": "Lisboa",
+        "Date": None,
+        "Round": None,
+        "White": "Ana",
+        "Black": "Bruno",
+        "Result": "1-0",
+        "other_tags": [("WhiteElo", "2100"), ("TimeControl", "180+0")],
+        "result": "1-0",
+        "plies": 7,
+        "errors": 0,
+        "first_error": None,
+    }
+    second = rows[1]
+    assert (second["game"], second["Event"], second["White"], second["other_tags"]) == (2, "Broken", None, [])
+    assert (second["result"], second["plies"], second["errors"]) == ("*", 2, 1)
+    assert second["first_error"] == ILLEGAL
+    [game] = [g for g in sanfen.read_games(io.BytesIO(PGN)) if g.number == 2]
+    [error] = [f for f in game.findings if f.severity == "error"]
+    assert second["first_error"] == f"{error.line}:{error.column}: [{error.kind}] {error.message}"
+
+
+EXPECTED_MOVES = [
+    (1, 1, 1, "white", "e4", "e2e4", 180.0, 25, None, [], "good"),
+    (1, 2, 1, "black", "e5", "e7e5", 178.5, None, -3, [], None),
+    (1, 3, 2, "white", "Qh5", "d1h5", None, None, None, [6, 18], None),
+    (1, 4, 2, "black", "Nc6", "b8c6", None, None, None, [], None),
+    (1, 5, 3, "white", "Bc4", "f1c4", None, None, None, [], None),
+    (1, 6, 3, "black", "Nf6", "g8f6", None, None, None, [], None),
+    (1, 7, 4, "white", "Qxf7#", "h5f7", None, None, None, [], None),
+    (2, 1, 1, "white", "e4", "e2e4", None, None, None, [], None),
+    (2, 2, 1, "black", "e5", "e7e5", None, None, None, [], None),
+]
+
+
+def test_moves_table_in_pyarrow():
+    table = pa.table(sanfen.moves_table(io.BytesIO(PGN)))
+    assert [(f.name, f.type) for f in table.schema] == MOVES_SCHEMA
+    assert [tuple(row.values()) for row in table.to_pylist()] == EXPECTED_MOVES
+
+
+def test_moves_table_with_fen_in_a_record_batch_reader():
+    reader = pa.RecordBatchReader.from_stream(sanfen.moves_table(io.BytesIO(PGN), fen=True))
+    table = reader.read_all()
+    assert table.schema.names[-1] == "fen"
+    fens = table.column("fen").to_pylist()
+    assert fens[0] == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    assert fens[6] == "r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4"
+    assert fens[8] == "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+
+
+def test_tables_in_polars():
+    games = pl.DataFrame(sanfen.games_table(io.BytesIO(PGN)))
+    assert games["game"].to_list() == [1, 2]
+    assert games["White"].to_list() == ["Ana", None]
+    assert games["errors"].to_list() == [0, 1]
+    moves = pl.from_arrow(pa.table(sanfen.moves_table(io.BytesIO(PGN))))
+    assert moves.columns == [name for name, _ in MOVES_SCHEMA]
+    assert moves["clock"].to_list() == [row[6] for row in EXPECTED_MOVES]
+    assert moves["eval_mate"].to_list() == [row[8] for row in EXPECTED_MOVES]
+    assert moves["nags"].to_list() == [row[9] for row in EXPECTED_MOVES]
+
+
+def test_tables_in_duckdb():
+    moves = sanfen.moves_table(io.BytesIO(PGN))
+    rows = duckdb.sql("select game, count(*), max(clock), min(eval_mate) from moves group by game order by game")
+    assert rows.fetchall() == [(1, 7, 180.0, -3), (2, 2, None, None)]
+    games = sanfen.games_table(io.BytesIO(PGN))
+    assert duckdb.sql("select Event, plies, first_error is null from games order by game").fetchall() == [
+        ("Test", 7, True),
+        ("Broken", 2, False),
+    ]
+
+
+def test_an_empty_input_is_an_empty_table():
+    table = pa.table(sanfen.moves_table(io.BytesIO(b"")))
+    assert table.num_rows == 0
+    assert [(f.name, f.type) for f in table.schema] == MOVES_SCHEMA
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_moves_table_is_read_games(threads):
+    """On a real file, each row is what read_games says of the move."""
+    path = DATA / "tcec" / "TCEC_Season_13_-_Superfinal.pgn"
+    table = pa.table(sanfen.moves_table(path, threads=threads)).to_pylist()
+    expected = []
+    for game in sanfen.read_games(path):
+        for m in game.mainline:
+            score = m.eval
+            expected.append(
+                {
+                    "game": game.number,
+                    "ply": m.ply,
+                    "number": m.number,
+                    "side": m.side,
+                    "san": m.san,
+                    "uci": m.uci,
+                    "clock": m.clock,
+                    "eval_cp": None if score is None else score.centipawns,
+                    "eval_mate": None if score is None else score.mate,
+                    "nags": m.nags,
+                    "comment": m.comment or None,
+                }
+            )
+    assert len(expected) > 10000
+    assert table == expected
+    games = pa.table(sanfen.games_table(path, threads=threads))
+    assert games.num_rows == 100
+    assert sum(games.column("plies").to_pylist()) == len(expected)
