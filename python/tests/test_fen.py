@@ -3,29 +3,16 @@ canonical FEN as `sanfen fen normalize --json`, on every FEN of the shared data;
 exact reports for chosen FENs; bad input raises a clear exception."""
 
 import json
-import os
 import pathlib
 import subprocess
 
 import pytest
+from conftest import sanfen_binary
 
 import sanfen
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DATA = ROOT.parent / "shared" / "data"
-
-
-def sanfen_binary():
-    """The command-line tool: $SANFEN_BIN, else the newer of the release and
-    test-profile builds in the repository's target/ (`cargo build --release`
-    or `cargo test` builds one)."""
-    if os.environ.get("SANFEN_BIN"):
-        return os.environ["SANFEN_BIN"]
-    built = [ROOT / "target" / profile / "sanfen" for profile in ("release", "debug")]
-    built = [path for path in built if path.exists()]
-    if not built:
-        pytest.fail("no sanfen binary: run `cargo build --release` in the repository root, or set SANFEN_BIN")
-    return str(max(built, key=lambda path: path.stat().st_mtime))
 
 
 def lines_of(path):

@@ -14,12 +14,12 @@ import subprocess
 
 import chess.pgn
 import pytest
+from conftest import sanfen_binary
 
 import sanfen
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DATA = ROOT.parent / "shared" / "data" / "pgn"
-SANFEN = ROOT / "target" / "release" / "sanfen"
 
 # python-chess alone takes 19 s and 100 s on these (measured: its reader
 # does about 0.16 MB/s on these short opening lines): they are left out of
@@ -181,9 +181,7 @@ def test_games_are_python_chess_games(name):
 
 
 def run_check(*args):
-    if not SANFEN.exists():
-        pytest.skip(f"{SANFEN} not built (cargo build --release)")
-    out = subprocess.run([str(SANFEN), "check", "--json", "--no-progress", *args], capture_output=True, text=True)
+    out = subprocess.run([sanfen_binary(), "check", "--json", "--no-progress", *args], capture_output=True, text=True)
     assert out.returncode in (0, 1), out.stderr
     lines = [json.loads(line) for line in out.stdout.splitlines()]
     summary = lines.pop()["summary"]
