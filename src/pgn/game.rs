@@ -297,13 +297,7 @@ impl From<io::Error> for ReadError {
 /// The stream's bytes are PGN as the [`Reader`] reads it (a decompressing
 /// reader gives compressed files).
 pub fn read_games<R: Read>(input: R) -> Games<R> {
-    Games {
-        chunker: Chunker::with_target(input, CHUNK_TARGET),
-        buffer: Vec::new(),
-        ready: VecDeque::new(),
-        carry: Carry::default(),
-        done: false,
-    }
+    Games { chunker: Chunker::with_target(input, CHUNK_TARGET), buffer: Vec::new(), pending: Pending::default() }
 }
 
 /// Every game of the PGN file at `path`, as [`read_games`]: gzip, zstd and
@@ -365,13 +359,7 @@ pub fn read_games_input(input: Input, threads: usize) -> Result<ParallelGames, I
     let chunker = Chunker::with_target(input.reader, PARALLEL_CHUNK_TARGET);
     let ordered = Ordered::new(chunker, build_chunk as fn(Chunk) -> ChunkGames, threads)
         .map_err(|err| InputError { kind: err.kind(), message: format!("cannot start the threads: {err}") })?;
-    Ok(ParallelGames {
-        ordered,
-        compression: input.compression,
-        ready: VecDeque::new(),
-        carry: Carry::default(),
-        done: false,
-    })
+    Ok(ParallelGames { ordered, compression: input.compression, pending: Pending::default() })
 }
 
 /// The chunks [`read_games_input`] hands to its threads, in bytes.
@@ -407,78 +395,71 @@ fn build_chunk(chunk: Chunk) -> ChunkGames {
 
 /// The games of an input read on several threads: see [`read_games_input`].
 pub struct ParallelGames {
-    ordered: Ordered<Box<dyn Read + Send>, fn(Chunk) -> ChunkGames>,
+    ordered: ChunkThreads,
     compression: Option<crate::pgn::input::Compression>,
-    /// Games read and not yet given; the last is held until the next chunk
-    /// says whether text after it is its [`Game::after`].
-    ready: VecDeque<Result<Game, ReadError>>,
-    /// The text after the last game of the chunks handed in so far.
-    carry: Carry,
-    done: bool,
+    pending: Pending,
 }
 
 impl core::fmt::Debug for ParallelGames {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("ParallelGames").field("ready", &self.ready.len()).finish_non_exhaustive()
+        f.debug_struct("ParallelGames").field("ready", &self.pending.ready.len()).finish_non_exhaustive()
     }
 }
 
-impl ParallelGames {
-    /// Takes the next chunk's games into `ready`; `false` at the end of the
-    /// stream.
-    fn fill(&mut self) -> bool {
-        let chunk = match self.ordered.next() {
-            None => return false,
-            Some(Ok(chunk)) => chunk,
-            Some(Err(err)) => {
-                let error = crate::pgn::input::ReadError::new(self.ordered.bytes_read(), self.compression, &err);
-                self.ready.push_back(Err(ReadError::Io { kind: error.kind, message: error.to_string() }));
-                self.done = true;
-                return true;
-            }
-        };
-        let ChunkGames { games, carry, data } = chunk;
-        self.ordered.recycle(data);
-        let mut games = games.into_iter();
-        // the text after the previous chunk's last game goes to this
-        // chunk's first game, as the sequential reader gives it
-        match games.next() {
-            Some(Ok(mut first)) => {
-                let before = core::mem::take(&mut self.carry);
-                first.before.splice(0..0, before.text);
-                add_findings(&mut first.report, before.findings);
-                self.ready.push_back(Ok(first));
-                self.carry = carry;
-            }
-            Some(Err(err)) => {
-                self.ready.push_back(Err(err));
-                self.carry.text.extend(carry.text);
-                self.carry.findings.extend(carry.findings);
-            }
-            None => {
-                self.carry.text.extend(carry.text);
-                self.carry.findings.extend(carry.findings);
-            }
+/// The threads of [`read_games_input`]: chunks of the input in, each
+/// chunk's games out, in input order.
+type ChunkThreads = Ordered<Box<dyn Read + Send>, fn(Chunk) -> ChunkGames>;
+
+/// Takes the next chunk's games from the threads into `pending`; `false` at
+/// the end of the stream.
+fn fill_parallel(
+    ordered: &mut ChunkThreads,
+    compression: Option<crate::pgn::input::Compression>,
+    pending: &mut Pending,
+) -> bool {
+    let chunk = match ordered.next() {
+        None => return false,
+        Some(Ok(chunk)) => chunk,
+        Some(Err(err)) => {
+            let error = crate::pgn::input::ReadError::new(ordered.bytes_read(), compression, &err);
+            pending.ready.push_back(Err(ReadError::Io { kind: error.kind, message: error.to_string() }));
+            pending.done = true;
+            return true;
         }
-        self.ready.extend(games);
-        true
+    };
+    let ChunkGames { games, carry, data } = chunk;
+    ordered.recycle(data);
+    let mut games = games.into_iter();
+    // the text after the previous chunk's last game goes to this
+    // chunk's first game, as the sequential reader gives it
+    match games.next() {
+        Some(Ok(mut first)) => {
+            let before = core::mem::take(&mut pending.carry);
+            first.before.splice(0..0, before.text);
+            add_findings(&mut first.report, before.findings);
+            pending.ready.push_back(Ok(first));
+            pending.carry = carry;
+        }
+        Some(Err(err)) => {
+            pending.ready.push_back(Err(err));
+            pending.carry.text.extend(carry.text);
+            pending.carry.findings.extend(carry.findings);
+        }
+        None => {
+            pending.carry.text.extend(carry.text);
+            pending.carry.findings.extend(carry.findings);
+        }
     }
+    pending.ready.extend(games);
+    true
 }
 
 impl Iterator for ParallelGames {
     type Item = Result<Game, ReadError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        while !self.done && self.ready.len() < 2 {
-            if !self.fill() {
-                self.done = true;
-                let carry = core::mem::take(&mut self.carry);
-                if let Some(Ok(last)) = self.ready.back_mut() {
-                    carry.attach_after(last);
-                }
-            }
-        }
-        self.ready.pop_front()
+        let (ordered, compression) = (&mut self.ordered, self.compression);
+        self.pending.next(|pending| fill_parallel(ordered, compression, pending))
     }
 }
 
@@ -506,11 +487,36 @@ const CHUNK_TARGET: usize = 64 << 10;
 pub struct Games<R: Read> {
     chunker: Chunker<R>,
     buffer: Vec<u8>,
-    /// Games read and not yet given; the last is held until the next chunk
-    /// says whether text after it is its [`Game::after`].
+    pending: Pending,
+}
+
+/// What a game iterator holds between chunks: the games read and not yet
+/// given (the last is held until the next chunk says whether text after it
+/// is its [`Game::after`]), the text after the last game of the chunks read
+/// so far, and whether the stream has ended.
+#[derive(Debug, Default)]
+struct Pending {
     ready: VecDeque<Result<Game, ReadError>>,
     carry: Carry,
     done: bool,
+}
+
+impl Pending {
+    /// The next game, reading chunks with `fill` (which puts a chunk's games
+    /// in `ready`, and answers `false` at the end of the stream) until two
+    /// games are ready or the stream has ended.
+    fn next(&mut self, mut fill: impl FnMut(&mut Pending) -> bool) -> Option<Result<Game, ReadError>> {
+        while !self.done && self.ready.len() < 2 {
+            if !fill(self) {
+                self.done = true;
+                let carry = core::mem::take(&mut self.carry);
+                if let Some(Ok(last)) = self.ready.back_mut() {
+                    carry.attach_after(last);
+                }
+            }
+        }
+        self.ready.pop_front()
+    }
 }
 
 /// What a chunk leaves for the next game: the text after its last game and
@@ -541,51 +547,42 @@ fn add_findings(report: &mut GameReport, findings: Vec<Finding>) {
     report.findings.sort_by_key(|finding| finding.at.offset);
 }
 
-impl<R: Read> Games<R> {
-    /// Reads the next chunk into `ready`; `false` at the end of the stream.
-    fn fill(&mut self) -> bool {
-        let chunk = match self.chunker.next_chunk(core::mem::take(&mut self.buffer)) {
-            Ok(Some(chunk)) => chunk,
-            Ok(None) => return false,
-            Err(err) => {
-                self.ready.push_back(Err(err.into()));
-                self.done = true;
-                return true;
-            }
-        };
-        if let Some(oversized) = chunk.oversized {
-            if oversized.last {
-                let size = chunk.start.offset + chunk.data.len() as u64 - oversized.game.offset;
-                self.ready.push_back(Err(ReadError::TooLarge { at: oversized.game, size }));
-            }
-        } else {
-            let validator = Validator::with_base(&chunk.data, chunk.start.offset, Options::default());
-            let mut builder = Builder::new(validator, core::mem::take(&mut self.carry));
-            let mut reader = Reader::with_start(&chunk.data, chunk.start);
-            while let Some(game) = reader.read_game(&mut builder) {
-                self.ready.push_back(Ok(game));
-            }
-            self.carry = builder.finish();
+/// Reads the next chunk into `pending` (`buffer`: the last chunk's, to
+/// reuse); `false` at the end of the stream.
+fn fill<R: Read>(chunker: &mut Chunker<R>, buffer: &mut Vec<u8>, pending: &mut Pending) -> bool {
+    let chunk = match chunker.next_chunk(core::mem::take(buffer)) {
+        Ok(Some(chunk)) => chunk,
+        Ok(None) => return false,
+        Err(err) => {
+            pending.ready.push_back(Err(err.into()));
+            pending.done = true;
+            return true;
         }
-        self.buffer = chunk.data;
-        true
+    };
+    if let Some(oversized) = chunk.oversized {
+        if oversized.last {
+            let size = chunk.start.offset + chunk.data.len() as u64 - oversized.game.offset;
+            pending.ready.push_back(Err(ReadError::TooLarge { at: oversized.game, size }));
+        }
+    } else {
+        let validator = Validator::with_base(&chunk.data, chunk.start.offset, Options::default());
+        let mut builder = Builder::new(validator, core::mem::take(&mut pending.carry));
+        let mut reader = Reader::with_start(&chunk.data, chunk.start);
+        while let Some(game) = reader.read_game(&mut builder) {
+            pending.ready.push_back(Ok(game));
+        }
+        pending.carry = builder.finish();
     }
+    *buffer = chunk.data;
+    true
 }
 
 impl<R: Read> Iterator for Games<R> {
     type Item = Result<Game, ReadError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        while !self.done && self.ready.len() < 2 {
-            if !self.fill() {
-                self.done = true;
-                let carry = core::mem::take(&mut self.carry);
-                if let Some(Ok(last)) = self.ready.back_mut() {
-                    carry.attach_after(last);
-                }
-            }
-        }
-        self.ready.pop_front()
+        let (chunker, buffer) = (&mut self.chunker, &mut self.buffer);
+        self.pending.next(|pending| fill(chunker, buffer, pending))
     }
 }
 
