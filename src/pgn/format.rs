@@ -672,7 +672,7 @@ fn write_tag(out: &mut Vec<u8>, name: &[u8], raw_value: &[u8]) {
 
 /// Writes `[Name "value"]` and a line break, for a decoded value: `"` and
 /// `\` escaped.
-fn write_decoded_tag(out: &mut Vec<u8>, name: &str, value: &str) {
+pub(crate) fn write_decoded_tag(out: &mut Vec<u8>, name: &str, value: &str) {
     out.push(b'[');
     out.extend_from_slice(name.as_bytes());
     out.extend_from_slice(b" \"");

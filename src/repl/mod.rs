@@ -1287,9 +1287,13 @@ const DRAW_DEPTH: u32 = 6;
 /// this (its evaluation for itself, in centipawns).
 const DRAW_ACCEPT_CENTIPAWNS: i32 = 0;
 
-/// `[Name "Value"]`, as PGN writes a tag.
+/// `[Name "Value"]`, as the PGN writer writes a tag.
 fn tag_line(tag: &Tag) -> String {
-    format!("[{} \"{}\"]", tag.name, tag.value.replace('\\', "\\\\").replace('"', "\\\""))
+    let mut line = Vec::new();
+    crate::pgn::format::write_decoded_tag(&mut line, &tag.name, &tag.value);
+    line.pop(); // its line end
+    // a tag's name and value are `String`s, and the writer adds ASCII
+    String::from_utf8_lossy(&line).into_owned()
 }
 
 /// `move` or `moves`.
