@@ -154,26 +154,30 @@ pub fn play_with_checkers(
     token: &[u8],
     options: Options,
 ) -> Result<Played, PlayError> {
-    let (mut after, mut undo) = (checkers, None);
-    if let Some(fast) = play_fast(pos, &mut after, &mut undo, token, options.letters)
-        && let Some(undo) = undo
-    {
+    // the fast path: canonical SAN (but perhaps for its check mark) naming
+    // exactly one legal move, found without generating the legal moves
+    if let Some((written, m)) = find_fast(pos, checkers, token, options.letters) {
+        let undo = pos.undo_info(Some(m));
+        pos.play_unchecked(m);
+        let checkers = pos.checkers_after(m);
+        let fast = Fast { written, suffix: earned_suffix(pos, checkers, &written) };
         let mut lints = Vec::new();
-        suffix_lints(fast.written.suffix, fast.suffix, &mut lints);
+        suffix_lints(written.suffix, fast.suffix, &mut lints);
         return Ok(Played {
-            m: undo.played(),
+            m: Some(m),
             san: fast.san(),
-            annotation: fast.written.annotation,
+            annotation: written.annotation,
             spelling: Vec::new(),
             lints,
-            checkers: after,
+            checkers,
             undo,
         });
     }
     play_slow(pos, token, options)
 }
 
-/// A move found by the fast path ([`play_fast`]).
+/// A move found by the fast path ([`find_fast`]): as written, and the
+/// check mark it earns.
 pub(crate) struct Fast {
     /// The token as read: canonical SAN, with the check mark and annotation
     /// as written.
@@ -189,36 +193,11 @@ impl Fast {
     }
 }
 
-/// The fast path of [`play_with_checkers`]: a token in canonical SAN (but
-/// perhaps for its check mark) that names exactly one legal move, found
-/// without generating the legal moves, and played: `checkers` (the pieces
-/// that check the side to move) and `undo` (how to take the move back) are
-/// updated in place, where the caller keeps them. `None` (and nothing
-/// changed) for any other token, which [`play_slow`] reads. The validator
-/// calls it directly, so that its hot path builds no [`Played`] and copies
-/// nothing it does not need.
-#[inline(always)]
-pub(crate) fn play_fast(
-    pos: &mut Position,
-    checkers: &mut Bitboard,
-    undo: &mut Option<Undo>,
-    token: &[u8],
-    letters: Letters,
-) -> Option<Fast> {
-    let (written, m) = find_fast(pos, *checkers, token, letters)?;
-    *undo = Some(pos.undo_info(Some(m)));
-    pos.play_unchecked(m);
-    *checkers = pos.checkers_after(m);
-    let suffix = earned_suffix(pos, *checkers, &written);
-    Some(Fast { written, suffix })
-}
-
 /// The fast path's search, without playing: the token read as canonical SAN
 /// (but perhaps for its check mark) and the one legal move it names, found
-/// without generating the legal moves. The validator plays the move itself
-/// (its hot path keeps the position, the checkers and the undo information
-/// where they live, which [`play_fast`] reaches through references and the
-/// compiler then keeps in memory).
+/// without generating the legal moves. The caller plays the move (the
+/// validator in place, where its line keeps the position, the checkers and
+/// the undo information).
 #[inline(always)]
 pub(crate) fn find_fast(pos: &Position, checkers: Bitboard, token: &[u8], letters: Letters) -> Option<(SanPlus, Move)> {
     let written = crate::san::parse_canonical(token, letters)?;
