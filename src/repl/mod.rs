@@ -1320,20 +1320,27 @@ fn file_argument(text: &str) -> Option<(PathBuf, Option<usize>)> {
     if exists(&whole) {
         return Some((PathBuf::from(whole), None));
     }
-    let (head, last) = text.rsplit_once(char::is_whitespace)?;
-    let number = last.parse::<usize>().ok()?;
-    let head = unquote(head.trim_end());
-    exists(&head).then(|| (PathBuf::from(head), Some(number)))
+    let (name, number) = split_game_number(text);
+    let name = unquote(name);
+    (number.is_some() && exists(&name)).then(|| (PathBuf::from(name), number))
+}
+
+/// `load`'s text as a file name and a game number after it, when its last
+/// word is a number.
+fn split_game_number(text: &str) -> (&str, Option<usize>) {
+    match text.rsplit_once(char::is_whitespace) {
+        Some((head, last)) => match last.parse::<usize>() {
+            Ok(number) => (head.trim_end(), Some(number)),
+            Err(_) => (text, None),
+        },
+        None => (text, None),
+    }
 }
 
 /// Whether `load`'s text names a file (that does not exist): it ends in a
 /// PGN, move log or compressed file's extension, maybe with a game number.
 fn looks_like_a_file_name(text: &str) -> bool {
-    let name = match text.rsplit_once(char::is_whitespace) {
-        Some((head, last)) if last.parse::<usize>().is_ok() => head,
-        _ => text,
-    };
-    let name = unquote(name.trim()).to_ascii_lowercase();
+    let name = unquote(split_game_number(text).0.trim()).to_ascii_lowercase();
     [".pgn", ".bin", ".gz", ".zst", ".bz2"].iter().any(|ext| name.ends_with(ext))
 }
 
