@@ -952,13 +952,13 @@ impl<'a> Reader<'a> {
     /// count bytes, so the byte after it is column 4. Input that looks like
     /// UTF-16 is one game with one [`SyntaxErrorKind::Utf16`] error.
     pub fn new(input: &'a [u8]) -> Reader<'a> {
-        let mut reader = Reader::with_start(input, Location { line: 1, column: 1, offset: 0 });
-        let bom = bom_len(input);
-        if bom > 0 {
-            reader.cur.pos = bom;
-            reader.after_bom = bom;
+        // Read after the mark as a chunk that starts there is: the byte
+        // before the text is then never looked at (a lone `A0` right after
+        // the mark reads the same either way).
+        match bom_len(input) {
+            0 => Reader::with_start(input, Location { line: 1, column: 1, offset: 0 }),
+            bom => Reader::with_start(&input[bom..], AFTER_BOM),
         }
-        reader
     }
 
     /// A reader whose input starts at `start` in a stream (a
@@ -1444,36 +1444,36 @@ impl<'a> Reader<'a> {
     fn after_result<V: Visitor>(&self, cur: &mut Cursor, mut end: usize, visitor: &mut V) -> usize {
         let input = self.input;
         loop {
-            while let Some(&b) = input.get(cur.pos) {
-                if is_inline_ws(b) {
-                    cur.pos += 1;
-                } else if b >= 0x80 && invisible_len(input, cur.pos) > 0 {
-                    let len = invisible_len(input, cur.pos);
-                    visitor.invisible(&input[cur.pos..cur.pos + len], self.loc(cur, cur.pos));
-                    cur.pos += len;
-                } else {
-                    break;
-                }
-            }
-            let pos = cur.pos;
+            // The invisible characters before a comment are the game's; with
+            // no comment after them, they belong to what follows (the game
+            // ends before them).
+            let run = *cur;
+            let pos = skip_blank(input, cur.pos);
+            cur.pos = pos;
             match input.get(pos) {
                 Some(b'{') => {
                     let mut after = *cur;
                     if after.scan_brace(input).is_none() {
                         // an unclosed comment is an error of the next game
+                        *cur = run;
                         return end;
                     }
+                    self.emit_invisible(run, pos, visitor);
                     visitor.after_result(&input[pos..after.pos], self.loc(cur, pos));
                     *cur = after;
                     end = cur.pos;
                 }
                 Some(b';') => {
                     let text = trim_cr(&input[pos..line_end(input, pos)]);
+                    self.emit_invisible(run, pos, visitor);
                     visitor.after_result(text, self.loc(cur, pos));
                     cur.pos = pos + text.len();
                     return cur.pos;
                 }
-                _ => return end,
+                _ => {
+                    *cur = run;
+                    return end;
+                }
             }
         }
     }

@@ -659,6 +659,48 @@ fn byte_order_mark_after_the_start_is_whitespace_not_a_move() {
 }
 
 #[test]
+fn a_latin1_no_break_space_right_after_the_byte_order_mark_reads_as_from_a_chunk() {
+    // The chunker starts the first chunk after the mark, where a lone `A0`
+    // is the first byte (invisible); read whole, the byte before it is the
+    // mark's last, and it must read the same.
+    let input = b"\xef\xbb\xbf\xa0 e4 *\n";
+    assert_eq!(
+        shown(input),
+        [["1:4 invisible [a0]", "1:6 begin", "end_tags", "1:6 san e4", "1:9 result * ⟨*⟩", "1:10 end"]]
+    );
+    let mut chunker = Chunker::with_target(&input[..], 1);
+    let chunk = chunker.next_chunk(Vec::new()).unwrap().unwrap();
+    assert_eq!(chunk.start, loc(1, 4, 3));
+    assert_eq!(games_with(Reader::with_start(&chunk.data, chunk.start), &mut Record::default()), games(input));
+}
+
+#[test]
+fn invisible_characters_after_the_result_with_no_comment_belong_to_what_follows() {
+    // before a comment on the result's line, they are the game's
+    assert_eq!(
+        shown(b"e4 1-0\xc2\xa0{done}\n"),
+        [[
+            "1:1 begin",
+            "end_tags",
+            "1:1 san e4",
+            "1:4 result 1-0 ⟨1-0⟩",
+            "1:7 invisible [c2, a0]",
+            "1:9 after_result ⟨{done}⟩",
+            "1:15 end"
+        ]]
+    );
+    // with a token after them, the game ends at its result, and they come
+    // before the next game's start (events in order: never one after the end)
+    assert_eq!(
+        shown(b"e4 1-0\xc2\xa0d4\n"),
+        [
+            vec!["1:1 begin", "end_tags", "1:1 san e4", "1:4 result 1-0 ⟨1-0⟩", "1:7 end"],
+            vec!["1:7 invisible [c2, a0]", "1:9 begin", "end_tags", "1:9 san d4", "1:11 end"],
+        ]
+    );
+}
+
+#[test]
 fn missing_final_newline() {
     assert_eq!(
         shown(&read("notnil-chess/0015.pgn")),
