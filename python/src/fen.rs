@@ -6,8 +6,8 @@ use pyo3::IntoPyObjectExt;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
-use sanfen::fen::{FenField, FenLint, FenSyntaxError};
-use sanfen::{Bitboard, CastlingMode, Fen, Position, Reason, Severity};
+use sanfen::fen::{FenCheck, FenFinding};
+use sanfen::{CastlingMode, Position, Severity};
 
 /// One problem of a FEN: a syntax error, an illegal position's reason, or a
 /// spelling that canonical FEN writes otherwise.
@@ -52,63 +52,19 @@ impl Finding {
     }
 }
 
-impl Finding {
-    fn new(
-        severity: Severity,
-        code: &'static str,
-        message: String,
-        field: FenField,
-        span: Option<std::ops::Range<usize>>,
-        squares: Bitboard,
-    ) -> Finding {
+impl From<&FenFinding<'_>> for Finding {
+    fn from(finding: &FenFinding<'_>) -> Finding {
         Finding {
-            severity: match severity {
+            severity: match finding.severity {
                 Severity::Error => "error",
                 Severity::Warning => "warning",
             },
-            code,
-            message,
-            field: field.name(),
-            span: span.map(|span| (span.start, span.end)),
-            squares: squares.into_iter().map(|sq| sq.to_string()).collect(),
+            code: finding.code,
+            message: finding.message.to_string(),
+            field: finding.field.name(),
+            span: finding.span.as_ref().map(|span| (span.start, span.end)),
+            squares: finding.squares.into_iter().map(|sq| sq.to_string()).collect(),
         }
-    }
-
-    fn syntax(error: &FenSyntaxError) -> (Severity, Finding) {
-        let finding = Finding::new(
-            Severity::Error,
-            "fen:syntax",
-            error.to_string(),
-            error.field,
-            Some(error.span.clone()),
-            Bitboard::EMPTY,
-        );
-        (Severity::Error, finding)
-    }
-
-    fn lint(lint: &FenLint) -> (Severity, Finding) {
-        let finding = Finding::new(
-            Severity::Warning,
-            lint.code(),
-            lint.to_string(),
-            lint.field,
-            Some(lint.span.clone()),
-            Bitboard::EMPTY,
-        );
-        (Severity::Warning, finding)
-    }
-
-    fn reason(reason: &Reason, fen: &Fen) -> (Severity, Finding) {
-        let severity = reason.severity();
-        let finding = Finding::new(
-            severity,
-            reason.code(),
-            reason.to_string(),
-            reason.field(),
-            fen.span_of(reason),
-            reason.squares,
-        );
-        (severity, finding)
     }
 }
 
@@ -127,28 +83,12 @@ impl Judgement {
     /// builds it: also when no legal game reaches it, if the rules can be
     /// played from it.
     pub fn of(input: &[u8], mode: CastlingMode, lenient: bool) -> Judgement {
-        let (mut findings, position): (Vec<(Severity, Finding)>, _) = match Fen::from_ascii(input, mode) {
-            Err(error) => (error.errors.iter().map(Finding::syntax).collect(), None),
-            Ok(fen) => {
-                let reasons = Position::check(&fen.setup, mode);
-                let valid = reasons.iter().all(|reason| reason.severity() != Severity::Error);
-                let findings = reasons
-                    .iter()
-                    .map(|reason| Finding::reason(reason, &fen))
-                    .chain(fen.lints.iter().map(Finding::lint))
-                    .collect();
-                let position = if lenient {
-                    Position::from_setup_lenient(fen.setup, mode).ok()
-                } else if valid {
-                    Position::from_setup(fen.setup, mode).ok()
-                } else {
-                    None
-                };
-                (findings, position)
-            }
+        let check = FenCheck::judge(input, mode);
+        let findings = check.findings().iter().map(|finding| (finding.severity, Finding::from(finding))).collect();
+        let position = match check {
+            FenCheck::Parsed { fen, .. } if lenient => Position::from_setup_lenient(fen.setup, mode).ok(),
+            _ => check.position(),
         };
-        // errors first; within a severity by span, findings without one last
-        findings.sort_by_key(|(severity, finding)| (*severity, finding.span.unwrap_or((usize::MAX, 0))));
         Judgement { findings, position }
     }
 

@@ -5,9 +5,9 @@ use std::ffi::OsString;
 use std::io::{self, BufWriter, IsTerminal, Write};
 
 use sanfen::fen::EnPassantMode;
-use sanfen::{CastlingMode, Fen, ParseFenError, Position, Reason, Severity};
+use sanfen::{CastlingMode, Severity};
 
-use super::report::{self, Finding, Style};
+use super::report::{self, Style};
 use super::{Error, ExitCode, FenInputArgs, input};
 
 /// What the two commands are asked to do.
@@ -31,72 +31,7 @@ impl Options {
 }
 
 /// The library's judgement of one input.
-#[derive(Debug)]
-#[expect(
-    clippy::large_enum_variant,
-    reason = "one verdict at a time lives on the stack; boxing the Fen would cost an allocation per input line"
-)]
-pub enum Verdict {
-    /// Not FEN.
-    Syntax(ParseFenError),
-    /// FEN, with its legality reasons (errors first).
-    Parsed { fen: Fen, reasons: Vec<Reason> },
-}
-
-impl Verdict {
-    /// Parses and checks one input.
-    pub fn judge(input: &[u8], mode: CastlingMode) -> Verdict {
-        match Fen::from_ascii(input, mode) {
-            Err(err) => Verdict::Syntax(err),
-            Ok(fen) => {
-                let reasons = Position::check(&fen.setup, mode);
-                Verdict::Parsed { fen, reasons }
-            }
-        }
-    }
-
-    /// No error (warnings allowed).
-    pub fn is_valid(&self) -> bool {
-        match self {
-            Verdict::Syntax(_) => false,
-            Verdict::Parsed { reasons, .. } => reasons.iter().all(|reason| reason.severity() != Severity::Error),
-        }
-    }
-
-    /// No finding at all.
-    pub fn is_clean(&self) -> bool {
-        matches!(self, Verdict::Parsed { fen, reasons } if fen.lints.is_empty() && reasons.is_empty())
-    }
-
-    /// Every finding, errors first, each group in input order (by span; findings
-    /// with the same span in the order the library reports them).
-    pub fn findings(&self) -> Vec<Finding<'_>> {
-        let mut findings: Vec<Finding<'_>> = match self {
-            Verdict::Syntax(err) => err.errors.iter().map(Finding::syntax).collect(),
-            Verdict::Parsed { fen, reasons } => reasons
-                .iter()
-                .map(|reason| Finding::reason(reason, fen.span_of(reason)))
-                .chain(fen.lints.iter().map(Finding::lint))
-                .collect(),
-        };
-        findings.sort_by_key(|finding| {
-            let span = finding.span.as_ref().map_or((usize::MAX, 0), |span| (span.start, span.end));
-            (finding.severity, span)
-        });
-        findings
-    }
-
-    /// The position as FEN, when valid: canonical, with the en passant square as
-    /// `ep` says.
-    pub fn position_fen(&self, ep: EnPassantMode) -> Option<Fen> {
-        match self {
-            Verdict::Parsed { fen, .. } if self.is_valid() => {
-                Position::from_setup(fen.setup.clone(), fen.castling_mode).ok().map(|position| position.fen_with(ep))
-            }
-            _ => None,
-        }
-    }
-}
+pub use sanfen::fen::FenCheck as Verdict;
 
 /// Shown before waiting for FENs typed in a terminal.
 const CHECK_HINT: input::Hint = input::Hint {

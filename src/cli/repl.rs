@@ -35,9 +35,10 @@ use rustyline::hint::Hinter;
 use rustyline::history::DefaultHistory;
 use rustyline::validate::Validator;
 use rustyline::{CompletionType, Config, Context, Editor, Helper};
+use sanfen::Position;
+use sanfen::fen::castling_needing_chess960;
 use sanfen::repl::{Completer, Options as SessionOptions, Output, Response, Save, Session};
 use sanfen::san::Letters;
-use sanfen::{CastlingMode, Fen, Position};
 
 use super::board_view::{self, Style};
 use super::check::escape;
@@ -112,7 +113,9 @@ fn start(options: &Options) -> Result<(Position, Option<String>), Result<ExitCod
     match moves::position(options.fen.as_ref(), chess960, false) {
         Ok(position) => Ok((position, None)),
         Err(outcome) => {
-            if let Some(castling) = options.fen.as_ref().filter(|_| !chess960).and_then(chess960_castling) {
+            let fen = options.fen.as_ref().filter(|_| !chess960).map(|fen| fen.as_encoded_bytes());
+            if let Some((fen, span)) = fen.and_then(|fen| Some((fen, castling_needing_chess960(fen)?))) {
+                let castling = String::from_utf8_lossy(&fen[span]);
                 let _ = writeln!(
                     io::stderr(),
                     "sanfen: castling '{castling}' is valid only in Chess960: add --chess960 to read the FEN as Chess960"
@@ -121,17 +124,6 @@ fn start(options: &Options) -> Result<(Position, Option<String>), Result<ExitCod
             Err(outcome)
         }
     }
-}
-
-/// The castling field of `fen` when the FEN is a position with Chess960
-/// castling (it is then refused only for its castling rights in standard
-/// chess).
-fn chess960_castling(fen: &OsString) -> Option<String> {
-    let bytes = fen.as_encoded_bytes();
-    let parsed = Fen::from_ascii(bytes, CastlingMode::Chess960).ok()?;
-    let span = parsed.spans.fields[2].clone()?;
-    Position::from_setup_lenient(parsed.setup, CastlingMode::Chess960).ok()?;
-    Some(String::from_utf8_lossy(&bytes[span]).into_owned())
 }
 
 /// Runs the REPL until `quit`, the end of the input or Ctrl-D.

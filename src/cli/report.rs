@@ -2,92 +2,15 @@
 //! input and carets under the spans in a terminal) and JSON Lines for tools.
 
 use std::borrow::Cow;
-use std::fmt::{self, Display};
+use std::fmt::Display;
 use std::io::{self, Write};
 use std::ops::Range;
 
-use sanfen::fen::{FenField, FenLint, FenSyntaxError};
-use sanfen::{Bitboard, Reason, Severity};
+use sanfen::{Bitboard, Severity};
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
-/// The code of every syntax error.
-pub const SYNTAX_CODE: &str = "fen:syntax";
-
-/// What a finding says, borrowed from the library value it comes from.
-#[derive(Clone, Debug)]
-pub enum Message<'a> {
-    /// A syntax error.
-    Syntax(&'a FenSyntaxError),
-    /// A lint finding of the parser.
-    Lint(&'a FenLint),
-    /// A legality reason.
-    Reason(&'a Reason),
-}
-
-impl Display for Message<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Message::Syntax(error) => error.fmt(f),
-            Message::Lint(lint) => lint.fmt(f),
-            Message::Reason(reason) => reason.fmt(f),
-        }
-    }
-}
-
-/// One problem of an input: syntax error, lint or legality reason, located.
-#[derive(Clone, Debug)]
-pub struct Finding<'a> {
-    /// Whether it makes the input invalid.
-    pub severity: Severity,
-    /// A stable identifier (`fen:syntax`, `fen:castling`, ...).
-    pub code: &'static str,
-    /// The FEN field it concerns.
-    pub field: FenField,
-    /// Byte offsets in the input, end exclusive.
-    pub span: Option<Range<usize>>,
-    /// The squares involved.
-    pub squares: Bitboard,
-    /// What is wrong.
-    pub message: Message<'a>,
-}
-
-impl<'a> Finding<'a> {
-    /// A syntax error (always an error).
-    pub fn syntax(error: &'a FenSyntaxError) -> Finding<'a> {
-        Finding {
-            severity: Severity::Error,
-            code: SYNTAX_CODE,
-            field: error.field,
-            span: Some(error.span.clone()),
-            squares: Bitboard::EMPTY,
-            message: Message::Syntax(error),
-        }
-    }
-
-    /// A lint finding (always a warning).
-    pub fn lint(lint: &'a FenLint) -> Finding<'a> {
-        Finding {
-            severity: Severity::Warning,
-            code: lint.code(),
-            field: lint.field,
-            span: Some(lint.span.clone()),
-            squares: Bitboard::EMPTY,
-            message: Message::Lint(lint),
-        }
-    }
-
-    /// A legality reason located at `span`.
-    pub fn reason(reason: &'a Reason, span: Option<Range<usize>>) -> Finding<'a> {
-        Finding {
-            severity: reason.severity(),
-            code: reason.code(),
-            field: reason.field(),
-            span,
-            squares: reason.squares,
-            message: Message::Reason(reason),
-        }
-    }
-}
+/// One problem of an input, as the library locates it.
+pub use sanfen::fen::FenFinding as Finding;
 
 /// How human output looks.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -296,18 +219,21 @@ struct BySeverity<'r, 'a>(&'r [Finding<'a>], Severity);
 
 impl Serialize for BySeverity<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.0.iter().filter(|finding| finding.severity == self.1))
+        serializer.collect_seq(self.0.iter().filter(|finding| finding.severity == self.1).map(JsonFinding))
     }
 }
 
-impl Serialize for Finding<'_> {
+/// A finding as a JSON object.
+struct JsonFinding<'r, 'a>(&'r Finding<'a>);
+
+impl Serialize for JsonFinding<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut finding = serializer.serialize_struct("Finding", 5)?;
-        finding.serialize_field("code", self.code)?;
-        finding.serialize_field("message", &AsText(&self.message))?;
-        finding.serialize_field("field", self.field.name())?;
-        finding.serialize_field("span", &self.span.as_ref().map(|span| [span.start, span.end]))?;
-        finding.serialize_field("squares", &Squares(self.squares))?;
+        finding.serialize_field("code", self.0.code)?;
+        finding.serialize_field("message", &AsText(&self.0.message))?;
+        finding.serialize_field("field", self.0.field.name())?;
+        finding.serialize_field("span", &self.0.span.as_ref().map(|span| [span.start, span.end]))?;
+        finding.serialize_field("squares", &Squares(self.0.squares))?;
         finding.end()
     }
 }

@@ -12,6 +12,7 @@
 //! assert_eq!(err.errors[1].span, 47..48);
 //! ```
 
+mod check;
 mod error;
 mod parse;
 mod reason;
@@ -23,5 +24,6 @@ mod write;
 #[cfg(test)]
 mod grammar_tests;
 
+pub use check::{FenCheck, FenFinding, FenMessage, SYNTAX_CODE, castling_needing_chess960};
 pub use error::{FenSyntaxError, ParseFenError};
 pub use types::{EnPassantMode, Fen, FenField, FenLint, FenLintKind, FenSpans};
