@@ -251,12 +251,24 @@ fn escape_lines(input: &[u8], game: &GameModel) -> Vec<Vec<u8>> {
 
 /// `text` with each `\r\n` as `\n`.
 fn lf(text: &[u8]) -> Vec<u8> {
+    // every `\r` right before a line end goes with it
     let mut out = Vec::with_capacity(text.len());
-    for (i, &b) in text.iter().enumerate() {
-        if !(b == b'\r' && text.get(i + 1) == Some(&b'\n')) {
-            out.push(b);
+    let mut crs = 0;
+    for &b in text {
+        match b {
+            b'\r' => crs += 1,
+            b'\n' => {
+                crs = 0;
+                out.push(b);
+            }
+            _ => {
+                out.extend(std::iter::repeat_n(b'\r', crs));
+                crs = 0;
+                out.push(b);
+            }
         }
     }
+    out.extend(std::iter::repeat_n(b'\r', crs));
     out
 }
 

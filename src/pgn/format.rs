@@ -471,7 +471,10 @@ impl<'a> Formatter<'a> {
     }
 
     /// `text` (lines ending with `\n`, or `\r\n` as read) with the line
-    /// ends of the output.
+    /// ends of the output. The `\r`s right before a `\n` all go with the
+    /// line end (they are whitespace): kept, one of them would make a line
+    /// of `\n`-ended output look `\r\n`-ended, and formatting the output
+    /// again would change its line ends.
     fn line_ends(&self, text: Vec<u8>) -> Vec<u8> {
         let crs = memchr::memchr_iter(b'\r', &text).count();
         if crs == 0 && !self.crlf {
@@ -479,14 +482,23 @@ impl<'a> Formatter<'a> {
         }
         let newlines = memchr::memchr_iter(b'\n', &text).count();
         let mut out = Vec::with_capacity(text.len() + if self.crlf { newlines } else { 0 });
-        for (i, &b) in text.iter().enumerate() {
-            if b == b'\r' && text.get(i + 1) == Some(&b'\n') {
+        let mut i = 0;
+        while i < text.len() {
+            let b = text[i];
+            if b == b'\r' {
+                // the run of `\r`s, looked at once
+                let run = text[i..].iter().take_while(|&&b| b == b'\r').count();
+                if text.get(i + run) != Some(&b'\n') {
+                    out.extend_from_slice(&text[i..i + run]);
+                }
+                i += run;
                 continue;
             }
             if b == b'\n' && self.crlf {
                 out.push(b'\r');
             }
             out.push(b);
+            i += 1;
         }
         out
     }

@@ -818,3 +818,20 @@ fn fmt_usage_and_io_errors() {
     assert_eq!(fs::read_to_string(&path).unwrap(), SMALL_FORMATTED);
     fs::remove_dir_all(path.parent().unwrap()).unwrap();
 }
+
+#[test]
+fn carriage_returns_before_a_line_end_go_with_it() {
+    // a game written unchanged (a bad tag) whose line ends with `\r\r\n`,
+    // in `\n` output: kept, the extra `\r` would make its line look
+    // `\r\n`-ended, and formatting again would change every line end
+    let (text, unchanged) = format(b"\n[\r\r\no");
+    assert_eq!(text, "[\no\n");
+    assert_eq!(unchanged.len(), 1);
+    assert_eq!(format(text.as_bytes()).0, text, "not idempotent");
+    // in a comment, in `\r\n` output: one `\r` before each `\n`; a `\r`
+    // inside a line is kept
+    let (text, unchanged) = format(b"1. e4 {a\r\r\r\nb\rc} e5 *\r\n");
+    assert!(unchanged.is_empty());
+    assert!(text.ends_with("1. e4 {a\r\nb\rc} 1... e5 *\r\n"), "{text:?}");
+    assert_eq!(format(text.as_bytes()).0, text, "not idempotent");
+}
