@@ -190,21 +190,30 @@ impl GameStream {
                 self.count += 1;
                 Ok(Some((self.count, game)))
             }
-            Some(Err(ReadError::TooLarge { at, size })) => {
-                self.count += 1;
-                Err(PyValueError::new_err(format!(
-                    "{}:{}:{}: game {}: {}",
-                    self.name,
-                    at.line,
-                    at.column,
-                    self.count,
-                    too_large_message(size)
-                )))
+            Some(Err(err)) => {
+                if matches!(err, ReadError::TooLarge { .. }) {
+                    self.count += 1;
+                }
+                Err(read_error(err, &self.name, self.count, &self.raised))
             }
-            Some(Err(ReadError::Io { kind, message })) => {
-                let fallback = io_error(kind, format!("{}: {message}", self.name), &self.name);
-                Err(Source::raise(&self.raised, fallback))
-            }
+        }
+    }
+}
+
+/// The Python exception for a game that cannot be read (`number`: the
+/// game's number, when too large), or for the stream's read error (the
+/// file object's own exception, when it raised one).
+pub(crate) fn read_error(err: ReadError, name: &str, number: u64, raised: &Mutex<Option<PyErr>>) -> PyErr {
+    match err {
+        ReadError::TooLarge { at, size } => PyValueError::new_err(format!(
+            "{name}:{}:{}: game {number}: {}",
+            at.line,
+            at.column,
+            too_large_message(size)
+        )),
+        ReadError::Io { kind, message } => {
+            let fallback = io_error(kind, format!("{name}: {message}"), name);
+            Source::raise(raised, fallback)
         }
     }
 }

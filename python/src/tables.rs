@@ -7,10 +7,11 @@
 
 use std::sync::Arc;
 
-use arrow_array::builder::{
-    Float64Builder, Int32Builder, ListBuilder, MapBuilder, StringBuilder, UInt8Builder, UInt32Builder, UInt64Builder,
+use arrow_array::builder::{MapBuilder, StringBuilder, UInt32Builder, UInt64Builder};
+use arrow_array::{
+    ArrayRef, Float64Array, Int32Array, ListArray, RecordBatch, StringArray, UInt8Array, UInt32Array, UInt64Array,
 };
-use arrow_array::{ArrayRef, RecordBatch};
+use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
@@ -18,8 +19,9 @@ use pyo3_arrow::PyTable;
 use sanfen::Severity;
 use sanfen::pgn::SEVEN_TAG_ROSTER;
 use sanfen::pgn::commands::Score;
+use sanfen::pgn::rows::{MoveRowOptions, MoveRows, TextColumn, read_move_rows_input};
 
-use crate::games::{GameStream, prose, result_text, side_name};
+use crate::games::{GameStream, Source, input_error, open_source, read_error, result_text, side_name, threads_arg};
 
 /// The rows a record batch holds at most.
 const BATCH_ROWS: usize = 1 << 16;
@@ -180,21 +182,101 @@ impl GameRows {
 #[pyfunction]
 #[pyo3(signature = (source, threads=None, fen=false))]
 pub fn moves_table(py: Python<'_>, source: &Bound<'_, PyAny>, threads: Option<usize>, fen: bool) -> PyResult<PyTable> {
-    let mut stream = GameStream::open(source, threads)?;
+    let threads = threads_arg(threads)?;
+    let Source { input, name, raised } = open_source(source)?;
+    let mut chunks = read_move_rows_input(input, threads, MoveRowOptions { fen })
+        .map_err(|err| Source::raise(&raised, input_error(&err, &name)))?;
     let schema = moves_schema(fen);
     let mut batches = Vec::new();
-    let mut rows = MoveRows::new(fen);
-    while let Some((number, game)) = stream.next_game(py)? {
-        py.detach(|| rows.push(number, &game));
-        if rows.len >= BATCH_ROWS {
-            let done = std::mem::replace(&mut rows, MoveRows::new(fen));
-            batches.push(py.detach(|| done.finish(&schema)).map_err(arrow_error)?);
+    // games before the next chunk (a game too large to read counts)
+    let mut games = 0;
+    loop {
+        // the rows are read and put into Arrow columns with the GIL released
+        let next = py.detach(|| chunks.next().map(|rows| rows.map(|rows| (rows.games, move_batch(&rows, &schema)))));
+        match next {
+            None => break,
+            Some(Ok((read, batch))) => {
+                games += read;
+                let batch = batch.map_err(arrow_error)?;
+                if batch.num_rows() > 0 {
+                    batches.push(batch);
+                }
+            }
+            Some(Err(err)) => {
+                games += 1;
+                return Err(read_error(err, &name, games, &raised));
+            }
         }
     }
-    if rows.len > 0 || batches.is_empty() {
-        batches.push(rows.finish(&schema).map_err(arrow_error)?);
+    if batches.is_empty() {
+        batches.push(RecordBatch::new_empty(schema.clone()));
     }
     PyTable::try_new(batches, schema)
+}
+
+/// Offsets of Arrow's `utf8` and `list` layouts from where each value ends.
+fn offsets(ends: &[usize]) -> Result<OffsetBuffer<i32>, ArrowError> {
+    let mut offsets = Vec::with_capacity(ends.len() + 1);
+    offsets.push(0);
+    for &end in ends {
+        offsets.push(i32::try_from(end).map_err(|_| ArrowError::ComputeError("a column over 2 GiB".to_owned()))?);
+    }
+    Ok(OffsetBuffer::new(ScalarBuffer::from(offsets)))
+}
+
+/// A text column as Arrow `utf8`; with `empty_is_null`, empty values null.
+fn text_array(column: &TextColumn, empty_is_null: bool) -> Result<ArrayRef, ArrowError> {
+    let offsets = offsets(&column.ends)?;
+    let nulls = empty_is_null.then(|| NullBuffer::from_iter(offsets.windows(2).map(|w| w[1] > w[0])));
+    let values = Buffer::from(column.text.as_bytes());
+    Ok(Arc::new(StringArray::try_new(offsets, values, nulls.filter(|nulls| nulls.null_count() > 0))?))
+}
+
+/// The record batch of a chunk's move rows.
+fn move_batch(rows: &MoveRows, schema: &SchemaRef) -> Result<RecordBatch, ArrowError> {
+    let sides = StringArray::from_iter_values(rows.side.iter().map(|&side| side_name(side)));
+    let clocks: Float64Array = rows.clock.iter().map(|clock| clock.map(|clock| clock.as_secs_f64())).collect();
+    let (cp, mate): (Int32Array, Int32Array) = (
+        rows.eval
+            .iter()
+            .map(|eval| match eval.map(|eval| eval.score) {
+                // a score beyond int32 (none an engine gives) is null
+                Some(Score::Centipawns(cp)) => i32::try_from(cp).ok(),
+                _ => None,
+            })
+            .collect(),
+        rows.eval
+            .iter()
+            .map(|eval| match eval.map(|eval| eval.score) {
+                Some(Score::Mate(n)) => Some(n),
+                _ => None,
+            })
+            .collect(),
+    );
+    let nag_values = UInt8Array::from(rows.nag_values.clone());
+    let nags = ListArray::try_new(
+        Arc::new(Field::new("item", DataType::UInt8, true)),
+        offsets(&rows.nag_ends)?,
+        Arc::new(nag_values),
+        None,
+    )?;
+    let mut columns: Vec<ArrayRef> = vec![
+        Arc::new(UInt64Array::from(rows.game.clone())),
+        Arc::new(UInt32Array::from(rows.ply.clone())),
+        Arc::new(UInt32Array::from(rows.number.clone())),
+        Arc::new(sides),
+        text_array(&rows.san, false)?,
+        text_array(&rows.uci, false)?,
+        Arc::new(clocks),
+        Arc::new(cp),
+        Arc::new(mate),
+        Arc::new(nags),
+        text_array(&rows.comment, true)?,
+    ];
+    if let Some(fens) = &rows.fen {
+        columns.push(text_array(fens, false)?);
+    }
+    RecordBatch::try_new(schema.clone(), columns)
 }
 
 fn moves_schema(fen: bool) -> SchemaRef {
@@ -215,99 +297,4 @@ fn moves_schema(fen: bool) -> SchemaRef {
         fields.push(Field::new("fen", DataType::Utf8, false));
     }
     Arc::new(Schema::new(fields))
-}
-
-/// The columns of `moves_table`, being built.
-struct MoveRows {
-    len: usize,
-    game: UInt64Builder,
-    ply: UInt32Builder,
-    number: UInt32Builder,
-    side: StringBuilder,
-    san: StringBuilder,
-    uci: StringBuilder,
-    clock: Float64Builder,
-    eval_cp: Int32Builder,
-    eval_mate: Int32Builder,
-    nags: ListBuilder<UInt8Builder>,
-    comment: StringBuilder,
-    fen: Option<StringBuilder>,
-}
-
-impl MoveRows {
-    fn new(fen: bool) -> MoveRows {
-        MoveRows {
-            len: 0,
-            game: UInt64Builder::new(),
-            ply: UInt32Builder::new(),
-            number: UInt32Builder::new(),
-            side: StringBuilder::new(),
-            san: StringBuilder::new(),
-            uci: StringBuilder::new(),
-            clock: Float64Builder::new(),
-            eval_cp: Int32Builder::new(),
-            eval_mate: Int32Builder::new(),
-            nags: ListBuilder::new(UInt8Builder::new()),
-            comment: StringBuilder::new(),
-            fen: fen.then(StringBuilder::new),
-        }
-    }
-
-    fn push(&mut self, number: u64, game: &sanfen::pgn::Game) {
-        let mut position = if self.fen.is_some() { game.start.clone() } else { None };
-        for node in &game.mainline.moves {
-            self.len += 1;
-            self.game.append_value(number);
-            self.ply.append_value(node.ply);
-            self.number.append_value(node.number);
-            self.side.append_value(side_name(node.side));
-            self.san.append_value(node.san.to_string());
-            self.uci.append_value(node.uci_text());
-            self.clock.append_option(node.clock().map(|clock| clock.as_secs_f64()));
-            let (cp, mate) = match node.eval().map(|eval| eval.score) {
-                // a score beyond int32 (none an engine gives) is null
-                Some(Score::Centipawns(cp)) => (i32::try_from(cp).ok(), None),
-                Some(Score::Mate(n)) => (None, Some(n)),
-                None => (None, None),
-            };
-            self.eval_cp.append_option(cp);
-            self.eval_mate.append_option(mate);
-            self.nags.values().append_slice(&node.nags);
-            self.nags.append(true);
-            let comment = prose(&node.comments);
-            self.comment.append_option((!comment.is_empty()).then_some(comment));
-            if let Some(fens) = &mut self.fen {
-                // every move of the tree was played from the one before it
-                position = position.and_then(|pos| match node.played {
-                    Some(m) => pos.play(m).ok(),
-                    None => {
-                        let mut pos = pos;
-                        pos.play_null();
-                        Some(pos)
-                    }
-                });
-                fens.append_option(position.as_ref().map(ToString::to_string));
-            }
-        }
-    }
-
-    fn finish(mut self, schema: &SchemaRef) -> Result<RecordBatch, ArrowError> {
-        let mut columns: Vec<ArrayRef> = vec![
-            Arc::new(self.game.finish()),
-            Arc::new(self.ply.finish()),
-            Arc::new(self.number.finish()),
-            Arc::new(self.side.finish()),
-            Arc::new(self.san.finish()),
-            Arc::new(self.uci.finish()),
-            Arc::new(self.clock.finish()),
-            Arc::new(self.eval_cp.finish()),
-            Arc::new(self.eval_mate.finish()),
-            Arc::new(self.nags.finish()),
-            Arc::new(self.comment.finish()),
-        ];
-        if let Some(fens) = &mut self.fen {
-            columns.push(Arc::new(fens.finish()));
-        }
-        RecordBatch::try_new(schema.clone(), columns)
-    }
 }

@@ -256,7 +256,7 @@ impl fmt::Display for Command {
 }
 
 /// The commands of a comment's text, and the text without them.
-fn read_commands(text: &str) -> (Vec<Command>, String) {
+pub(crate) fn read_commands(text: &str) -> (Vec<Command>, String) {
     let mut commands = Vec::new();
     let mut prose = String::new();
     let mut rest = text;

@@ -17,6 +17,7 @@ pub mod game;
 pub mod input;
 pub mod parallel;
 pub mod reader;
+pub mod rows;
 pub mod start;
 #[cfg(test)]
 mod test_io;

@@ -8,3 +8,4 @@ mod check;
 mod fidelity;
 mod fmt;
 mod reader;
+mod rows;

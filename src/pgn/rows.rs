@@ -1,0 +1,466 @@
+//! The mainline moves of PGN games as columns, one row per move: what a
+//! table of moves (Arrow, Parquet, CSV) is built from, without building the
+//! games first.
+//!
+//! [`MoveRows::of_chunk`] reads the games of one [`Chunk`] (every move
+//! validated as `sanfen check` validates it); [`read_move_rows_input`]
+//! reads a whole input on several threads, one [`MoveRows`] per chunk in
+//! input order. Variations are skipped; a game's moves stop at the first
+//! that cannot be played.
+//!
+//! ```
+//! use sanfen::pgn::input::Input;
+//! use sanfen::pgn::rows::{MoveRowOptions, read_move_rows_input};
+//!
+//! let pgn = "1. e4 { [%clk 0:03:00] } e5 2. Nf3 $1 *\n\n1. d4 d5 *\n";
+//! let input = Input::from_reader(std::io::Cursor::new(pgn), None)?;
+//! let mut rows = Vec::new();
+//! for chunk in read_move_rows_input(input, 2, MoveRowOptions::default())? {
+//!     rows.push(chunk?);
+//! }
+//! let rows = &rows[0];
+//! assert_eq!(rows.len(), 5);
+//! assert_eq!(rows.game, [1, 1, 1, 2, 2]);
+//! assert_eq!(rows.san.get(2), "Nf3");
+//! assert_eq!(rows.uci.get(2), "g1f3");
+//! assert_eq!(rows.clock[0].map(|clock| clock.as_secs()), Some(180));
+//! assert_eq!(rows.nags(2), [1]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use core::fmt::Write as _;
+use std::io::Read;
+use std::time::Duration;
+
+use crate::Color;
+use crate::pgn::chunk::{Chunk, Chunker};
+use crate::pgn::commands::{Command, Eval, read_commands};
+use crate::pgn::game::{PARALLEL_CHUNK_TARGET, ReadError};
+use crate::pgn::input::{Compression, Input, InputError};
+use crate::pgn::parallel::Ordered;
+use crate::pgn::reader::{Location, RawText, Reader, ResultToken, Skip, SyntaxError, Visitor};
+use crate::pgn::validate::{Options, Validator};
+
+/// What [`MoveRows`] hold beyond the columns every table has.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveRowOptions {
+    /// The position after each move, as FEN ([`MoveRows::fen`]).
+    pub fen: bool,
+}
+
+/// A column of text values, one after another in one string.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TextColumn {
+    /// The values, concatenated.
+    pub text: String,
+    /// Where each value ends in `text` (value `i` starts where value
+    /// `i - 1` ends, the first at 0).
+    pub ends: Vec<usize>,
+}
+
+impl TextColumn {
+    /// Value `i`.
+    ///
+    /// # Panics
+    ///
+    /// `i` is not below [`TextColumn::len`].
+    pub fn get(&self, i: usize) -> &str {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.text[start..self.ends[i]]
+    }
+
+    /// The number of values.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// No value.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Ends the value being written in `text`.
+    fn end(&mut self) {
+        self.ends.push(self.text.len());
+    }
+
+    /// Appends a value.
+    fn push(&mut self, value: &str) {
+        self.text.push_str(value);
+        self.end();
+    }
+}
+
+/// The mainline moves of some games, one row per move, as columns (each
+/// column holds one value per row).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MoveRows {
+    /// The game's number in the input, from 1.
+    pub game: Vec<u64>,
+    /// Half-moves from the game's start, this one included.
+    pub ply: Vec<u32>,
+    /// The move number.
+    pub number: Vec<u32>,
+    /// The side that moved.
+    pub side: Vec<Color>,
+    /// The move in canonical SAN, with its check mark.
+    pub san: TextColumn,
+    /// The move in UCI (`0000` for a null move; castling king to rook in
+    /// Chess960 games).
+    pub uci: TextColumn,
+    /// The token as written when it is not [`MoveRows::san`] (`Ng1f3`,
+    /// `e4!?`), else empty.
+    pub written: TextColumn,
+    /// Whether the move captures.
+    pub capture: Vec<bool>,
+    /// Whether the move gives check (mate included).
+    pub check: Vec<bool>,
+    /// The first clock (`[%clk]`) in the comments after the move.
+    pub clock: Vec<Option<Duration>>,
+    /// The first elapsed move time (`[%emt]`) in the comments after the move.
+    pub elapsed: Vec<Option<Duration>>,
+    /// The first evaluation (`[%eval]`) in the comments after the move.
+    pub eval: Vec<Option<Eval>>,
+    /// The NAGs after the move, an annotation glued to it first, all rows'
+    /// one after another: see [`MoveRows::nags`].
+    pub nag_values: Vec<u8>,
+    /// Where each row's NAGs end in `nag_values`.
+    pub nag_ends: Vec<usize>,
+    /// The comments after the move without their commands, joined with a
+    /// space (empty when none).
+    pub comment: TextColumn,
+    /// The position after the move as FEN, with [`MoveRowOptions::fen`].
+    pub fen: Option<TextColumn>,
+    /// The games read (with moves or not).
+    pub games: u64,
+}
+
+impl MoveRows {
+    /// No rows, ready for `options`.
+    pub fn new(options: MoveRowOptions) -> MoveRows {
+        MoveRows { fen: options.fen.then(TextColumn::default), ..MoveRows::default() }
+    }
+
+    /// The number of rows.
+    pub fn len(&self) -> usize {
+        self.game.len()
+    }
+
+    /// No row.
+    pub fn is_empty(&self) -> bool {
+        self.game.is_empty()
+    }
+
+    /// The NAGs of row `i`.
+    ///
+    /// # Panics
+    ///
+    /// `i` is not below [`MoveRows::len`].
+    pub fn nags(&self, i: usize) -> &[u8] {
+        let start = if i == 0 { 0 } else { self.nag_ends[i - 1] };
+        &self.nag_values[start..self.nag_ends[i]]
+    }
+
+    /// The moves of the games of one chunk, numbered from `first_game`.
+    ///
+    /// # Errors
+    ///
+    /// The chunk is the last piece of a game too large to read
+    /// ([`ReadError::TooLarge`]); the other pieces give no row.
+    pub fn of_chunk(chunk: &Chunk, first_game: u64, options: MoveRowOptions) -> Result<MoveRows, ReadError> {
+        let mut rows = MoveRows::new(options);
+        if let Some(oversized) = chunk.oversized {
+            if oversized.last {
+                let size = chunk.start.offset + chunk.data.len() as u64 - oversized.game.offset;
+                return Err(ReadError::TooLarge { at: oversized.game, size });
+            }
+            return Ok(rows);
+        }
+        let validator = Validator::with_base(&chunk.data, chunk.start.offset, Options::default()).keeping_san();
+        let mut builder = RowBuilder { validator, rows: &mut rows, next_game: first_game, row: None, mainline: true };
+        let mut reader = Reader::with_start(&chunk.data, chunk.start);
+        while reader.read_game(&mut builder).is_some() {}
+        Ok(rows)
+    }
+}
+
+/// The row being written: its NAGs and comments may follow the move.
+#[derive(Default)]
+struct OpenRow {
+    clock: Option<Duration>,
+    elapsed: Option<Duration>,
+    eval: Option<Eval>,
+}
+
+/// Reads games into rows, validating every move.
+struct RowBuilder<'a, 'r> {
+    validator: Validator<'a>,
+    rows: &'r mut MoveRows,
+    next_game: u64,
+    /// The last row, while its NAGs and comments may still come.
+    row: Option<OpenRow>,
+    /// Whether the game's mainline can still be played.
+    mainline: bool,
+}
+
+impl RowBuilder<'_, '_> {
+    /// Ends the open row.
+    fn close(&mut self) {
+        if let Some(row) = self.row.take() {
+            let rows = &mut *self.rows;
+            rows.clock.push(row.clock);
+            rows.elapsed.push(row.elapsed);
+            rows.eval.push(row.eval);
+            rows.nag_ends.push(rows.nag_values.len());
+            rows.comment.end();
+        }
+    }
+}
+
+impl Visitor for RowBuilder<'_, '_> {
+    type Output = ();
+
+    fn begin_game(&mut self, at: Location) {
+        self.validator.begin_game(at);
+        self.row = None;
+        self.mainline = false;
+    }
+
+    fn tag(&mut self, name: &[u8], value: RawText<'_>, at: Location) {
+        self.validator.tag(name, value, at);
+    }
+
+    fn end_tags(&mut self) -> Skip {
+        let skip = self.validator.end_tags();
+        self.mainline = self.validator.playing().is_some();
+        skip
+    }
+
+    fn move_number(&mut self, number: u32, black: bool, token: &[u8], at: Location) {
+        self.validator.move_number(number, black, token, at);
+    }
+
+    fn san(&mut self, token: &[u8], at: Location) {
+        self.close();
+        let before = if self.mainline {
+            self.validator.playing().map(|pos| (pos.fullmoves(), pos.turn(), pos.castling_mode()))
+        } else {
+            None
+        };
+        let played = self.validator.moves_played();
+        self.validator.san(token, at);
+        let Some((number, side, mode)) = before else { return };
+        let (Some(m), Some(san)) = (self.validator.last_played(), self.validator.last_san()) else {
+            self.mainline = false;
+            return;
+        };
+        if self.validator.moves_played() == played {
+            self.mainline = false;
+            return;
+        }
+        let rows = &mut *self.rows;
+        let ply = match rows.game.last() {
+            Some(&game) if game == self.next_game => rows.ply.last().map_or(1, |ply| ply + 1),
+            _ => 1,
+        };
+        rows.game.push(self.next_game);
+        rows.ply.push(ply);
+        rows.number.push(number);
+        rows.side.push(side);
+        let start = rows.san.text.len();
+        let _ = write!(rows.san.text, "{san}");
+        rows.san.end();
+        if token != &rows.san.text.as_bytes()[start..] {
+            rows.written.push(&RawText(token).decode());
+        } else {
+            rows.written.end();
+        }
+        match m {
+            Some(m) => {
+                let _ = write!(rows.uci.text, "{}", m.to_uci(mode));
+                rows.uci.end();
+            }
+            None => rows.uci.push("0000"),
+        }
+        rows.capture.push(m.is_some_and(crate::Move::is_capture));
+        rows.check.push(san.suffix.is_some());
+        if let Some(nag) = glued_annotation(token) {
+            rows.nag_values.push(nag);
+        }
+        if let (Some(fens), Some(pos)) = (&mut rows.fen, self.validator.playing()) {
+            let _ = write!(fens.text, "{pos}");
+            fens.end();
+        }
+        self.row = Some(OpenRow::default());
+    }
+
+    fn nag(&mut self, nag: u8, token: &[u8], at: Location) {
+        self.validator.nag(nag, token, at);
+        if self.row.is_some() {
+            self.rows.nag_values.push(nag);
+        }
+    }
+
+    fn comment(&mut self, text: RawText<'_>, at: Location) {
+        self.validator.comment(text, at);
+        let Some(row) = &mut self.row else { return };
+        let decoded = text.decode();
+        let (commands, prose) = if decoded.contains("\r\n") {
+            read_commands(&decoded.replace("\r\n", "\n"))
+        } else {
+            read_commands(&decoded)
+        };
+        for command in commands {
+            match command {
+                Command::Clock(clock) => {
+                    row.clock.get_or_insert(clock);
+                }
+                Command::Elapsed(elapsed) => {
+                    row.elapsed.get_or_insert(elapsed);
+                }
+                Command::Eval(eval) => {
+                    row.eval.get_or_insert(eval);
+                }
+                _ => {}
+            }
+        }
+        if !prose.is_empty() {
+            let comment = &mut self.rows.comment;
+            let start = comment.ends.last().copied().unwrap_or(0);
+            if comment.text.len() > start {
+                comment.text.push(' ');
+            }
+            comment.text.push_str(&prose);
+        }
+    }
+
+    fn begin_variation(&mut self, _at: Location) -> Skip {
+        // the mainline only: the move before stays open for the comments
+        // after the variation
+        Skip(true)
+    }
+
+    fn result(&mut self, result: ResultToken, token: &[u8], at: Location) {
+        self.validator.result(result, token, at);
+    }
+
+    fn syntax_error(&mut self, error: SyntaxError) {
+        self.validator.syntax_error(error);
+    }
+
+    fn after_result(&mut self, text: &[u8], at: Location) {
+        self.validator.after_result(text, at);
+    }
+
+    fn between_games(&mut self, text: &[u8], at: Location) {
+        self.validator.between_games(text, at);
+    }
+
+    fn escape(&mut self, line: &[u8], at: Location) {
+        self.validator.escape(line, at);
+    }
+
+    fn invisible(&mut self, text: &[u8], at: Location) {
+        self.validator.invisible(text, at);
+    }
+
+    fn en_passant_mark(&mut self, token: &[u8], at: Location) {
+        self.validator.en_passant_mark(token, at);
+    }
+
+    fn end_game(&mut self, at: Location) {
+        self.close();
+        self.validator.end_game(at);
+        self.rows.games += 1;
+        self.next_game += 1;
+    }
+}
+
+/// The NAG of an annotation glued to a move token (`Nf3!?`).
+fn glued_annotation(token: &[u8]) -> Option<u8> {
+    let marks = token.iter().rev().take_while(|&&b| b == b'!' || b == b'?').count();
+    crate::pgn::reader::suffix_nag(&token[token.len() - marks..])
+}
+
+/// The move rows of an input read on several threads: see
+/// [`read_move_rows_input`].
+pub struct MoveRowChunks {
+    ordered: Ordered<Box<dyn Read + Send>, RowWork>,
+    compression: Option<Compression>,
+    /// Games before the next chunk.
+    games: u64,
+    done: bool,
+}
+
+impl core::fmt::Debug for MoveRowChunks {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("MoveRowChunks").field("games", &self.games).finish_non_exhaustive()
+    }
+}
+
+/// The work on each chunk: its rows, numbered from 1 in the chunk.
+struct RowWork(MoveRowOptions);
+
+impl crate::pgn::parallel::ChunkWork for RowWork {
+    type Output = (Result<MoveRows, ReadError>, Vec<u8>);
+
+    fn work(&self, chunk: Chunk) -> Self::Output {
+        let rows = MoveRows::of_chunk(&chunk, 1, self.0);
+        (rows, chunk.data)
+    }
+}
+
+/// Reads the mainline moves of every game of `input` on `threads` threads
+/// (0: one per core), one [`MoveRows`] per chunk of the input, in input
+/// order, the games numbered from 1 across the input. A game too large to
+/// read is a [`ReadError::TooLarge`] item (it counts as a game); the games
+/// after it are read. A read error ends the rows.
+///
+/// # Errors
+///
+/// The input is not PGN text, or the threads cannot start.
+pub fn read_move_rows_input(
+    input: Input,
+    threads: usize,
+    options: MoveRowOptions,
+) -> Result<MoveRowChunks, InputError> {
+    if let Some(not_text) = input.not_text {
+        return Err(InputError { kind: std::io::ErrorKind::InvalidData, message: not_text.to_string() });
+    }
+    let chunker = Chunker::with_target(input.reader, PARALLEL_CHUNK_TARGET);
+    let ordered = Ordered::new(chunker, RowWork(options), threads)
+        .map_err(|err| InputError { kind: err.kind(), message: format!("cannot start the threads: {err}") })?;
+    Ok(MoveRowChunks { ordered, compression: input.compression, games: 0, done: false })
+}
+
+impl Iterator for MoveRowChunks {
+    type Item = Result<MoveRows, ReadError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        let (rows, data) = match self.ordered.next()? {
+            Ok(output) => output,
+            Err(err) => {
+                self.done = true;
+                let error = crate::pgn::input::ReadError::new(self.ordered.bytes_read(), self.compression, &err);
+                return Some(Err(ReadError::Io { kind: error.kind, message: error.to_string() }));
+            }
+        };
+        self.ordered.recycle(data);
+        Some(match rows {
+            Ok(mut rows) => {
+                for game in &mut rows.game {
+                    *game += self.games;
+                }
+                self.games += rows.games;
+                Ok(rows)
+            }
+            Err(err) => {
+                self.games += 1;
+                Err(err)
+            }
+        })
+    }
+}
