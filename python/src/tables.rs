@@ -192,7 +192,7 @@ pub fn moves_table(py: Python<'_>, source: &Bound<'_, PyAny>, threads: Option<us
     let mut games = 0;
     loop {
         // the rows are read and put into Arrow columns with the GIL released
-        let next = py.detach(|| chunks.next().map(|rows| rows.map(|rows| (rows.games, move_batch(&rows, &schema)))));
+        let next = py.detach(|| chunks.next().map(|rows| rows.map(|rows| (rows.games, move_batch(rows, &schema)))));
         match next {
             None => break,
             Some(Ok((read, batch))) => {
@@ -224,16 +224,18 @@ fn offsets(ends: &[usize]) -> Result<OffsetBuffer<i32>, ArrowError> {
     Ok(OffsetBuffer::new(ScalarBuffer::from(offsets)))
 }
 
-/// A text column as Arrow `utf8`; with `empty_is_null`, empty values null.
-fn text_array(column: &TextColumn, empty_is_null: bool) -> Result<ArrayRef, ArrowError> {
+/// A text column as Arrow `utf8` (its text moved, not copied); with
+/// `empty_is_null`, empty values null.
+fn text_array(column: TextColumn, empty_is_null: bool) -> Result<ArrayRef, ArrowError> {
     let offsets = offsets(&column.ends)?;
     let nulls = empty_is_null.then(|| NullBuffer::from_iter(offsets.windows(2).map(|w| w[1] > w[0])));
-    let values = Buffer::from(column.text.as_bytes());
+    let values = Buffer::from_vec(column.text.into_bytes());
     Ok(Arc::new(StringArray::try_new(offsets, values, nulls.filter(|nulls| nulls.null_count() > 0))?))
 }
 
-/// The record batch of a chunk's move rows.
-fn move_batch(rows: &MoveRows, schema: &SchemaRef) -> Result<RecordBatch, ArrowError> {
+/// The record batch of a chunk's move rows (their columns moved, not
+/// copied, where Arrow's layout is theirs).
+fn move_batch(rows: MoveRows, schema: &SchemaRef) -> Result<RecordBatch, ArrowError> {
     let sides = StringArray::from_iter_values(rows.side.iter().map(|&side| side_name(side)));
     let clocks: Float64Array = rows.clock.iter().map(|clock| clock.map(|clock| clock.as_secs_f64())).collect();
     let (cp, mate): (Int32Array, Int32Array) = (
@@ -253,7 +255,7 @@ fn move_batch(rows: &MoveRows, schema: &SchemaRef) -> Result<RecordBatch, ArrowE
             })
             .collect(),
     );
-    let nag_values = UInt8Array::from(rows.nag_values.clone());
+    let nag_values = UInt8Array::from(rows.nag_values);
     let nags = ListArray::try_new(
         Arc::new(Field::new("item", DataType::UInt8, true)),
         offsets(&rows.nag_ends)?,
@@ -261,19 +263,19 @@ fn move_batch(rows: &MoveRows, schema: &SchemaRef) -> Result<RecordBatch, ArrowE
         None,
     )?;
     let mut columns: Vec<ArrayRef> = vec![
-        Arc::new(UInt64Array::from(rows.game.clone())),
-        Arc::new(UInt32Array::from(rows.ply.clone())),
-        Arc::new(UInt32Array::from(rows.number.clone())),
+        Arc::new(UInt64Array::from(rows.game)),
+        Arc::new(UInt32Array::from(rows.ply)),
+        Arc::new(UInt32Array::from(rows.number)),
         Arc::new(sides),
-        text_array(&rows.san, false)?,
-        text_array(&rows.uci, false)?,
+        text_array(rows.san, false)?,
+        text_array(rows.uci, false)?,
         Arc::new(clocks),
         Arc::new(cp),
         Arc::new(mate),
         Arc::new(nags),
-        text_array(&rows.comment, true)?,
+        text_array(rows.comment, true)?,
     ];
-    if let Some(fens) = &rows.fen {
+    if let Some(fens) = rows.fen {
         columns.push(text_array(fens, false)?);
     }
     RecordBatch::try_new(schema.clone(), columns)

@@ -79,6 +79,12 @@ impl TextColumn {
         self.ends.is_empty()
     }
 
+    /// Room for `values` more values of about `size` bytes.
+    fn reserve(&mut self, values: usize, size: usize) {
+        self.ends.reserve(values);
+        self.text.reserve(values * size);
+    }
+
     /// Ends the value being written in `text`.
     fn end(&mut self) {
         self.ends.push(self.text.len());
@@ -151,6 +157,27 @@ impl MoveRows {
         self.game.is_empty()
     }
 
+    /// Room for `moves` more rows.
+    fn reserve(&mut self, moves: usize) {
+        self.game.reserve(moves);
+        self.ply.reserve(moves);
+        self.number.reserve(moves);
+        self.side.reserve(moves);
+        self.san.reserve(moves, 4);
+        self.uci.reserve(moves, 4);
+        self.written.reserve(moves, 0);
+        self.capture.reserve(moves);
+        self.check.reserve(moves);
+        self.clock.reserve(moves);
+        self.elapsed.reserve(moves);
+        self.eval.reserve(moves);
+        self.nag_ends.reserve(moves);
+        self.comment.reserve(moves, 0);
+        if let Some(fens) = &mut self.fen {
+            fens.reserve(moves, 60);
+        }
+    }
+
     /// The NAGs of row `i`.
     ///
     /// # Panics
@@ -176,6 +203,7 @@ impl MoveRows {
             }
             return Ok(rows);
         }
+        rows.reserve(chunk.data.len() / BYTES_PER_MOVE);
         let validator = Validator::with_base(&chunk.data, chunk.start.offset, Options::default()).keeping_san();
         let mut builder = RowBuilder { validator, rows: &mut rows, next_game: first_game, row: None, mainline: true };
         let mut reader = Reader::with_start(&chunk.data, chunk.start);
@@ -183,6 +211,11 @@ impl MoveRows {
         Ok(rows)
     }
 }
+
+/// PGN bytes per mainline move, about (move numbers, tags and results
+/// included; fewer with comments or variations): the rows a chunk's bytes
+/// make room for at first.
+const BYTES_PER_MOVE: usize = 5;
 
 /// The row being written: its NAGs and comments may follow the move.
 #[derive(Default)]
@@ -267,17 +300,26 @@ impl Visitor for RowBuilder<'_, '_> {
         rows.ply.push(ply);
         rows.number.push(number);
         rows.side.push(side);
-        let start = rows.san.text.len();
-        let _ = write!(rows.san.text, "{san}");
-        rows.san.end();
-        if token != &rows.san.text.as_bytes()[start..] {
-            rows.written.push(&RawText(token).decode());
-        } else {
+        let mut text = [0; 16];
+        let len = san.write_ascii(&mut text);
+        let san_text = core::str::from_utf8(&text[..len]).unwrap_or_default();
+        rows.san.push(san_text);
+        if token == san_text.as_bytes() {
             rows.written.end();
+        } else {
+            rows.written.push(&RawText(token).decode());
         }
         match m {
             Some(m) => {
-                let _ = write!(rows.uci.text, "{}", m.to_uci(mode));
+                let uci = m.to_uci(mode);
+                let uci_text = &mut rows.uci.text;
+                for square in [uci.from, uci.to] {
+                    uci_text.push(square.file().char());
+                    uci_text.push(square.rank().char());
+                }
+                if let Some(role) = uci.promotion {
+                    uci_text.push(role.char());
+                }
                 rows.uci.end();
             }
             None => rows.uci.push("0000"),

@@ -1,0 +1,97 @@
+//! Fuzz target `rows`: move rows (`sanfen::pgn::rows`) for any input
+//! (raw bytes, or, when the first byte is 0, a structured PGN rendered from
+//! the rest: see `common/structured.rs`):
+//!
+//! - reading never panics;
+//! - the rows are the mainline moves of the games `read_games_from_slice`
+//!   builds: the same games, numbers, plies, SAN, UCI, clocks, evaluations,
+//!   NAGs and comments;
+//! - the input cut into chunks by the `Chunker` (small targets, with the
+//!   quick search and line by line), each chunk's rows read on their own and
+//!   numbered on, gives exactly the rows of the input read as one chunk.
+
+#![no_main]
+
+#[path = "common/structured.rs"]
+mod structured;
+
+use libfuzzer_sys::fuzz_target;
+use sanfen::pgn::rows::{MoveRowOptions, MoveRows};
+use sanfen::pgn::{Chunker, read_games_from_slice};
+
+fuzz_target!(|data: &[u8]| {
+    let input = structured::input(data);
+    check(&input);
+});
+
+/// Every row as text, in order.
+fn lines(rows: &[MoveRows]) -> Vec<String> {
+    let mut out = Vec::new();
+    for rows in rows {
+        for i in 0..rows.len() {
+            out.push(format!(
+                "{} {} {} {:?} {} {} {:?} {:?} {:?} {:?} {:?}",
+                rows.game[i],
+                rows.ply[i],
+                rows.number[i],
+                rows.side[i],
+                rows.san.get(i),
+                rows.uci.get(i),
+                rows.clock[i],
+                rows.eval[i],
+                rows.nags(i),
+                rows.comment.get(i),
+                rows.fen.as_ref().map(|fens| fens.get(i)),
+            ));
+        }
+    }
+    out
+}
+
+/// The rows of `input` in chunks of at least `target` bytes; `None` when a
+/// game is too large to read.
+fn chunked(input: &[u8], target: usize, line_by_line: bool, fen: bool) -> Option<Vec<MoveRows>> {
+    let chunker = Chunker::with_target(input, target);
+    let mut chunker = if line_by_line { chunker.line_by_line() } else { chunker };
+    let mut out = Vec::new();
+    let mut games = 1;
+    let mut buffer = Vec::new();
+    while let Some(chunk) = chunker.next_chunk(buffer).expect("reading from memory") {
+        let rows = MoveRows::of_chunk(&chunk, games, MoveRowOptions { fen }).ok()?;
+        games += rows.games;
+        out.push(rows);
+        buffer = chunk.data;
+    }
+    Some(out)
+}
+
+fn check(input: &[u8]) {
+    let fen = input.len() % 3 == 0;
+    // the whole input as one chunk
+    let Some(whole) = chunked(input, usize::MAX / 2, false, fen) else { return };
+    let whole_lines = lines(&whole);
+    let small = 2 + input.len() % 61;
+    for (target, line_by_line) in [(1, false), (1, true), (small, false)] {
+        let Some(rows) = chunked(input, target, line_by_line, fen) else { continue };
+        let got = lines(&rows);
+        assert!(got == whole_lines, "chunks of at least {target} bytes (line by line: {line_by_line}) give other rows");
+        assert_eq!(rows.iter().map(|r| r.games).sum::<u64>(), whole.iter().map(|r| r.games).sum::<u64>());
+    }
+    // the games' mainlines
+    let games = read_games_from_slice(input);
+    assert_eq!(whole.iter().map(|r| r.games).sum::<u64>(), games.len() as u64, "the same games");
+    let mut expected = Vec::new();
+    for (index, game) in games.iter().enumerate() {
+        for node in &game.mainline.moves {
+            expected.push(format!("{} {} {} {}", index + 1, node.ply, node.san, node.uci_text()));
+        }
+    }
+    let got: Vec<String> = whole
+        .iter()
+        .flat_map(|rows| {
+            (0..rows.len())
+                .map(move |i| format!("{} {} {} {}", rows.game[i], rows.ply[i], rows.san.get(i), rows.uci.get(i)))
+        })
+        .collect();
+    assert_eq!(got, expected, "the rows are the games' mainline moves");
+}
