@@ -66,7 +66,7 @@ fn chunked(input: &[u8], target: usize, line_by_line: bool, fen: bool) -> Option
 }
 
 fn check(input: &[u8]) {
-    let fen = input.len() % 3 == 0;
+    let fen = input.len().is_multiple_of(3);
     // the whole input as one chunk
     let Some(whole) = chunked(input, usize::MAX / 2, false, fen) else { return };
     let whole_lines = lines(&whole);
