@@ -109,7 +109,10 @@
 //! tree with comments, NAGs and comment commands (clock, evaluation, arrows),
 //! every move validated, the findings located. A game writes itself back as
 //! PGN. [`pgn::check_path`] and [`pgn::check_reader`] check a whole input on N
-//! threads, the reports in input order, memory bounded.
+//! threads, the reports in input order, memory bounded. For tables,
+//! [`pgn::rows::read_move_rows_input`] reads the mainline moves of every game
+//! straight into columns (SAN, UCI, clock, evaluation, NAGs, comment, FEN), on
+//! N threads, without building the games.
 //!
 //! ```
 //! use sanfen::pgn::commands::Score;

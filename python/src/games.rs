@@ -299,14 +299,15 @@ pub fn read_games(source: &Bound<'_, PyAny>, threads: Option<usize>) -> PyResult
 /// it.
 #[pyclass(module = "sanfen._sanfen", frozen)]
 pub struct Game {
-    game: RustGame,
+    /// Shared with the game's moves, which point into it.
+    game: Arc<RustGame>,
     number: u64,
     file: String,
 }
 
 impl Game {
     fn new(game: RustGame, number: u64, file: &str) -> Game {
-        Game { game, number, file: file.to_owned() }
+        Game { game: Arc::new(game), number, file: file.to_owned() }
     }
 }
 
@@ -340,7 +341,7 @@ impl Game {
     /// the first move that cannot be played (the findings say why).
     #[getter]
     fn mainline(&self) -> Vec<Move> {
-        moves_of(&self.game.mainline)
+        moves_of(&self.game, &[], &self.game.mainline)
     }
 
     /// The text of the comments before the first move, without their
@@ -410,8 +411,25 @@ impl Game {
 }
 
 /// The moves of a line, as Python objects.
-fn moves_of(line: &Line) -> Vec<Move> {
-    line.moves.iter().map(|node| Move { node: node.clone() }).collect()
+fn moves_of(game: &Arc<RustGame>, parent: &[u32], line: &Line) -> Vec<Move> {
+    (0..line.moves.len())
+        .map(|i| {
+            let index = u32::try_from(i).unwrap_or(u32::MAX);
+            let path = if parent.is_empty() {
+                NodePath::Main(index)
+            } else {
+                NodePath::Deep(parent.iter().copied().chain([index]).collect())
+            };
+            Move { game: Arc::clone(game), path }
+        })
+        .collect()
+}
+
+/// Where a node is in its game: a mainline move's index, or the indices
+/// that lead to it (move, variation, move, variation, ..., move).
+enum NodePath {
+    Main(u32),
+    Deep(Box<[u32]>),
 }
 
 /// The text of comments without their commands, joined by a space.
@@ -437,7 +455,33 @@ pub(crate) fn side_name(side: Color) -> &'static str {
 /// move played on a position).
 #[pyclass(module = "sanfen._sanfen", name = "Node", frozen)]
 pub struct Move {
-    node: Node,
+    game: Arc<RustGame>,
+    path: NodePath,
+}
+
+impl Move {
+    /// The node, found in the game.
+    fn node(&self) -> &Node {
+        let mainline = &self.game.mainline.moves;
+        match &self.path {
+            NodePath::Main(i) => &mainline[*i as usize],
+            NodePath::Deep(path) => {
+                let mut node = &mainline[path[0] as usize];
+                for step in path[1..].chunks_exact(2) {
+                    node = &node.variations[step[0] as usize].moves[step[1] as usize];
+                }
+                node
+            }
+        }
+    }
+
+    /// The path of this node, to extend to the nodes of its variations.
+    fn path(&self) -> Vec<u32> {
+        match &self.path {
+            NodePath::Main(i) => vec![*i],
+            NodePath::Deep(path) => path.to_vec(),
+        }
+    }
 }
 
 #[pymethods]
@@ -446,57 +490,57 @@ impl Move {
     /// `"exd8=Q#"`; `"--"` for a null move).
     #[getter]
     fn san(&self) -> String {
-        self.node.san.to_string()
+        self.node().san.to_string()
     }
 
     /// The move in UCI (`"g1f3"`; castling king to rook in Chess960 games;
     /// `"0000"` for a null move).
     #[getter]
     fn uci(&self) -> String {
-        self.node.uci_text()
+        self.node().uci_text()
     }
 
     /// The token as written in the PGN (`"Ng1f3!?"`).
     #[getter]
     fn written(&self) -> String {
-        self.node.written.clone()
+        self.node().written.clone()
     }
 
     /// Half-moves from the game's start along the line, this one included
     /// (the first move of the game is ply 1).
     #[getter]
     fn ply(&self) -> u32 {
-        self.node.ply
+        self.node().ply
     }
 
     /// The move number (`12` for `12. Nf3` and `12... Nc6`).
     #[getter]
     fn number(&self) -> u32 {
-        self.node.number
+        self.node().number
     }
 
     /// The side that moves: `"white"` or `"black"`.
     #[getter]
     fn side(&self) -> &'static str {
-        side_name(self.node.side)
+        side_name(self.node().side)
     }
 
     /// The clock after the move (`[%clk h:mm:ss]`), in seconds, or None.
     #[getter]
     fn clock(&self) -> Option<f64> {
-        self.node.clock().map(|clock| clock.as_secs_f64())
+        self.node().clock().map(|clock| clock.as_secs_f64())
     }
 
     /// The time the move took (`[%emt h:mm:ss]`), in seconds, or None.
     #[getter]
     fn elapsed(&self) -> Option<f64> {
-        self.node.elapsed().map(|elapsed| elapsed.as_secs_f64())
+        self.node().elapsed().map(|elapsed| elapsed.as_secs_f64())
     }
 
     /// The evaluation after the move (`[%eval ...]`), or None.
     #[getter]
     fn eval(&self) -> Option<Eval> {
-        self.node.eval().map(|eval| {
+        self.node().eval().map(|eval| {
             let (centipawns, mate) = match eval.score {
                 Score::Centipawns(cp) => (Some(cp), None),
                 Score::Mate(n) => (None, Some(n)),
@@ -510,31 +554,39 @@ impl Move {
     /// ("" when none).
     #[getter]
     fn comment(&self) -> String {
-        prose(&self.node.comments)
+        prose(&self.node().comments)
     }
 
     /// The comments after the move as written, commands included.
     #[getter]
     fn comments(&self) -> Vec<String> {
-        self.node.comments.iter().map(|c| c.text().to_owned()).collect()
+        self.node().comments.iter().map(|c| c.text().to_owned()).collect()
     }
 
     /// The NAGs after the move, in order (an annotation glued to the move,
     /// `Nf3!?`, first, as its NAG: 5).
     #[getter]
     fn nags(&self) -> Vec<u32> {
-        self.node.nags.iter().map(|&nag| u32::from(nag)).collect()
+        self.node().nags.iter().map(|&nag| u32::from(nag)).collect()
     }
 
     /// The variations that replace this move: each a list of `Move`s, its
     /// first move an alternative to this one.
     #[getter]
     fn variations(&self) -> Vec<Vec<Move>> {
-        self.node.variations.iter().map(moves_of).collect()
+        let path = self.path();
+        let node = self.node();
+        (0..node.variations.len())
+            .map(|v| {
+                let mut parent = path.clone();
+                parent.push(u32::try_from(v).unwrap_or(u32::MAX));
+                moves_of(&self.game, &parent, &node.variations[v])
+            })
+            .collect()
     }
 
     fn __repr__(&self) -> String {
-        format!("<Node {} {}>", self.node.ply, self.node.san)
+        format!("<Node {} {}>", self.node().ply, self.node().san)
     }
 }
 
