@@ -510,13 +510,8 @@ impl Visitor for Model {
     fn comment(&mut self, text: RawText<'_>, at: Location) {
         let start = self.index(at);
         self.game.comments.push(start..start + text.0.len() + 2);
-        let mut bytes = Vec::with_capacity(text.0.len());
-        for (i, &b) in text.0.iter().enumerate() {
-            if !(b == b'\r' && text.0.get(i + 1) == Some(&b'\n')) {
-                bytes.push(b);
-            }
-        }
-        self.item(Item::Comment(bytes));
+        // line ends as the output writes them (see `lf`)
+        self.item(Item::Comment(lf(text.0)));
     }
 
     fn begin_variation(&mut self, _at: Location) -> Skip {
