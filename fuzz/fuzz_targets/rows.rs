@@ -26,26 +26,7 @@ fuzz_target!(|data: &[u8]| {
 
 /// Every row as text, in order.
 fn lines(rows: &[MoveRows]) -> Vec<String> {
-    let mut out = Vec::new();
-    for rows in rows {
-        for i in 0..rows.len() {
-            out.push(format!(
-                "{} {} {} {:?} {} {} {:?} {:?} {:?} {:?} {:?}",
-                rows.game[i],
-                rows.ply[i],
-                rows.number[i],
-                rows.side[i],
-                rows.san.get(i),
-                rows.uci.get(i),
-                rows.clock[i],
-                rows.eval[i],
-                rows.nags(i),
-                rows.comment.get(i),
-                rows.fen.as_ref().map(|fens| fens.get(i)),
-            ));
-        }
-    }
-    out
+    rows.iter().flat_map(|rows| rows.rows().map(|row| format!("{row:?}"))).collect()
 }
 
 /// The rows of `input` in chunks of at least `target` bytes; `None` when a
@@ -88,10 +69,7 @@ fn check(input: &[u8]) {
     }
     let got: Vec<String> = whole
         .iter()
-        .flat_map(|rows| {
-            (0..rows.len())
-                .map(move |i| format!("{} {} {} {}", rows.game[i], rows.ply[i], rows.san.get(i), rows.uci.get(i)))
-        })
+        .flat_map(|rows| rows.rows().map(|row| format!("{} {} {} {}", row.game, row.ply, row.san, row.uci)))
         .collect();
     assert_eq!(got, expected, "the rows are the games' mainline moves");
 }

@@ -22,9 +22,9 @@
 //! assert_eq!(rows.len(), 5);
 //! assert_eq!(rows.game, [1, 1, 1, 2, 2]);
 //! assert_eq!(rows.san.get(2), "Nf3");
-//! assert_eq!(rows.uci.get(2), "g1f3");
 //! assert_eq!(rows.clock[0].map(|clock| clock.as_secs()), Some(180));
-//! assert_eq!(rows.nags(2), [1]);
+//! let row = rows.row(2);
+//! assert_eq!((row.game, row.ply, row.san, row.uci, row.nags), (1, 3, "Nf3", "g1f3", &[1][..]));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -157,6 +157,36 @@ impl MoveRows {
         self.game.is_empty()
     }
 
+    /// Row `i`, borrowed.
+    ///
+    /// # Panics
+    ///
+    /// `i` is not below [`MoveRows::len`].
+    pub fn row(&self, i: usize) -> MoveRow<'_> {
+        MoveRow {
+            game: self.game[i],
+            ply: self.ply[i],
+            number: self.number[i],
+            side: self.side[i],
+            san: self.san.get(i),
+            uci: self.uci.get(i),
+            written: self.written.get(i),
+            capture: self.capture[i],
+            check: self.check[i],
+            clock: self.clock[i],
+            elapsed: self.elapsed[i],
+            eval: self.eval[i],
+            nags: self.nags(i),
+            comment: self.comment.get(i),
+            fen: self.fen.as_ref().map(|fens| fens.get(i)),
+        }
+    }
+
+    /// Every row, in order.
+    pub fn rows(&self) -> impl Iterator<Item = MoveRow<'_>> {
+        (0..self.len()).map(|i| self.row(i))
+    }
+
     /// Room for `moves` more rows.
     fn reserve(&mut self, moves: usize) {
         self.game.reserve(moves);
@@ -210,6 +240,42 @@ impl MoveRows {
         while reader.read_game(&mut builder).is_some() {}
         Ok(rows)
     }
+}
+
+/// One row of [`MoveRows`]: a mainline move (see the columns of
+/// [`MoveRows`] for what each field holds).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct MoveRow<'a> {
+    /// The game's number in the input, from 1.
+    pub game: u64,
+    /// Half-moves from the game's start, this one included.
+    pub ply: u32,
+    /// The move number.
+    pub number: u32,
+    /// The side that moved.
+    pub side: Color,
+    /// Canonical SAN with its check mark.
+    pub san: &'a str,
+    /// UCI (`0000` for a null move).
+    pub uci: &'a str,
+    /// The token as written when it is not the SAN, else empty.
+    pub written: &'a str,
+    /// Whether the move captures.
+    pub capture: bool,
+    /// Whether the move gives check.
+    pub check: bool,
+    /// The clock after the move (`[%clk]`).
+    pub clock: Option<Duration>,
+    /// The time the move took (`[%emt]`).
+    pub elapsed: Option<Duration>,
+    /// The evaluation after the move (`[%eval]`).
+    pub eval: Option<Eval>,
+    /// The NAGs after the move.
+    pub nags: &'a [u8],
+    /// The comments' prose (empty when none).
+    pub comment: &'a str,
+    /// The position after the move as FEN, when asked for.
+    pub fen: Option<&'a str>,
 }
 
 /// PGN bytes per mainline move, about (move numbers, tags and results

@@ -3,10 +3,12 @@
 //! on several threads; exact rows for small inputs.
 
 use std::io::Cursor;
+use std::time::Duration;
 
-use sanfen::pgn::commands::Score;
+use sanfen::Color;
+use sanfen::pgn::commands::{Eval, Score};
 use sanfen::pgn::input::Input;
-use sanfen::pgn::rows::{MoveRowOptions, MoveRows, read_move_rows_input};
+use sanfen::pgn::rows::{MoveRow, MoveRowOptions, MoveRows, read_move_rows_input};
 use sanfen::pgn::{Chunker, ReadError, read_games};
 
 use crate::common;
@@ -27,28 +29,7 @@ fn rows_of(data: &[u8], threads: usize, options: MoveRowOptions) -> (Vec<MoveRow
 
 /// One row as text, for comparing with the games.
 fn row_text(rows: &MoveRows, i: usize) -> String {
-    let eval = rows.eval[i].map(|eval| match eval.score {
-        Score::Centipawns(cp) => format!("cp{cp}"),
-        Score::Mate(n) => format!("mate{n}"),
-    });
-    format!(
-        "{} {} {} {:?} {} {} [{}] {} {} {:?} {:?} {:?} {:?} {:?} {}",
-        rows.game[i],
-        rows.ply[i],
-        rows.number[i],
-        rows.side[i],
-        rows.san.get(i),
-        rows.uci.get(i),
-        rows.written.get(i),
-        rows.capture[i],
-        rows.check[i],
-        rows.clock[i],
-        rows.elapsed[i],
-        eval,
-        rows.nags(i),
-        rows.comment.get(i),
-        rows.fen.as_ref().map_or("", |fens| fens.get(i)),
-    )
+    format!("{:?}", rows.row(i))
 }
 
 /// The rows the games of `data` give, as text.
@@ -58,10 +39,6 @@ fn expected_rows(data: &[u8], fen: bool) -> Vec<String> {
         let Ok(game) = game else { continue };
         let mut position = game.start.clone();
         for node in &game.mainline.moves {
-            let eval = node.eval().map(|eval| match eval.score {
-                Score::Centipawns(cp) => format!("cp{cp}"),
-                Score::Mate(n) => format!("mate{n}"),
-            });
             let san = node.san.to_string();
             let written = if node.written == san { String::new() } else { node.written.clone() };
             let prose: Vec<&str> = node.comments.iter().map(|c| c.prose()).filter(|p| !p.is_empty()).collect();
@@ -78,24 +55,25 @@ fn expected_rows(data: &[u8], fen: bool) -> Vec<String> {
             } else {
                 String::new()
             };
-            out.push(format!(
-                "{} {} {} {:?} {} {} [{}] {} {} {:?} {:?} {:?} {:?} {:?} {}",
-                index + 1,
-                node.ply,
-                node.number,
-                node.side,
-                san,
-                node.uci_text(),
-                written,
-                node.played.is_some_and(sanfen::Move::is_capture),
-                node.san.suffix.is_some(),
-                node.clock(),
-                node.elapsed(),
-                eval,
-                node.nags,
-                prose.join(" "),
-                fen_text,
-            ));
+            let nags = node.nags.clone();
+            let row = MoveRow {
+                game: index as u64 + 1,
+                ply: node.ply,
+                number: node.number,
+                side: node.side,
+                san: &san,
+                uci: &node.uci_text(),
+                written: &written,
+                capture: node.played.is_some_and(sanfen::Move::is_capture),
+                check: node.san.suffix.is_some(),
+                clock: node.clock(),
+                elapsed: node.elapsed(),
+                eval: node.eval(),
+                nags: &nags,
+                comment: &prose.join(" "),
+                fen: fen.then_some(fen_text.as_str()),
+            };
+            out.push(format!("{row:?}"));
         }
     }
     out
@@ -136,11 +114,25 @@ fn rows_of_a_small_input_exactly() {
     let rows = &chunks[0];
     assert_eq!(rows.games, 2);
     assert_eq!(rows.len(), 13);
-    let text: Vec<String> = (0..rows.len()).map(|i| row_text(rows, i)).collect();
     assert_eq!(
-        text[0],
-        "1 1 1 White e4 e2e4 [] false false Some(180s) None Some(\"cp17\") [] \"good\" \
-         rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+        rows.row(0),
+        MoveRow {
+            game: 1,
+            ply: 1,
+            number: 1,
+            side: Color::White,
+            san: "e4",
+            uci: "e2e4",
+            written: "",
+            capture: false,
+            check: false,
+            clock: Some(Duration::from_secs(180)),
+            elapsed: None,
+            eval: Some(Eval { score: Score::Centipawns(17), depth: None }),
+            nags: &[],
+            comment: "good",
+            fen: Some("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"),
+        }
     );
     // the variation skipped, the comment after it on the move before it
     assert_eq!(rows.comment.get(1), "after");
@@ -149,9 +141,10 @@ fn rows_of_a_small_input_exactly() {
     assert_eq!((rows.san.get(8), rows.uci.get(8)), ("O-O", "e1g1"));
     assert_eq!((rows.san.get(10), rows.capture[10], rows.check[10]), ("Nxd4", true, false));
     // the second game: a check mark, and the moves up to the first that cannot be played
+    let row = rows.row(11);
     assert_eq!(
-        text[11].split(' ').take(8).collect::<Vec<_>>(),
-        ["2", "1", "1", "White", "Rh8+", "h1h8", "[]", "false"]
+        (row.game, row.ply, row.number, row.side, row.san, row.uci, row.written, row.capture, row.check),
+        (2, 1, 1, Color::White, "Rh8+", "h1h8", "", false, true)
     );
     assert!(rows.check[11]);
     assert_eq!(rows.game[11..], [2, 2]);
