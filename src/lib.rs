@@ -135,6 +135,7 @@
 //! | `cli` | yes | the `sanfen` binary: argument parsing, line editing, JSON output, progress bars; turns on `repl`, `compression` and `serde`. The library alone pulls in none of it: depend on sanfen with `default-features = false` |
 //! | `repl` | with `cli` | [`repl::Session`]: the interactive board's core (commands in, responses as data, no terminal I/O); no dependency |
 //! | `compression` | with `cli` | gzip, zstd and bzip2 input for [`pgn::input`], [`pgn::read_games_path`] and [`pgn::check_path`], recognised by the first bytes (flate2, zstd, bzip2) |
+//! | `openings` | with `cli` | [`openings`]: the ECO code and name of a position or a game, from lichess's chess-openings (CC0), embedded at build time; no dependency |
 //! | `serde` | with `cli` | `Serialize` and `Deserialize` for the public values, through their text form where they have one |
 //!
 //! Without `compression`, a compressed input is refused with an error that
@@ -162,6 +163,8 @@ pub mod lint;
 mod movegen;
 mod moves;
 pub mod notation;
+#[cfg(feature = "openings")]
+pub mod openings;
 pub mod pgn;
 pub mod play;
 mod position;

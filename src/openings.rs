@@ -1,0 +1,186 @@
+//! Opening names: the ECO code and name of a position, from lichess's
+//! chess-openings (public domain, CC0), embedded at build time
+//! (`data/openings/`, 3,807 lines of play).
+//!
+//! A position is named when one of the lines reaches it (whatever the move
+//! order); a game is named by the deepest position of its mainline that is.
+//!
+//! ```
+//! use sanfen::openings::{opening, opening_of_game};
+//! use sanfen::san::SanPlus;
+//! use sanfen::Position;
+//!
+//! let mut position = Position::default();
+//! let mut moves = Vec::new();
+//! for san in ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "h3"] {
+//!     let m = san.parse::<SanPlus>()?.to_move(&position)?;
+//!     position.play_unchecked(m);
+//!     moves.push(m);
+//! }
+//! // the Ruy Lopez, Morphy Defense; 7. h3 is in no line
+//! let named = opening_of_game(&Position::default(), &moves).unwrap();
+//! assert_eq!((named.opening.eco, named.opening.name), ("C70", "Ruy Lopez: Morphy Defense"));
+//! assert_eq!(named.ply, 6);
+//! assert_eq!(opening(&position), None);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use crate::san::SanPlus;
+use crate::{Board, CastlingRights, Color, Move, Position, Square};
+
+/// An opening: its ECO code and name.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Opening {
+    /// The ECO code (`C70`).
+    pub eco: &'static str,
+    /// The name (`Ruy Lopez: Morphy Defense`).
+    pub name: &'static str,
+}
+
+/// The opening of a game: the deepest named position of its mainline.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct GameOpening {
+    /// The opening.
+    pub opening: Opening,
+    /// The ply after which the game is in that position (1: after the
+    /// first move).
+    pub ply: usize,
+}
+
+/// The embedded lines, `eco<TAB>name<TAB>pgn` with a header line, one file
+/// per ECO volume.
+const TABLES: [&str; 5] = [
+    include_str!("../data/openings/a.tsv"),
+    include_str!("../data/openings/b.tsv"),
+    include_str!("../data/openings/c.tsv"),
+    include_str!("../data/openings/d.tsv"),
+    include_str!("../data/openings/e.tsv"),
+];
+
+/// What names a position: its pieces, the side to move, the castling
+/// rights and the en passant square when a capture there is legal (as EPD
+/// compares positions).
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Key {
+    board: Board,
+    turn: Color,
+    castling: CastlingRights,
+    ep: Option<Square>,
+}
+
+impl Key {
+    fn of(position: &Position) -> Key {
+        Key {
+            board: position.board().clone(),
+            turn: position.turn(),
+            castling: position.castling_rights(),
+            ep: position.legal_ep_square(),
+        }
+    }
+}
+
+/// Every named position, and the longest line's plies.
+struct Book {
+    names: HashMap<Key, Opening>,
+    max_plies: usize,
+}
+
+/// Read at first use: every line played from the initial position. A
+/// position reached by several lines keeps the first line's name (the
+/// files' order).
+static BOOK: LazyLock<Book> = LazyLock::new(|| {
+    let mut names = HashMap::new();
+    let mut max_plies = 0;
+    for table in TABLES {
+        for line in table.lines().skip(1) {
+            let mut fields = line.split('\t');
+            let (Some(eco), Some(name), Some(pgn)) = (fields.next(), fields.next(), fields.next()) else { continue };
+            let Some((position, plies)) = play_line(pgn) else { continue };
+            max_plies = max_plies.max(plies);
+            names.entry(Key::of(&position)).or_insert(Opening { eco, name });
+        }
+    }
+    Book { names, max_plies }
+});
+
+/// The position a line of movetext (`1. e4 e5 2. Nf3`) reaches from the
+/// initial position, and its plies; `None` if a move is not legal there.
+fn play_line(pgn: &str) -> Option<(Position, usize)> {
+    let mut position = Position::default();
+    let mut plies = 0;
+    for token in pgn.split_whitespace() {
+        if token.ends_with('.') {
+            continue;
+        }
+        let m = token.parse::<SanPlus>().ok()?.to_move(&position).ok()?;
+        position.play_unchecked(m);
+        plies += 1;
+    }
+    Some((position, plies))
+}
+
+/// The opening named for `position`, if a line reaches it.
+pub fn opening(position: &Position) -> Option<Opening> {
+    BOOK.names.get(&Key::of(position)).copied()
+}
+
+/// The opening of a game that starts at `start` and plays `moves` (its
+/// mainline): the deepest position on the way that has a name, with its
+/// ply. Only the first plies are looked at, as many as the longest named
+/// line has; `None` when no position is named (or a move is not legal).
+pub fn opening_of_game(start: &Position, moves: &[Move]) -> Option<GameOpening> {
+    let book = &*BOOK;
+    let mut position = start.clone();
+    let mut found = None;
+    for (i, &m) in moves.iter().take(book.max_plies).enumerate() {
+        position = position.play(m).ok()?;
+        if let Some(&opening) = book.names.get(&Key::of(&position)) {
+            found = Some(GameOpening { opening, ply: i + 1 });
+        }
+    }
+    found
+}
+
+/// The number of named positions (lines reaching the same position count
+/// once).
+pub fn named_positions() -> usize {
+    BOOK.names.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_line_is_legal_and_named() {
+        let mut lines = 0;
+        for table in TABLES {
+            for line in table.lines().skip(1) {
+                let pgn = line.split('\t').nth(2).expect("three fields");
+                let (position, _) = play_line(pgn).unwrap_or_else(|| panic!("{line}"));
+                assert!(opening(&position).is_some(), "{line}");
+                lines += 1;
+            }
+        }
+        assert_eq!(lines, 3807);
+        assert!(named_positions() <= lines);
+    }
+
+    #[test]
+    fn transpositions_reach_the_same_name() {
+        // the Grünfeld's line, and the English move order that reaches it
+        let (a, _) = play_line("1. d4 Nf6 2. c4 g6 3. Nc3 d5").unwrap();
+        let (b, _) = play_line("1. c4 Nf6 2. Nc3 g6 3. d4 d5").unwrap();
+        let grunfeld = Some(Opening { eco: "D80", name: "Grünfeld Defense" });
+        assert_eq!((opening(&a), opening(&b)), (grunfeld, grunfeld));
+    }
+
+    #[test]
+    fn the_initial_position_has_no_name_and_a_game_without_a_named_position_none() {
+        assert_eq!(opening(&Position::default()), None);
+        assert_eq!(opening_of_game(&Position::default(), &[]), None);
+    }
+}
