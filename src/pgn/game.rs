@@ -49,6 +49,7 @@
 //! after the tags). Text in an input that holds no game at all belongs to
 //! no game, and [`read_games`] gives nothing for it.
 
+use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::io::{self, Read};
 
@@ -56,7 +57,9 @@ use crate::Severity;
 use crate::pgn::chunk::Chunk;
 use crate::pgn::chunk::Chunker;
 use crate::pgn::commands::{Comment, Eval};
+use crate::pgn::input::Compression;
 use crate::pgn::input::{Input, InputError};
+use crate::pgn::parallel::ChunkWork;
 use crate::pgn::parallel::Ordered;
 use crate::pgn::reader::{Location, RawText, Reader, ResultToken, Skip, SyntaxError, Visitor};
 use crate::pgn::validate::{Finding, GameReport, Options, Validator};
@@ -267,6 +270,15 @@ pub enum ReadError {
     },
 }
 
+impl ReadError {
+    /// The error of a stream that failed after `bytes_read` bytes (of its
+    /// decompressed text, when `compression` says it is compressed).
+    pub(crate) fn stream(bytes_read: u64, compression: Option<Compression>, err: &io::Error) -> ReadError {
+        let error = crate::pgn::input::ReadError::new(bytes_read, compression, err);
+        ReadError::Io { kind: error.kind, message: error.to_string() }
+    }
+}
+
 impl core::fmt::Display for ReadError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
@@ -353,13 +365,27 @@ pub fn read_games_path(path: impl AsRef<std::path::Path>) -> Result<Games<Box<dy
 /// The input is not PGN text ([`Input::not_text`]: kind
 /// [`io::ErrorKind::InvalidData`]), or the threads cannot start.
 pub fn read_games_input(input: Input, threads: usize) -> Result<ParallelGames, InputError> {
+    let compression = input.compression;
+    let ordered = ordered_input(input, build_chunk as fn(Chunk) -> ChunkGames, threads)?;
+    Ok(ParallelGames { ordered, compression, pending: Pending::default() })
+}
+
+/// `work` on the chunks of `input` on `threads` threads, in input order.
+///
+/// # Errors
+///
+/// The input is not PGN text, or the threads cannot start.
+pub(crate) fn ordered_input<W: ChunkWork>(
+    input: Input,
+    work: W,
+    threads: usize,
+) -> Result<Ordered<Box<dyn Read + Send>, W>, InputError> {
     if let Some(not_text) = input.not_text {
         return Err(InputError { kind: io::ErrorKind::InvalidData, message: not_text.to_string() });
     }
     let chunker = Chunker::with_target(input.reader, PARALLEL_CHUNK_TARGET);
-    let ordered = Ordered::new(chunker, build_chunk as fn(Chunk) -> ChunkGames, threads)
-        .map_err(|err| InputError { kind: err.kind(), message: format!("cannot start the threads: {err}") })?;
-    Ok(ParallelGames { ordered, compression: input.compression, pending: Pending::default() })
+    Ordered::new(chunker, work, threads)
+        .map_err(|err| InputError { kind: err.kind(), message: format!("cannot start the threads: {err}") })
 }
 
 /// The chunks [`read_games_input`] hands to its threads, in bytes.
@@ -421,8 +447,7 @@ fn fill_parallel(
         None => return false,
         Some(Ok(chunk)) => chunk,
         Some(Err(err)) => {
-            let error = crate::pgn::input::ReadError::new(ordered.bytes_read(), compression, &err);
-            pending.ready.push_back(Err(ReadError::Io { kind: error.kind, message: error.to_string() }));
+            pending.ready.push_back(Err(ReadError::stream(ordered.bytes_read(), compression, &err)));
             pending.done = true;
             return true;
         }
@@ -647,12 +672,20 @@ fn decode(bytes: &[u8]) -> String {
 
 /// A comment's text: decoded, `\r\n` as `\n`.
 fn comment_text(bytes: &[u8]) -> String {
-    let text = decode(bytes);
-    if text.contains("\r\n") { text.replace("\r\n", "\n") } else { text }
+    comment_cow(bytes).into_owned()
+}
+
+/// A comment's text: decoded, `\r\n` as `\n` (borrowed when it is UTF-8
+/// with no `\r\n`).
+pub(crate) fn comment_cow(bytes: &[u8]) -> Cow<'_, str> {
+    match RawText(bytes).decode() {
+        Cow::Borrowed(text) if !text.contains("\r\n") => Cow::Borrowed(text),
+        text => Cow::Owned(text.replace("\r\n", "\n")),
+    }
 }
 
 /// The NAG of an annotation glued to a move token (`Nf3!?`).
-fn glued_annotation(token: &[u8]) -> Option<u8> {
+pub(crate) fn glued_annotation(token: &[u8]) -> Option<u8> {
     let marks = token.iter().rev().take_while(|&&b| b == b'!' || b == b'?').count();
     crate::pgn::reader::suffix_nag(&token[token.len() - marks..])
 }

@@ -33,9 +33,9 @@ use std::io::Read;
 use std::time::Duration;
 
 use crate::Color;
-use crate::pgn::chunk::{Chunk, Chunker};
+use crate::pgn::chunk::Chunk;
 use crate::pgn::commands::{Command, Eval, read_commands};
-use crate::pgn::game::{PARALLEL_CHUNK_TARGET, ReadError};
+use crate::pgn::game::{ReadError, comment_cow, glued_annotation, ordered_input};
 use crate::pgn::input::{Compression, Input, InputError};
 use crate::pgn::parallel::Ordered;
 use crate::pgn::reader::{Location, RawText, Reader, ResultToken, Skip, SyntaxError, Visitor};
@@ -412,12 +412,7 @@ impl Visitor for RowBuilder<'_, '_> {
     fn comment(&mut self, text: RawText<'_>, at: Location) {
         self.validator.comment(text, at);
         let Some(row) = &mut self.row else { return };
-        let decoded = text.decode();
-        let (commands, prose) = if decoded.contains("\r\n") {
-            read_commands(&decoded.replace("\r\n", "\n"))
-        } else {
-            read_commands(&decoded)
-        };
+        let (commands, prose) = read_commands(&comment_cow(text.0));
         for command in commands {
             match command {
                 Command::Clock(clock) => {
@@ -484,12 +479,6 @@ impl Visitor for RowBuilder<'_, '_> {
     }
 }
 
-/// The NAG of an annotation glued to a move token (`Nf3!?`).
-fn glued_annotation(token: &[u8]) -> Option<u8> {
-    let marks = token.iter().rev().take_while(|&&b| b == b'!' || b == b'?').count();
-    crate::pgn::reader::suffix_nag(&token[token.len() - marks..])
-}
-
 /// The move rows of an input read on several threads: see
 /// [`read_move_rows_input`].
 pub struct MoveRowChunks {
@@ -532,13 +521,9 @@ pub fn read_move_rows_input(
     threads: usize,
     options: MoveRowOptions,
 ) -> Result<MoveRowChunks, InputError> {
-    if let Some(not_text) = input.not_text {
-        return Err(InputError { kind: std::io::ErrorKind::InvalidData, message: not_text.to_string() });
-    }
-    let chunker = Chunker::with_target(input.reader, PARALLEL_CHUNK_TARGET);
-    let ordered = Ordered::new(chunker, RowWork(options), threads)
-        .map_err(|err| InputError { kind: err.kind(), message: format!("cannot start the threads: {err}") })?;
-    Ok(MoveRowChunks { ordered, compression: input.compression, games: 0, done: false })
+    let compression = input.compression;
+    let ordered = ordered_input(input, RowWork(options), threads)?;
+    Ok(MoveRowChunks { ordered, compression, games: 0, done: false })
 }
 
 impl Iterator for MoveRowChunks {
@@ -552,8 +537,7 @@ impl Iterator for MoveRowChunks {
             Ok(output) => output,
             Err(err) => {
                 self.done = true;
-                let error = crate::pgn::input::ReadError::new(self.ordered.bytes_read(), self.compression, &err);
-                return Some(Err(ReadError::Io { kind: error.kind, message: error.to_string() }));
+                return Some(Err(ReadError::stream(self.ordered.bytes_read(), self.compression, &err)));
             }
         };
         self.ordered.recycle(data);
