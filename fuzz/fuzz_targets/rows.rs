@@ -38,7 +38,7 @@ fn chunked(input: &[u8], target: usize, line_by_line: bool, fen: bool) -> Option
     let mut games = 1;
     let mut buffer = Vec::new();
     while let Some(chunk) = chunker.next_chunk(buffer).expect("reading from memory") {
-        let rows = MoveRows::of_chunk(&chunk, games, MoveRowOptions { fen }).ok()?;
+        let rows = MoveRows::of_chunk(&chunk, games, MoveRowOptions { fen, variations: false }).ok()?;
         games += rows.games;
         out.push(rows);
         buffer = chunk.data;

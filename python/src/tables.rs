@@ -184,7 +184,7 @@ impl GameRows {
 pub fn moves_table(py: Python<'_>, source: &Bound<'_, PyAny>, threads: Option<usize>, fen: bool) -> PyResult<PyTable> {
     let threads = threads_arg(threads)?;
     let Source { input, name, raised } = open_source(source)?;
-    let mut chunks = read_move_rows_input(input, threads, MoveRowOptions { fen })
+    let mut chunks = read_move_rows_input(input, threads, MoveRowOptions { fen, variations: false })
         .map_err(|err| Source::raise(&raised, input_error(&err, &name)))?;
     let schema = moves_schema(fen);
     let mut batches = Vec::new();

@@ -7,6 +7,7 @@ mod board_view;
 mod check;
 mod error;
 mod exit_code;
+mod export;
 mod fen;
 mod fmt;
 mod input;
@@ -116,6 +117,24 @@ enum Command {
     /// variant) is written unchanged and reported on stderr; the exit code is
     /// then 1.
     Fmt(fmt::Args),
+    /// Write PGN games as a table: one row per game, or per move.
+    ///
+    /// Parquet, CSV or JSON Lines (`--format`, or the output's extension),
+    /// to `--output` or standard output. The games table: file, game number,
+    /// line, the Seven Tag Roster and the other tags, result, termination,
+    /// plies, errors and the first error, ECO code and opening name. The
+    /// moves table (`--table moves`): game number, ply, move number, side,
+    /// SAN, UCI, the move as written when it differs, capture and check,
+    /// clock and elapsed time in seconds, evaluation, NAGs, comment; `--fen`
+    /// adds the position after each move, `--variations` the variations'
+    /// moves with their line's path. Games are numbered across the inputs
+    /// in input order, whatever `-j`. Every move is checked as `sanfen check`
+    /// checks it: a game's rows stop at a move that cannot be played, and
+    /// the games table counts its errors. Exit code 0; 1 when an input
+    /// cannot be read to its end (its error on stderr, the other inputs
+    /// exported); 2 for a usage error or an output that cannot be written
+    /// (no output file is then left).
+    Export(export::Args),
 }
 
 #[derive(Debug, clap::Args)]
@@ -290,6 +309,7 @@ pub fn run(args: Args) -> Result<ExitCode, Error> {
         Some(Command::Apply(args)) => apply::run(&args),
         Some(Command::Check(args)) => check::run(&args),
         Some(Command::Fmt(args)) => fmt::run(&args),
+        Some(Command::Export(args)) => export::run(&args),
         Some(Command::Perft(args)) => perft::run(&perft::Options {
             fen: args.position.fen,
             chess960: args.position.chess960,

@@ -181,7 +181,7 @@ impl InPlace {
         let Some(directory) = target.parent() else {
             return Err(refuse("no directory for the temporary file".to_owned()));
         };
-        let temporary = Temporary::create(directory).map_err(|err| temporary_error(&display, None, err))?;
+        let temporary = Temporary::create(directory, "fmt").map_err(|err| temporary_error(&display, None, err))?;
         let file = InPlace { name: display, target, original, before, through, temporary };
         if !file.through {
             file.give_owner()?;
@@ -333,6 +333,94 @@ impl InPlace {
     }
 }
 
+/// A new file, written under a temporary name beside it that takes its
+/// name once it is complete ([`NewFile::commit`]): until then whoever looks
+/// sees the file as it was (or no file), and an error, a drop without
+/// commit or a signal ([`remove_temporary_on_signals`]) removes what was
+/// written. A regular file already there is replaced on commit when the
+/// user running sanfen owns it (otherwise refused before anything is
+/// written: another user's file would change owner); a directory is
+/// refused. The new file's mode is 0666 less the umask, as for any file a
+/// program creates.
+pub struct NewFile {
+    /// The file as named on the command line, for messages.
+    name: String,
+    target: PathBuf,
+    temporary: Temporary,
+}
+
+impl NewFile {
+    /// Checks that a new file may be written at `path` and creates its
+    /// temporary file; `kind` names the command in the temporary name
+    /// (`.sanfen-KIND-XXXXXXXX.tmp`).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::File`] naming `path`: a directory, a file another user owns,
+    /// not a regular file, or the temporary file cannot be created.
+    pub fn create(path: &Path, kind: &str) -> Result<NewFile, Error> {
+        let name = path.display().to_string();
+        match fs::metadata(path) {
+            Ok(metadata) => {
+                if let Some(what) = not_regular(&metadata) {
+                    return Err(Error::File { path: name, source: io::Error::other(format!("{what}: not written")) });
+                }
+                if metadata.uid() != rustix::process::geteuid().as_raw() {
+                    let owner = metadata.uid();
+                    return Err(Error::File {
+                        path: name,
+                        source: io::Error::other(format!("owned by user {owner}: not replaced")),
+                    });
+                }
+            }
+            Err(err) if err.kind() == io::ErrorKind::NotFound => {}
+            Err(err) => return Err(Error::File { path: name, source: err }),
+        }
+        let directory = match path.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent,
+            _ => Path::new("."),
+        };
+        let temporary = Temporary::create(directory, kind).map_err(|err| temporary_error(&name, None, err))?;
+        Ok(NewFile { name, target: path.to_path_buf(), temporary })
+    }
+
+    /// The temporary file, to write the text to.
+    pub fn file(&self) -> &File {
+        &self.temporary.file
+    }
+
+    /// The file as named, for messages.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Gives the written text the file's name (replacing the file there).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::File`]: the text could not be written out or renamed; the
+    /// temporary file is removed.
+    pub fn commit(self) -> Result<(), Error> {
+        let error = |err: io::Error| Error::File { path: self.name.clone(), source: err };
+        // 0666 less the umask (read and put back: nothing else runs now)
+        let umask = rustix::process::umask(Mode::empty());
+        rustix::process::umask(umask);
+        let mode = 0o666 & !umask.bits();
+        self.temporary.file.set_permissions(Permissions::from_mode(mode)).map_err(error)?;
+        self.temporary.file.sync_all().map_err(error)?;
+        let mut pending = pending();
+        fs::rename(&self.temporary.path, &self.target).map_err(error)?;
+        *pending = None;
+        drop(pending);
+        if let Some(directory) = self.target.parent()
+            && let Ok(directory) = File::open(if directory.as_os_str().is_empty() { Path::new(".") } else { directory })
+        {
+            let _ = directory.sync_all();
+        }
+        Ok(())
+    }
+}
+
 /// A refusal: the file named `name` is left as it was, for the reason `why`.
 fn refusal(name: &str, why: &str) -> Error {
     Error::File { path: name.to_owned(), source: io::Error::other(format!("{why}: not rewritten")) }
@@ -385,16 +473,16 @@ struct Temporary {
 }
 
 impl Temporary {
-    /// `DIRECTORY/.sanfen-fmt-XXXXXXXX.tmp` (8 random hexadecimal digits),
+    /// `DIRECTORY/.sanfen-KIND-XXXXXXXX.tmp` (8 random hexadecimal digits),
     /// new (never an existing file or link: another name is tried then),
     /// mode 0600.
-    fn create(directory: &Path) -> io::Result<Temporary> {
+    fn create(directory: &Path, kind: &str) -> io::Result<Temporary> {
         let mut pending = pending();
         let random = RandomState::new();
         let mut attempt = 0u32;
         loop {
             let suffix = random.hash_one((std::process::id(), attempt)) as u32;
-            let path = directory.join(format!(".sanfen-fmt-{suffix:08x}.tmp"));
+            let path = directory.join(format!(".sanfen-{kind}-{suffix:08x}.tmp"));
             let created = File::options().read(true).write(true).create_new(true).mode(0o600).open(&path);
             match created {
                 Ok(file) => {

@@ -187,6 +187,29 @@ impl Game {
         }
     }
 
+    /// How the position after the mainline's last move ends the game, by
+    /// the rules of play (checkmate, stalemate, insufficient material,
+    /// fivefold repetition, the seventy-five-move rule); `None` when it does
+    /// not (resignation, time and agreement are for the tags to say), when
+    /// the moves are not played, or when the mainline holds a null move.
+    pub fn end(&self) -> Option<crate::game::GameEnd> {
+        let mut game = crate::Game::new(self.start.clone()?);
+        for node in &self.mainline.moves {
+            game.play(node.played?).ok()?;
+        }
+        game.end()
+    }
+
+    /// The opening of the mainline: its deepest position that lichess's
+    /// chess-openings names ([`crate::openings::opening_of_game`]); `None`
+    /// when none is named, or the moves are not played.
+    #[cfg(feature = "openings")]
+    pub fn opening(&self) -> Option<crate::openings::GameOpening> {
+        let start = self.start.as_ref()?;
+        let moves: Vec<Move> = self.mainline.moves.iter().map_while(|node| node.played).collect();
+        crate::openings::opening_of_game(start, &moves)
+    }
+
     /// The value of the first tag of this name.
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags.iter().find(|tag| tag.name == name).map(|tag| tag.value.as_str())
@@ -397,6 +420,17 @@ struct ChunkGames {
     games: Vec<Result<Game, ReadError>>,
     carry: Carry,
     data: Vec<u8>,
+}
+
+/// Reads the games of `data`, whose first byte is at `start` in the
+/// stream, giving each to `each` (without the text between games).
+pub(crate) fn for_each_game(data: &[u8], start: Location, mut each: impl FnMut(Game)) {
+    let validator = Validator::with_base(data, start.offset, Options::default());
+    let mut builder = Builder::new(validator, Carry::default());
+    let mut reader = Reader::with_start(data, start);
+    while let Some(game) = reader.read_game(&mut builder) {
+        each(game);
+    }
 }
 
 fn build_chunk(chunk: Chunk) -> ChunkGames {

@@ -19,6 +19,8 @@ pub mod parallel;
 pub mod reader;
 pub mod rows;
 pub mod start;
+#[cfg(feature = "arrow")]
+pub mod table;
 #[cfg(test)]
 mod test_io;
 pub mod validate;

@@ -33,9 +33,10 @@ use std::io::Read;
 use std::time::Duration;
 
 use crate::Color;
+use crate::Position;
 use crate::pgn::chunk::Chunk;
-use crate::pgn::commands::{Command, Eval, read_commands};
-use crate::pgn::game::{ReadError, comment_cow, glued_annotation, ordered_input};
+use crate::pgn::commands::{Command, Comment, Eval, read_commands};
+use crate::pgn::game::{Game, Line, Node, ReadError, comment_cow, for_each_game, glued_annotation, ordered_input};
 use crate::pgn::input::{Compression, Input, InputError};
 use crate::pgn::parallel::Ordered;
 use crate::pgn::reader::{Location, RawText, Reader, ResultToken, Skip, SyntaxError, Visitor};
@@ -46,6 +47,10 @@ use crate::pgn::validate::{Options, Validator};
 pub struct MoveRowOptions {
     /// The position after each move, as FEN ([`MoveRows::fen`]).
     pub fen: bool,
+    /// The moves of variations too, each row with its line's path
+    /// ([`MoveRows::path`]). Rows with variations are built from whole
+    /// games ([`MoveRows::push_game`]), not by [`MoveRows::of_chunk`].
+    pub variations: bool,
 }
 
 /// A column of text values, one after another in one string.
@@ -137,6 +142,13 @@ pub struct MoveRows {
     pub comment: TextColumn,
     /// The position after the move as FEN, with [`MoveRowOptions::fen`].
     pub fen: Option<TextColumn>,
+    /// With [`MoveRowOptions::variations`], the line the move is on: empty
+    /// for the mainline; for a variation, where it branches off its parent
+    /// line, `PLY.N` (the `N`th variation, from 1, of the parent line's move
+    /// at `PLY`, which the variation replaces), the parents' first, joined
+    /// by `/` (`12.1/15.2`: the second variation of move 15 of the first
+    /// variation of move 12).
+    pub path: Option<TextColumn>,
     /// The games read (with moves or not).
     pub games: u64,
 }
@@ -144,7 +156,11 @@ pub struct MoveRows {
 impl MoveRows {
     /// No rows, ready for `options`.
     pub fn new(options: MoveRowOptions) -> MoveRows {
-        MoveRows { fen: options.fen.then(TextColumn::default), ..MoveRows::default() }
+        MoveRows {
+            fen: options.fen.then(TextColumn::default),
+            path: options.variations.then(TextColumn::default),
+            ..MoveRows::default()
+        }
     }
 
     /// The number of rows.
@@ -179,6 +195,7 @@ impl MoveRows {
             nags: self.nags(i),
             comment: self.comment.get(i),
             fen: self.fen.as_ref().map(|fens| fens.get(i)),
+            path: self.path.as_ref().map(|paths| paths.get(i)),
         }
     }
 
@@ -234,12 +251,114 @@ impl MoveRows {
             return Ok(rows);
         }
         rows.reserve(chunk.data.len() / BYTES_PER_MOVE);
+        if options.variations {
+            let mut number = first_game;
+            for_each_game(&chunk.data, chunk.start, |game| {
+                rows.push_game(&game, number);
+                number += 1;
+            });
+            return Ok(rows);
+        }
         let validator = Validator::with_base(&chunk.data, chunk.start.offset, Options::default()).keeping_san();
         let mut builder = RowBuilder { validator, rows: &mut rows, next_game: first_game, row: None, mainline: true };
         let mut reader = Reader::with_start(&chunk.data, chunk.start);
         while reader.read_game(&mut builder).is_some() {}
         Ok(rows)
     }
+}
+
+impl MoveRows {
+    /// Appends the moves of `game`, numbered `number`: its mainline, and
+    /// with [`MoveRowOptions::variations`] its variations, in the order the
+    /// PGN writes them (a move, then the variations that replace it, then
+    /// the next move). Counts the game in [`MoveRows::games`]. A game whose
+    /// moves are not played ([`Game::start`] is `None`) has no rows.
+    pub fn push_game(&mut self, game: &Game, number: u64) {
+        self.games += 1;
+        if let Some(start) = &game.start {
+            let mut path = String::new();
+            self.push_line(&game.mainline, start, number, &mut path);
+        }
+    }
+
+    /// The rows of `line`, played from `start`, on the line at `path`.
+    fn push_line(&mut self, line: &Line, start: &Position, game: u64, path: &mut String) {
+        let mut pos = start.clone();
+        let mode = start.castling_mode();
+        for node in &line.moves {
+            let before = self.path.is_some().then(|| pos.clone());
+            match node.played {
+                Some(m) => pos.play_unchecked(m),
+                None => pos.play_null(),
+            }
+            self.push_node(node, game, path, &pos, mode);
+            let Some(before) = before else { continue };
+            for (i, variation) in node.variations.iter().enumerate() {
+                let len = path.len();
+                if !path.is_empty() {
+                    path.push('/');
+                }
+                let _ = write!(path, "{}.{}", node.ply, i + 1);
+                self.push_line(variation, &before, game, path);
+                path.truncate(len);
+            }
+        }
+    }
+
+    /// The row of `node`, `after` it is played.
+    fn push_node(&mut self, node: &Node, game: u64, path: &str, after: &Position, mode: crate::CastlingMode) {
+        self.game.push(game);
+        self.ply.push(node.ply);
+        self.number.push(node.number);
+        self.side.push(node.side);
+        let mut text = [0; 16];
+        let len = node.san.write_ascii(&mut text);
+        let san = core::str::from_utf8(&text[..len]).unwrap_or_default();
+        self.san.push(san);
+        if node.written == san {
+            self.written.end();
+        } else {
+            self.written.push(&node.written);
+        }
+        match node.played {
+            Some(m) => push_uci(&mut self.uci, m.to_uci(mode)),
+            None => self.uci.push("0000"),
+        }
+        self.capture.push(node.played.is_some_and(crate::Move::is_capture));
+        self.check.push(node.san.suffix.is_some());
+        self.clock.push(node.clock());
+        self.elapsed.push(node.elapsed());
+        self.eval.push(node.eval());
+        self.nag_values.extend_from_slice(&node.nags);
+        self.nag_ends.push(self.nag_values.len());
+        let comment = &mut self.comment;
+        for prose in node.comments.iter().map(Comment::prose).filter(|prose| !prose.is_empty()) {
+            if comment.text.len() > comment.ends.last().copied().unwrap_or(0) {
+                comment.text.push(' ');
+            }
+            comment.text.push_str(prose);
+        }
+        comment.end();
+        if let Some(fens) = &mut self.fen {
+            let _ = write!(fens.text, "{after}");
+            fens.end();
+        }
+        if let Some(paths) = &mut self.path {
+            paths.push(path);
+        }
+    }
+}
+
+/// Appends a move in UCI to a text column.
+fn push_uci(column: &mut TextColumn, uci: crate::Uci) {
+    for square in [uci.from, uci.to] {
+        column.text.push(square.file().char());
+        column.text.push(square.rank().char());
+    }
+    if let Some(role) = uci.promotion {
+        column.text.push(role.char());
+    }
+    column.end();
 }
 
 /// One row of [`MoveRows`]: a mainline move (see the columns of
@@ -276,6 +395,8 @@ pub struct MoveRow<'a> {
     pub comment: &'a str,
     /// The position after the move as FEN, when asked for.
     pub fen: Option<&'a str>,
+    /// The line's path ([`MoveRows::path`]), when variations are asked for.
+    pub path: Option<&'a str>,
 }
 
 /// PGN bytes per mainline move, about (move numbers, tags and results
@@ -376,18 +497,7 @@ impl Visitor for RowBuilder<'_, '_> {
             rows.written.push(&RawText(token).decode());
         }
         match m {
-            Some(m) => {
-                let uci = m.to_uci(mode);
-                let uci_text = &mut rows.uci.text;
-                for square in [uci.from, uci.to] {
-                    uci_text.push(square.file().char());
-                    uci_text.push(square.rank().char());
-                }
-                if let Some(role) = uci.promotion {
-                    uci_text.push(role.char());
-                }
-                rows.uci.end();
-            }
+            Some(m) => push_uci(&mut rows.uci, m.to_uci(mode)),
             None => rows.uci.push("0000"),
         }
         rows.capture.push(m.is_some_and(crate::Move::is_capture));

@@ -9,6 +9,7 @@ mod cli_check;
 mod cli_san;
 mod cli_seed000;
 mod commands;
+mod export;
 mod fmt_files;
 mod lint_control;
 mod pty;

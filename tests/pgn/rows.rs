@@ -72,6 +72,7 @@ fn expected_rows(data: &[u8], fen: bool) -> Vec<String> {
                 nags: &nags,
                 comment: &prose.join(" "),
                 fen: fen.then_some(fen_text.as_str()),
+                path: None,
             };
             out.push(format!("{row:?}"));
         }
@@ -88,7 +89,7 @@ fn every_data_file_gives_the_mainline_moves_of_its_games() {
         let expected = expected_rows(&data, fen);
         let games = read_games(Cursor::new(data.clone())).count() as u64;
         for threads in [1, 3] {
-            let (chunks, errors) = rows_of(&data, threads, MoveRowOptions { fen });
+            let (chunks, errors) = rows_of(&data, threads, MoveRowOptions { fen, variations: false });
             assert!(errors.is_empty(), "{name}: {errors:?}");
             let got: Vec<String> =
                 chunks.iter().flat_map(|rows| (0..rows.len()).map(move |i| row_text(rows, i))).collect();
@@ -108,7 +109,7 @@ fn rows_of_a_small_input_exactly() {
     let pgn = b"[Event \"a\"]\n\n1. e4 {[%clk 0:03:00] [%eval 0.17] good} e5 (1... c5 {Sicilian}) {after} \
                 2. Nf3!? $14 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. O-O Qd4 6. Nxd4 *\n\n\
                 [Event \"b\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n[SetUp \"1\"]\n\n1. Rh8+ Kd7 2. Qd1 Ke6 *\n";
-    let (chunks, errors) = rows_of(pgn, 1, MoveRowOptions { fen: true });
+    let (chunks, errors) = rows_of(pgn, 1, MoveRowOptions { fen: true, variations: false });
     assert!(errors.is_empty());
     assert_eq!(chunks.len(), 1);
     let rows = &chunks[0];
@@ -132,6 +133,7 @@ fn rows_of_a_small_input_exactly() {
             nags: &[],
             comment: "good",
             fen: Some("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"),
+            path: None,
         }
     );
     // the variation skipped, the comment after it on the move before it
@@ -150,6 +152,80 @@ fn rows_of_a_small_input_exactly() {
     assert_eq!(rows.game[11..], [2, 2]);
     assert_eq!(rows.ply[11..], [1, 2]);
     assert_eq!(rows.san.get(12), "Kd7");
+}
+
+/// Every row of `rows` as text, with its path or without.
+fn rows_text(rows: &MoveRows, path: bool) -> Vec<String> {
+    rows.rows().map(|row| format!("{:?}", MoveRow { path: row.path.filter(|_| path), ..row })).collect()
+}
+
+#[test]
+fn rows_of_whole_games_are_the_rows_of_chunks_and_variations_add_their_lines() {
+    let mut variation_rows = 0;
+    for name in common::pgn_files() {
+        let data = std::fs::read(common::pgn_root().join(&name)).expect("a data file");
+        let fen = data.len() < 2 << 20;
+        let mainline = MoveRowOptions { fen, variations: false };
+        let every = MoveRowOptions { fen, variations: true };
+        let (chunks, _) = rows_of(&data, 2, mainline);
+        let plain: Vec<String> = chunks.iter().flat_map(|rows| rows_text(rows, false)).collect();
+        // from the games, one by one
+        let mut whole = MoveRows::new(every);
+        let mut nodes = 0;
+        for (i, game) in read_games(Cursor::new(data.clone())).enumerate() {
+            if let Ok(game) = game {
+                whole.push_game(&game, i as u64 + 1);
+                nodes += count_nodes(&game.mainline);
+            }
+        }
+        assert_eq!(whole.len(), nodes, "{name}");
+        let paths = whole.path.as_ref().expect("paths");
+        let main: Vec<String> = rows_text(&whole, false)
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| paths.get(*i).is_empty())
+            .map(|(_, row)| row)
+            .collect();
+        assert_eq!(main, plain, "{name}");
+        // from chunks, with variations: the same rows
+        let (chunks, _) = rows_of(&data, 2, every);
+        let got: Vec<String> = chunks.iter().flat_map(|rows| rows_text(rows, true)).collect();
+        assert_eq!(got, rows_text(&whole, true), "{name}");
+        variation_rows += whole.len() - main.len();
+    }
+    assert!(variation_rows > 10_000, "{variation_rows} rows of variations");
+}
+
+/// The moves of a line and of every variation hanging from it.
+fn count_nodes(line: &sanfen::pgn::Line) -> usize {
+    line.moves.iter().map(|node| 1 + node.variations.iter().map(count_nodes).sum::<usize>()).sum()
+}
+
+#[test]
+fn variations_are_rows_in_reading_order_with_their_paths() {
+    let pgn = b"1. e4 e5 (1... c5 2. Nf3 (2. Nc3 Nc6) (2. c3) d6) 2. Nf3 (2. Bc4) *\n";
+    let (chunks, errors) = rows_of(pgn, 1, MoveRowOptions { fen: true, variations: true });
+    assert!(errors.is_empty());
+    let rows = &chunks[0];
+    let got: Vec<(&str, u32, &str)> = rows.rows().map(|row| (row.path.unwrap(), row.ply, row.san)).collect();
+    assert_eq!(
+        got,
+        [
+            ("", 1, "e4"),
+            ("", 2, "e5"),
+            ("2.1", 2, "c5"),
+            ("2.1", 3, "Nf3"),
+            ("2.1/3.1", 3, "Nc3"),
+            ("2.1/3.1", 4, "Nc6"),
+            ("2.1/3.2", 3, "c3"),
+            ("2.1", 4, "d6"),
+            ("", 3, "Nf3"),
+            ("3.1", 3, "Bc4"),
+        ]
+    );
+    // each from the position its line reaches
+    assert_eq!(rows.fen.as_ref().unwrap().get(6), "rnbqkbnr/pp1ppppp/8/2p5/4P3/2P5/PP1P1PPP/RNBQKBNR b KQkq - 0 2");
+    assert_eq!(rows.fen.as_ref().unwrap().get(9), "rnbqkbnr/pppp1ppp/8/4p3/2B1P3/8/PPPP1PPP/RNBQK1NR b KQkq - 1 2");
 }
 
 #[test]

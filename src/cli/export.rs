@@ -1,0 +1,753 @@
+//! `sanfen export`: PGN games to a table (Parquet, CSV, JSON Lines), one row
+//! per game or per move.
+//!
+//! The library builds the rows as Arrow record batches
+//! ([`sanfen::pgn::table`]: the one schema the Python package uses too),
+//! chunks of games read on `-j N` threads and handed back in input order;
+//! this module writes them out. The games are numbered across the inputs,
+//! from 1, so `game` joins the two tables.
+//!
+//! An output file is written under a temporary name beside it and takes its
+//! name only when every input was read ([`NewFile`]): an interrupted run
+//! or a failed write leaves no file that looks complete. An input that
+//! cannot be opened or read to its end is reported on stderr, naming it
+//! (with the offset where reading failed), and the others are exported;
+//! the exit code is then 1. Its games read before the failure are kept
+//! (each row is a whole game, or a move of one).
+
+use std::ffi::OsString;
+use std::fs;
+use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use arrow_array::UInt64Array;
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Float64Type, Int32Type, UInt8Type, UInt32Type, UInt64Type};
+use arrow_array::{Array, ArrayRef, RecordBatch};
+use arrow_schema::{DataType, SchemaRef};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use parquet::arrow::ArrowWriter;
+use parquet::arrow::arrow_writer::{ArrowColumnChunk, ArrowRowGroupWriterFactory, compute_leaves};
+use parquet::basic::{Compression, Encoding};
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::file::writer::SerializedFileWriter;
+use parquet::schema::types::ColumnPath;
+use sanfen::pgn::game::read_games_input;
+use sanfen::pgn::input::Input;
+use sanfen::pgn::parallel::{ChunkWork, Ordered, threads_or_cores};
+use sanfen::pgn::rows::{MoveRowOptions, MoveRows, read_move_rows_input};
+use sanfen::pgn::table::{GameTable, games_schema, moves_batch, moves_schema};
+use sanfen::pgn::{Chunk, Chunker, ReadError};
+
+use super::check::escape;
+use super::input::Hint;
+use super::rewrite::{NewFile, remove_temporary_on_signals};
+use super::{Error, ExitCode, pgn_input};
+
+/// `sanfen export`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The output's format [default: told by the output's extension,
+    /// `.parquet`, `.csv`, `.jsonl` or `.ndjson`; jsonl on standard output].
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+    /// One row per game, or one per move.
+    #[arg(long, value_enum, default_value_t)]
+    table: Table,
+    /// With `--table moves`: a `fen` column, the position after each move.
+    #[arg(long)]
+    fen: bool,
+    /// With `--table moves`: the moves of variations too, with a `path`
+    /// column naming each one's line (empty for the mainline).
+    #[arg(long)]
+    variations: bool,
+    /// Where the table goes [default: standard output]. Written under a
+    /// temporary name beside it, which takes its name once complete.
+    #[arg(short, long, value_name = "PATH")]
+    output: Option<PathBuf>,
+    /// Threads that read games [default: one per core]. With more than one,
+    /// this thread reads the input and writes the table.
+    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    jobs: Option<u32>,
+    /// No progress bar, even on a terminal.
+    #[arg(long)]
+    no_progress: bool,
+    /// PGN files (gzip, zstd and bzip2 recognised by their first bytes and
+    /// decompressed); none, or `-`, reads standard input.
+    #[arg(value_name = "FILE")]
+    files: Vec<OsString>,
+}
+
+/// An output format.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Apache Parquet (snappy-compressed pages), the Arrow schema kept.
+    Parquet,
+    /// Comma-separated values with a header line (RFC 4180 quoting).
+    Csv,
+    /// JSON Lines: one object per row.
+    Jsonl,
+}
+
+/// Which table.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Table {
+    /// One row per game: tags, result, errors, opening.
+    #[default]
+    Games,
+    /// One row per move: SAN, UCI, clocks, evaluations, comments.
+    Moves,
+}
+
+/// Shown before waiting for PGN typed in a terminal.
+const HINT: Hint = Hint { command: "sanfen export", reads: "PGN", instead: "sanfen export FILE to read a file" };
+
+/// Rows of the games table per record batch.
+const GAME_BATCH: usize = 1 << 14;
+
+/// `sanfen export`: see the [module](self).
+///
+/// # Errors
+///
+/// A usage error, or the output cannot be written.
+pub fn run(args: &Args) -> Result<ExitCode, Error> {
+    if args.table == Table::Games && (args.fen || args.variations) {
+        let option = if args.fen { "--fen" } else { "--variations" };
+        return Err(Error::Usage(format!("{option} is an option of the moves table: add --table moves")));
+    }
+    let format = format_of(args)?;
+    let stdout = io::stdout();
+    if args.output.is_none() && format == Format::Parquet && stdout.is_terminal() {
+        return Err(Error::Usage("Parquet is binary: name a file with --output, or redirect standard output".into()));
+    }
+    let options = MoveRowOptions { fen: args.fen, variations: args.variations };
+    let schema = match args.table {
+        Table::Games => games_schema(),
+        Table::Moves => moves_schema(options),
+    };
+    let (mut new_file, target): (Option<NewFile>, Box<dyn Write + Send>) = match &args.output {
+        // a FIFO or a device (`/dev/stdout`) is written to as it is
+        Some(path) if fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) => {
+            let file = fs::File::options()
+                .write(true)
+                .open(path)
+                .map_err(|err| Error::File { path: path.display().to_string(), source: err })?;
+            (None, Box::new(file))
+        }
+        Some(path) => {
+            remove_temporary_on_signals().map_err(|err| Error::Usage(format!("cannot handle signals: {err}")))?;
+            let file = NewFile::create(path, "export")?;
+            let writer =
+                file.file().try_clone().map_err(|err| Error::File { path: file.name().to_owned(), source: err })?;
+            (Some(file), Box::new(writer))
+        }
+        None => (None, Box::new(stdout)),
+    };
+    let output_error = |err: io::Error| match &args.output {
+        Some(path) => Error::File { path: path.display().to_string(), source: err },
+        None => Error::Output(err),
+    };
+    // control characters are escaped in CSV text written to a terminal
+    let terminal = args.output.is_none() && io::stdout().is_terminal();
+    let columns = args.table == Table::Moves;
+    let mut sink = Sink::new(format, BufWriter::with_capacity(1 << 16, target), &schema, terminal, columns)
+        .map_err(&output_error)?;
+    let mut exporter = Exporter { args, options, sink: &mut sink, games: 0, failed: false };
+    let result = exporter.all_inputs();
+    let failed = exporter.failed;
+    match result {
+        Ok(()) => sink.finish().map_err(&output_error)?,
+        Err(err) => {
+            // the temporary file goes with `new_file`
+            return Err(match err {
+                Stop::Output(err) => output_error(err),
+                Stop::Usage(err) => err,
+            });
+        }
+    }
+    if let Some(file) = new_file.take() {
+        file.commit()?;
+    }
+    Ok(if failed { ExitCode::Invalid } else { ExitCode::Valid })
+}
+
+/// The format `--format` names, or the output's extension tells.
+fn format_of(args: &Args) -> Result<Format, Error> {
+    if let Some(format) = args.format {
+        return Ok(format);
+    }
+    let Some(path) = &args.output else { return Ok(Format::Jsonl) };
+    let extension = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    match extension.as_deref() {
+        Some("parquet" | "pq") => Ok(Format::Parquet),
+        Some("csv") => Ok(Format::Csv),
+        Some("jsonl" | "ndjson") => Ok(Format::Jsonl),
+        _ => Err(Error::Usage(format!(
+            "cannot tell the format of {} by its extension: give --format parquet, csv or jsonl",
+            escape(&path.display().to_string())
+        ))),
+    }
+}
+
+/// What ends an export before its inputs are all read.
+enum Stop {
+    Output(io::Error),
+    Usage(Error),
+}
+
+impl From<io::Error> for Stop {
+    fn from(err: io::Error) -> Stop {
+        Stop::Output(err)
+    }
+}
+
+struct Exporter<'a> {
+    args: &'a Args,
+    options: MoveRowOptions,
+    sink: &'a mut Sink,
+    /// Games before the input being read.
+    games: u64,
+    /// An input could not be opened or read to its end.
+    failed: bool,
+}
+
+impl Exporter<'_> {
+    fn all_inputs(&mut self) -> Result<(), Stop> {
+        for name in pgn_input::names(&self.args.files) {
+            let source = match pgn_input::open(&name, &HINT) {
+                Ok(source) => source,
+                Err(err) => {
+                    self.report(&err.to_string());
+                    continue;
+                }
+            };
+            let file = source.name;
+            if let Some(reason) = &source.input.not_text {
+                self.report(&format!("{file}: not PGN text: {reason}"));
+                continue;
+            }
+            let (input, progress) = with_progress(source.input, self.args.no_progress);
+            let result = match self.args.table {
+                Table::Games => self.games_of(&file, input),
+                Table::Moves => self.moves_of(input),
+            };
+            progress.finish_and_clear();
+            if let Err(message) = result? {
+                self.report(&format!("{file}: {message}"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Reports an input that failed, on stderr.
+    fn report(&mut self, message: &str) {
+        eprintln!("sanfen: {}", escape(message));
+        self.failed = true;
+    }
+
+    fn threads(&self) -> usize {
+        self.args.jobs.map_or(0, |n| n as usize)
+    }
+
+    fn start_error(&self, err: &sanfen::pgn::input::InputError) -> Stop {
+        let threads = threads_or_cores(self.threads());
+        Stop::Usage(Error::Usage(format!("cannot start {threads} threads: {}", err.message)))
+    }
+
+    /// The games table's rows of one input; `Err` with the message of a read
+    /// that failed part way.
+    fn games_of(&mut self, file: &str, input: Input) -> Result<Result<(), String>, Stop> {
+        let games = read_games_input(input, self.threads()).map_err(|err| self.start_error(&err))?;
+        let mut table = GameTable::new();
+        let mut failure = None;
+        for game in games {
+            self.games += 1;
+            match game {
+                Ok(game) => table.push(file, self.games, &game),
+                Err(ReadError::TooLarge { at, size }) => table.push_too_large(file, self.games, at, size),
+                Err(err @ ReadError::Io { .. }) => {
+                    self.games -= 1;
+                    failure = Some(err.to_string());
+                    break;
+                }
+            }
+            if table.len() >= GAME_BATCH {
+                self.sink.write(&table.finish().map_err(io::Error::other)?)?;
+            }
+        }
+        if !table.is_empty() {
+            self.sink.write(&table.finish().map_err(io::Error::other)?)?;
+        }
+        Ok(failure.map_or(Ok(()), Err))
+    }
+
+    /// The moves table's rows of one input.
+    fn moves_of(&mut self, input: Input) -> Result<Result<(), String>, Stop> {
+        if let SinkKind::Columns { factory, .. } = &self.sink.kind {
+            return self.encoded_moves_of(input, factory.clone());
+        }
+        let chunks = read_move_rows_input(input, self.threads(), self.options).map_err(|err| self.start_error(&err))?;
+        let schema = self.sink.schema.clone();
+        // (the chunks number the games from 1 across the input)
+        let before = self.games;
+        for chunk in chunks {
+            match chunk {
+                Ok(mut rows) => {
+                    for game in &mut rows.game {
+                        *game += before;
+                    }
+                    self.games += rows.games;
+                    if !rows.is_empty() {
+                        self.sink.write(&moves_batch(rows, &schema).map_err(io::Error::other)?)?;
+                    }
+                }
+                // a game too large to read has no moves, and counts
+                Err(ReadError::TooLarge { .. }) => self.games += 1,
+                Err(err @ ReadError::Io { .. }) => return Ok(Err(err.to_string())),
+            }
+        }
+        Ok(Ok(()))
+    }
+}
+
+impl Exporter<'_> {
+    /// The moves table's rows of one input, as Parquet row groups encoded
+    /// on the threads that read the games (one per chunk of the input).
+    fn encoded_moves_of(
+        &mut self,
+        input: Input,
+        factory: Arc<ArrowRowGroupWriterFactory>,
+    ) -> Result<Result<(), String>, Stop> {
+        let compression = input.compression;
+        let chunker = Chunker::with_target(input.reader, ROW_GROUP_BYTES);
+        let work = EncodeWork { options: self.options, schema: self.sink.schema.clone(), factory };
+        let mut ordered = Ordered::new(chunker, work, self.threads()).map_err(|err| {
+            let threads = threads_or_cores(self.threads());
+            Stop::Usage(Error::Usage(format!("cannot start {threads} threads: {err}")))
+        })?;
+        while let Some(output) = ordered.next() {
+            let (encoded, data) = match output {
+                Ok(output) => output,
+                Err(err) => {
+                    let bytes = ordered.bytes_read();
+                    return Ok(Err(sanfen::pgn::input::ReadError::new(bytes, compression, &err).to_string()));
+                }
+            };
+            ordered.recycle(data);
+            match encoded {
+                Ok(encoded) => {
+                    let games = encoded.games;
+                    self.sink.row_group(encoded, self.games)?;
+                    self.games += games;
+                }
+                Err(ReadError::TooLarge { .. }) => self.games += 1,
+                Err(err @ ReadError::Io { .. }) => return Ok(Err(err.to_string())),
+            }
+        }
+        Ok(Ok(()))
+    }
+}
+
+/// The bytes of PGN per Parquet row group, about: some 400,000 moves.
+const ROW_GROUP_BYTES: usize = 1 << 20;
+
+/// A chunk's moves, encoded but for their game numbers (which only the
+/// chunks before can tell).
+struct Encoded {
+    /// The games of the chunk.
+    games: u64,
+    /// The game of each move, from 1 in the chunk.
+    game: ArrayRef,
+    /// The other columns, encoded.
+    columns: Vec<ArrowColumnChunk>,
+}
+
+/// The work on each chunk: its moves, as Parquet column chunks.
+struct EncodeWork {
+    options: MoveRowOptions,
+    schema: SchemaRef,
+    factory: Arc<ArrowRowGroupWriterFactory>,
+}
+
+impl ChunkWork for EncodeWork {
+    type Output = (Result<Encoded, ReadError>, Vec<u8>);
+
+    fn work(&self, chunk: Chunk) -> Self::Output {
+        let encoded = MoveRows::of_chunk(&chunk, 1, self.options).map(|rows| {
+            let games = rows.games;
+            let batch = moves_batch(rows, &self.schema).map_err(io::Error::other);
+            let columns = batch
+                .as_ref()
+                .map_err(|err| io::Error::new(err.kind(), err.to_string()))
+                .and_then(|batch| encode_columns(&self.factory, batch, 1).map_err(io::Error::other));
+            (games, batch, columns)
+        });
+        let encoded = encoded.and_then(|(games, batch, columns)| match (batch, columns) {
+            (Ok(batch), Ok(columns)) => Ok(Encoded { games, game: batch.column(0).clone(), columns }),
+            (Err(err), _) | (_, Err(err)) => Err(ReadError::from(err)),
+        });
+        (encoded, chunk.data)
+    }
+}
+
+/// The columns of `batch` from the `first`th on, encoded as a row group's.
+fn encode_columns(
+    factory: &ArrowRowGroupWriterFactory,
+    batch: &RecordBatch,
+    first: usize,
+) -> parquet::errors::Result<Vec<ArrowColumnChunk>> {
+    let mut writers = factory.create_column_writers(0)?.into_iter();
+    let mut chunks = Vec::new();
+    for (i, (field, column)) in batch.schema_ref().fields().iter().zip(batch.columns()).enumerate() {
+        for leaf in compute_leaves(field, column)? {
+            let Some(mut writer) = writers.next() else { break };
+            if i >= first {
+                writer.write(&leaf)?;
+                chunks.push(writer.close()?);
+            }
+        }
+    }
+    Ok(chunks)
+}
+
+/// The input, counting the bytes read from it on a progress bar (on a
+/// terminal, for inputs of 32 MiB or more, or of unknown size).
+fn with_progress(mut input: Input, hidden: bool) -> (Input, ProgressBar) {
+    const LARGE: u64 = 32 << 20;
+    // the size on disk is the decompressed size only when uncompressed
+    let size = input.size.filter(|_| input.compression.is_none());
+    if hidden || !io::stderr().is_terminal() || size.is_some_and(|size| size < LARGE) {
+        return (input, ProgressBar::hidden());
+    }
+    let bar = match size {
+        Some(size) => ProgressBar::with_draw_target(Some(size), ProgressDrawTarget::stderr()).with_style(
+            ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {bytes_per_sec} {eta}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        ),
+        None => ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()).with_style(
+            ProgressStyle::with_template("{spinner} {bytes} {bytes_per_sec}")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        ),
+    };
+    let read = Arc::new(AtomicU64::new(0));
+    input.reader = Box::new(Counted { inner: input.reader, read: read.clone(), bar: bar.clone() });
+    (input, bar)
+}
+
+/// A reader that moves a progress bar.
+struct Counted {
+    inner: Box<dyn Read + Send>,
+    read: Arc<AtomicU64>,
+    bar: ProgressBar,
+}
+
+impl Read for Counted {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        let total = self.read.fetch_add(n as u64, Ordering::Relaxed) + n as u64;
+        self.bar.set_position(total);
+        Ok(n)
+    }
+}
+
+/// Where the rows go, in the chosen format.
+struct Sink {
+    schema: SchemaRef,
+    kind: SinkKind,
+}
+
+/// Where Parquet goes.
+type ParquetOut = BufWriter<Box<dyn Write + Send>>;
+
+enum SinkKind {
+    /// Record batches, encoded here.
+    Parquet(Box<ArrowWriter<ParquetOut>>),
+    /// Row groups encoded by the reading threads ([`Encoded`]).
+    Columns {
+        file: Box<SerializedFileWriter<ParquetOut>>,
+        factory: Arc<ArrowRowGroupWriterFactory>,
+    },
+    Text {
+        out: BufWriter<Box<dyn Write + Send>>,
+        csv: bool,
+        terminal: bool,
+    },
+}
+
+impl Sink {
+    /// A sink of `format`; with `columns`, Parquet row groups come encoded
+    /// ([`Sink::row_group`]).
+    fn new(
+        format: Format,
+        mut out: BufWriter<Box<dyn Write + Send>>,
+        schema: &SchemaRef,
+        terminal: bool,
+        columns: bool,
+    ) -> io::Result<Sink> {
+        let kind = match format {
+            Format::Parquet => {
+                let writer =
+                    ArrowWriter::try_new(out, schema.clone(), Some(parquet_properties())).map_err(io::Error::other)?;
+                if columns {
+                    let (file, factory) = writer.into_serialized_writer().map_err(io::Error::other)?;
+                    SinkKind::Columns { file: Box::new(file), factory: Arc::new(factory) }
+                } else {
+                    SinkKind::Parquet(Box::new(writer))
+                }
+            }
+            Format::Csv => {
+                let names: Vec<String> = schema.fields().iter().map(|field| csv_field(field.name())).collect();
+                writeln!(out, "{}", names.join(","))?;
+                SinkKind::Text { out, csv: true, terminal }
+            }
+            Format::Jsonl => SinkKind::Text { out, csv: false, terminal },
+        };
+        Ok(Sink { schema: schema.clone(), kind })
+    }
+
+    /// Writes the row group of `encoded`, its games numbered after `games`.
+    fn row_group(&mut self, encoded: Encoded, games: u64) -> io::Result<()> {
+        let SinkKind::Columns { file, factory } = &mut self.kind else {
+            return Err(io::Error::other("row groups are for Parquet"));
+        };
+        if encoded.game.is_empty() {
+            return Ok(());
+        }
+        let numbers = encoded.game.as_primitive::<UInt64Type>();
+        let game: ArrayRef = Arc::new(UInt64Array::from_iter_values(numbers.values().iter().map(|n| n + games)));
+        let batch = RecordBatch::try_new(Arc::new(self.schema.project(&[0]).map_err(io::Error::other)?), vec![game])
+            .map_err(io::Error::other)?;
+        let mut first = encode_columns(factory, &batch, 0).map_err(io::Error::other)?;
+        let mut group = file.next_row_group().map_err(io::Error::other)?;
+        for chunk in first.drain(..).chain(encoded.columns) {
+            chunk.append_to_row_group(&mut group).map_err(io::Error::other)?;
+        }
+        group.close().map_err(io::Error::other)?;
+        Ok(())
+    }
+
+    fn write(&mut self, batch: &RecordBatch) -> io::Result<()> {
+        match &mut self.kind {
+            SinkKind::Parquet(writer) => writer.write(batch).map_err(io::Error::other),
+            SinkKind::Columns { .. } => Err(io::Error::other("record batches go to row groups")),
+            SinkKind::Text { out, csv, terminal } => {
+                let mut line = String::new();
+                for row in 0..batch.num_rows() {
+                    line.clear();
+                    if *csv {
+                        csv_row(&mut line, batch, row, *terminal);
+                    } else {
+                        json_row(&mut line, batch, row);
+                    }
+                    line.push('\n');
+                    out.write_all(line.as_bytes())?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn finish(self) -> io::Result<()> {
+        match self.kind {
+            SinkKind::Parquet(writer) => {
+                let mut out = writer.into_inner().map_err(io::Error::other)?;
+                out.flush()
+            }
+            SinkKind::Columns { file, .. } => {
+                let mut out = file.into_inner().map_err(io::Error::other)?;
+                out.flush()
+            }
+            SinkKind::Text { mut out, .. } => out.flush(),
+        }
+    }
+}
+
+/// Snappy pages; the game, ply and move numbers delta-encoded (they mostly
+/// count up by one), the other columns with a dictionary where it pays; a
+/// column chunk's minimum and maximum (for readers that skip row groups).
+fn parquet_properties() -> WriterProperties {
+    let mut properties = WriterProperties::builder()
+        .set_compression(Compression::SNAPPY)
+        .set_statistics_enabled(EnabledStatistics::Chunk);
+    for column in ["game", "ply", "number", "line", "offset"] {
+        properties = properties
+            .set_column_dictionary_enabled(ColumnPath::from(column), false)
+            .set_column_encoding(ColumnPath::from(column), Encoding::DELTA_BINARY_PACKED);
+    }
+    properties.build()
+}
+
+/// One value of a column, as text: `None` for null.
+enum Value<'a> {
+    Text(&'a str),
+    Number(String),
+    Bool(bool),
+    Nags(Vec<u8>),
+    Map(Vec<(&'a str, Option<&'a str>)>),
+}
+
+fn value(column: &dyn Array, row: usize) -> Option<Value<'_>> {
+    if column.is_null(row) {
+        return None;
+    }
+    Some(match column.data_type() {
+        DataType::Utf8 => Value::Text(column.as_string::<i32>().value(row)),
+        DataType::UInt64 => Value::Number(column.as_primitive::<UInt64Type>().value(row).to_string()),
+        DataType::UInt32 => Value::Number(column.as_primitive::<UInt32Type>().value(row).to_string()),
+        DataType::Int32 => Value::Number(column.as_primitive::<Int32Type>().value(row).to_string()),
+        DataType::Float64 => Value::Number(column.as_primitive::<Float64Type>().value(row).to_string()),
+        DataType::Boolean => Value::Bool(column.as_boolean().value(row)),
+        DataType::List(_) => {
+            let list = column.as_list::<i32>().value(row);
+            Value::Nags(list.as_primitive::<UInt8Type>().values().to_vec())
+        }
+        DataType::Map(..) => {
+            let map = column.as_map();
+            let (keys, values) = (map.keys().as_string::<i32>(), map.values().as_string::<i32>());
+            let offsets = map.value_offsets();
+            let range = offsets[row] as usize..offsets[row + 1] as usize;
+            Value::Map(range.map(|i| (keys.value(i), values.is_valid(i).then(|| values.value(i)))).collect())
+        }
+        // (the tables have no other type)
+        other => Value::Number(format!("{other}")),
+    })
+}
+
+/// A row as a JSON object; text escaped so that no control character (C0,
+/// DEL, C1) is written raw.
+fn json_row(out: &mut String, batch: &RecordBatch, row: usize) {
+    out.push('{');
+    for (i, (field, column)) in batch.schema_ref().fields().iter().zip(batch.columns()).enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        json_string(out, field.name());
+        out.push(':');
+        match value(column, row) {
+            None => out.push_str("null"),
+            Some(Value::Text(text)) => json_string(out, text),
+            Some(Value::Number(number)) => out.push_str(&number),
+            Some(Value::Bool(b)) => out.push_str(if b { "true" } else { "false" }),
+            Some(Value::Nags(nags)) => {
+                out.push('[');
+                for (k, nag) in nags.iter().enumerate() {
+                    if k > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(&nag.to_string());
+                }
+                out.push(']');
+            }
+            Some(Value::Map(entries)) => json_map(out, &entries),
+        }
+    }
+    out.push('}');
+}
+
+fn json_map(out: &mut String, entries: &[(&str, Option<&str>)]) {
+    out.push('{');
+    for (k, (key, value)) in entries.iter().enumerate() {
+        if k > 0 {
+            out.push(',');
+        }
+        json_string(out, key);
+        out.push(':');
+        match value {
+            Some(value) => json_string(out, value),
+            None => out.push_str("null"),
+        }
+    }
+    out.push('}');
+}
+
+fn json_string(out: &mut String, text: &str) {
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => {
+                let _ = core::fmt::Write::write_fmt(out, format_args!("\\u{:04x}", u32::from(c)));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// A row as CSV: null is an empty field, NAGs are separated by spaces,
+/// the other tags are a JSON object.
+fn csv_row(out: &mut String, batch: &RecordBatch, row: usize, terminal: bool) {
+    for (i, column) in batch.columns().iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let text = match value(column, row) {
+            None => continue,
+            Some(Value::Text(text)) => text.to_owned(),
+            Some(Value::Number(number)) => number,
+            Some(Value::Bool(b)) => (if b { "true" } else { "false" }).to_owned(),
+            Some(Value::Nags(nags)) => nags.iter().map(u8::to_string).collect::<Vec<_>>().join(" "),
+            Some(Value::Map(entries)) => {
+                let mut json = String::new();
+                json_map(&mut json, &entries);
+                json
+            }
+        };
+        if terminal {
+            out.push_str(&csv_field(&escape(&text)));
+        } else {
+            out.push_str(&csv_field(&text));
+        }
+    }
+}
+
+/// A CSV field: quoted (quotes doubled) when it holds a comma, a quote or a
+/// line end.
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) { format!("\"{}\"", text.replace('"', "\"\"")) } else { text.to_owned() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_fields_are_quoted_when_needed() {
+        assert_eq!(csv_field("Nf3"), "Nf3");
+        assert_eq!(csv_field("a, b"), "\"a, b\"");
+        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(csv_field("two\nlines"), "\"two\nlines\"");
+    }
+
+    #[test]
+    fn json_strings_escape_every_control_character() {
+        let mut out = String::new();
+        json_string(&mut out, "a\"b\\c\n\u{1b}[31m\u{7f}\u{9b}é");
+        assert_eq!(out, "\"a\\\"b\\\\c\\n\\u001b[31m\\u007f\\u009bé\"");
+    }
+
+    #[test]
+    fn the_format_is_told_by_the_extension() {
+        let args = |output: &str| Args {
+            format: None,
+            table: Table::Games,
+            fen: false,
+            variations: false,
+            output: (!output.is_empty()).then(|| PathBuf::from(output)),
+            jobs: None,
+            no_progress: true,
+            files: Vec::new(),
+        };
+        assert_eq!(format_of(&args("")).unwrap(), Format::Jsonl);
+        assert_eq!(format_of(&args("a.parquet")).unwrap(), Format::Parquet);
+        assert_eq!(format_of(&args("a.CSV")).unwrap(), Format::Csv);
+        assert_eq!(format_of(&args("a.ndjson")).unwrap(), Format::Jsonl);
+        assert!(format_of(&args("a.txt")).is_err());
+    }
+}

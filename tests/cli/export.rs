@@ -1,0 +1,360 @@
+//! `sanfen export`: the tables' exact rows in JSON Lines and CSV, Parquet
+//! read back with its schema, the same output whatever `-j`, games numbered
+//! across inputs, bad inputs among good ones, and no output file left by a
+//! run that fails or is interrupted.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use arrow_array::RecordBatch;
+use assert_cmd::cargo::cargo_bin_cmd;
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use sanfen::pgn::input::Input;
+use sanfen::pgn::rows::{MoveRowOptions, read_move_rows_input};
+use sanfen::pgn::table::{GameTable, games_schema, moves_batch, moves_schema};
+
+const PGN: &str = "[Event \"x\"]\n[White \"Ann\"]\n[ECO \"C20\"]\n\n\
+                   1. e4 { [%clk 0:03:00] [%eval 0.25] hi } e5 2. Qh5 (2. Nf3 Nc6) Nc6 3. Bc4 Nf6?? 4. Qxf7# 1-0\n\n\
+                   1. d4 d5 2. Kd3 Ke7 *\n";
+
+fn sanfen(args: &[&str]) -> assert_cmd::Command {
+    let mut cmd = cargo_bin_cmd!("sanfen");
+    cmd.args(args).timeout(Duration::from_secs(300));
+    cmd
+}
+
+/// A new directory for one test, removed at the end.
+struct Dir(PathBuf);
+
+impl Dir {
+    fn new(name: &str) -> Dir {
+        static COUNT: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNT.fetch_add(1, Ordering::Relaxed);
+        let path = std::env::temp_dir().join(format!("sanfen-export-{}-{n}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&path);
+        fs::create_dir(&path).unwrap();
+        Dir(path)
+    }
+
+    fn file(&self, name: &str, content: &[u8]) -> String {
+        let path = self.0.join(name);
+        fs::write(&path, content).unwrap();
+        path.to_string_lossy().into_owned()
+    }
+
+    fn path(&self, name: &str) -> String {
+        self.0.join(name).to_string_lossy().into_owned()
+    }
+
+    /// The names in the directory, sorted.
+    fn names(&self) -> Vec<String> {
+        let mut names: Vec<String> =
+            fs::read_dir(&self.0).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        names.sort();
+        names
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+fn stdout_of(args: &[&str], stdin: &str) -> String {
+    let output = sanfen(args).write_stdin(stdin).output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).unwrap()
+}
+
+#[test]
+fn the_games_table_as_json_lines() {
+    let out = stdout_of(&["export"], PGN);
+    assert_eq!(
+        out,
+        "{\"file\":\"<stdin>\",\"game\":1,\"line\":1,\"offset\":0,\"Event\":\"x\",\"Site\":null,\"Date\":null,\
+         \"Round\":null,\"White\":\"Ann\",\"Black\":null,\"Result\":null,\"other_tags\":{\"ECO\":\"C20\"},\
+         \"result\":\"1-0\",\"termination\":\"checkmate\",\"plies\":7,\"errors\":0,\"first_error\":null,\
+         \"eco\":\"C20\",\"opening\":\"King's Pawn Game: Wayward Queen Attack\"}\n\
+         {\"file\":\"<stdin>\",\"game\":2,\"line\":7,\"offset\":134,\"Event\":null,\"Site\":null,\"Date\":null,\
+         \"Round\":null,\"White\":null,\"Black\":null,\"Result\":null,\"other_tags\":{},\"result\":\"*\",\
+         \"termination\":null,\"plies\":2,\"errors\":1,\
+         \"first_error\":\"7:13: [san:illegal] illegal: no king can move to d3; did you mean Kd2, Qd3?\",\
+         \"eco\":\"D00\",\"opening\":\"Queen's Pawn Game\"}\n"
+    );
+}
+
+#[test]
+fn the_moves_table_as_csv_with_fen() {
+    let out = stdout_of(&["export", "--table", "moves", "--format", "csv", "--fen"], PGN);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "game,ply,number,side,san,uci,written,capture,check,clock,elapsed,eval_cp,eval_mate,nags,comment,fen"
+    );
+    assert_eq!(
+        lines[1],
+        "1,1,1,white,e4,e2e4,,false,false,180,,25,,,hi,rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    );
+    assert_eq!(
+        lines[6],
+        "1,6,3,black,Nf6,g8f6,Nf6??,false,false,,,,,4,,r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
+    );
+    assert_eq!(
+        lines[7],
+        "1,7,4,white,Qxf7#,h5f7,,true,true,,,,,,,r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4"
+    );
+    // the second game's moves up to the one that cannot be played
+    assert_eq!(lines[8..].iter().map(|line| &line[..12]).collect::<Vec<_>>(), ["2,1,1,white,", "2,2,1,black,"]);
+    assert_eq!(lines.len(), 10);
+}
+
+#[test]
+fn variations_come_with_their_paths() {
+    let out = stdout_of(&["export", "--table", "moves", "--variations"], PGN);
+    let rows: Vec<serde_json::Value> = out.lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+    let got: Vec<(u64, &str, &str)> = rows
+        .iter()
+        .map(|row| (row["game"].as_u64().unwrap(), row["path"].as_str().unwrap(), row["san"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (1, "", "e4"),
+            (1, "", "e5"),
+            (1, "", "Qh5"),
+            (1, "3.1", "Nf3"),
+            (1, "3.1", "Nc6"),
+            (1, "", "Nc6"),
+            (1, "", "Bc4"),
+            (1, "", "Nf6"),
+            (1, "", "Qxf7#"),
+            (2, "", "d4"),
+            (2, "", "d5"),
+        ]
+    );
+    assert_eq!((rows[0]["eval_cp"].as_i64(), rows[0]["comment"].as_str()), (Some(25), Some("hi")));
+}
+
+#[test]
+fn options_of_the_moves_table_are_refused_for_the_games_table() {
+    let output = sanfen(&["export", "--fen"]).write_stdin(PGN).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "sanfen: --fen is an option of the moves table: add --table moves\n"
+    );
+    let output = sanfen(&["export", "-o", "games.txt"]).write_stdin(PGN).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "sanfen: cannot tell the format of games.txt by its extension: give --format parquet, csv or jsonl\n"
+    );
+    assert!(!Path::new("games.txt").exists());
+}
+
+/// The record batches of a Parquet file.
+fn read_parquet(path: &str) -> Vec<RecordBatch> {
+    let file = fs::File::open(path).unwrap();
+    let reader = ParquetRecordBatchReaderBuilder::try_new(file).unwrap().build().unwrap();
+    reader.map(Result::unwrap).collect()
+}
+
+/// One batch of all of `batches`.
+fn concat(batches: &[RecordBatch]) -> RecordBatch {
+    arrow_select::concat::concat_batches(&batches[0].schema(), batches).unwrap()
+}
+
+/// A few real files, one after another.
+fn data_files() -> Vec<String> {
+    ["tcec/TCEC_Season_13_-_Superfinal.pgn", "python-chess/kasparov-deep-blue-1997.pgn", "python-chess/nepomniachtchi-liren-game1.pgn"]
+        .iter()
+        .map(|name| crate_root().join("../shared/data/pgn").join(name).to_string_lossy().into_owned())
+        .filter(|path| Path::new(path).exists())
+        .collect()
+}
+
+fn crate_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn parquet_reads_back_as_the_librarys_tables_whatever_the_threads() {
+    let dir = Dir::new("parquet");
+    let files = data_files();
+    assert!(files.len() >= 2, "{files:?}");
+    let options = MoveRowOptions { fen: true, variations: false };
+    // what the library builds, the games numbered across the files
+    let mut expected_moves = Vec::new();
+    let mut expected_games = GameTable::new();
+    let mut games = 0;
+    for file in &files {
+        let input = Input::open(std::ffi::OsStr::new(file)).unwrap();
+        let before = games;
+        for rows in read_move_rows_input(input, 1, options).unwrap() {
+            let mut rows = rows.unwrap();
+            rows.game.iter_mut().for_each(|game| *game += before);
+            games += rows.games;
+            if !rows.is_empty() {
+                expected_moves.push(moves_batch(rows, &moves_schema(options)).unwrap());
+            }
+        }
+    }
+    let mut number = 0;
+    for file in &files {
+        for game in sanfen::pgn::read_games_path(file).unwrap() {
+            number += 1;
+            expected_games.push(file, number, &game.unwrap());
+        }
+    }
+    assert_eq!(number, games);
+    let expected_moves = concat(&expected_moves);
+    let expected_games = expected_games.finish().unwrap();
+    let mut outputs = Vec::new();
+    for jobs in ["1", "2", "3"] {
+        let moves = dir.path(&format!("moves-{jobs}.parquet"));
+        let mut args = vec!["export", "--table", "moves", "--fen", "-j", jobs, "-o", &moves];
+        args.extend(files.iter().map(String::as_str));
+        sanfen(&args).assert().success().stdout("").stderr("");
+        let got = concat(&read_parquet(&moves));
+        assert_eq!(got.schema(), moves_schema(options), "-j {jobs}");
+        for (i, field) in got.schema().fields().iter().enumerate() {
+            assert_eq!(got.column(i), expected_moves.column(i), "-j {jobs}: {}", field.name());
+        }
+        let games_path = dir.path(&format!("games-{jobs}.parquet"));
+        let mut args = vec!["export", "-j", jobs, "-o", &games_path];
+        args.extend(files.iter().map(String::as_str));
+        sanfen(&args).assert().success();
+        let got = concat(&read_parquet(&games_path));
+        assert_eq!(got.schema(), games_schema(), "-j {jobs}");
+        for (i, field) in got.schema().fields().iter().enumerate() {
+            assert_eq!(got.column(i), expected_games.column(i), "-j {jobs}: {}", field.name());
+        }
+        outputs.push((fs::read(&moves).unwrap(), fs::read(&games_path).unwrap()));
+    }
+    // byte for byte the same files
+    assert!(outputs.windows(2).all(|w| w[0] == w[1]));
+    // no temporary file left beside them
+    assert!(dir.names().iter().all(|name| name.ends_with(".parquet")), "{:?}", dir.names());
+}
+
+#[test]
+fn text_output_is_the_same_whatever_the_threads() {
+    let files = data_files();
+    for format in ["csv", "jsonl"] {
+        for table in ["games", "moves"] {
+            let run = |jobs: &str| {
+                let mut args = vec!["export", "--format", format, "--table", table, "-j", jobs];
+                args.extend(files.iter().map(String::as_str));
+                let output = sanfen(&args).output().unwrap();
+                assert_eq!(output.status.code(), Some(0));
+                output.stdout
+            };
+            let one = run("1");
+            assert!(one.len() > 10_000, "{format} {table}");
+            if format == "jsonl" {
+                // numbered across the files, from 1, each game once
+                let mut numbers: Vec<u64> = String::from_utf8_lossy(&one)
+                    .lines()
+                    .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap()["game"].as_u64().unwrap())
+                    .collect();
+                assert!(numbers.is_sorted(), "{table}");
+                numbers.dedup();
+                assert_eq!(numbers.first(), Some(&1));
+                assert!(numbers.windows(2).all(|w| w[1] == w[0] + 1) || table == "moves", "{table}");
+            }
+            assert_eq!(one, run("2"), "{format} {table}");
+            assert_eq!(one, run("3"), "{format} {table}");
+        }
+    }
+}
+
+#[test]
+fn bad_inputs_are_reported_by_name_and_the_others_exported() {
+    let dir = Dir::new("bad");
+    let good = dir.file("good.pgn", PGN.as_bytes());
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    for i in 0..300 {
+        write!(gz, "[Event \"{i}\"]\n\n1. e4 {{ game {i} }} e5 *\n\n").unwrap();
+        gz.flush().unwrap();
+    }
+    let gz = gz.finish().unwrap();
+    let truncated = dir.file("truncated.pgn.gz", &gz[..gz.len() / 2]);
+    let binary = dir.file("binary.pgn", &[0u8, 1, 2, 3, 0xff, 0xfe, 0, 0, 7].repeat(100));
+    let missing = dir.path("missing.pgn");
+    let sub = dir.path("sub");
+    fs::create_dir(&sub).unwrap();
+    let out = dir.path("games.jsonl");
+    let output = sanfen(&["export", "-o", &out, &good, &truncated, &binary, &missing, &sub, &good]).output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 4, "{stderr}");
+    assert!(
+        lines[0].starts_with(&format!("sanfen: {truncated}: cannot read the input: read failed at byte ")),
+        "{stderr}"
+    );
+    assert!(lines[0].ends_with(" of the gzip stream, decompressed: incomplete deflate stream"), "{stderr}");
+    assert!(lines[1].starts_with(&format!("sanfen: {binary}: not PGN text: binary data")), "{stderr}");
+    assert_eq!(lines[2], format!("sanfen: {missing}: No such file or directory (os error 2)"));
+    assert!(lines[3].starts_with(&format!("sanfen: {sub}: ")), "{stderr}");
+    let rows: Vec<serde_json::Value> =
+        fs::read_to_string(&out).unwrap().lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+    // both good files, and the whole games before the truncation
+    let files: Vec<&str> = rows.iter().map(|row| row["file"].as_str().unwrap()).collect();
+    assert_eq!(files.iter().filter(|file| **file == good).count(), 4);
+    let from_truncated: Vec<&str> =
+        rows.iter().filter(|row| row["file"] == truncated.as_str()).map(|row| row["Event"].as_str().unwrap()).collect();
+    assert!(from_truncated.len() > 100 && from_truncated.len() < 300, "{}", from_truncated.len());
+    let events: Vec<String> = (0..from_truncated.len()).map(|i| i.to_string()).collect();
+    assert_eq!(from_truncated, events);
+    let numbers: Vec<u64> = rows.iter().map(|row| row["game"].as_u64().unwrap()).collect();
+    assert_eq!(numbers, (1..=rows.len() as u64).collect::<Vec<_>>());
+}
+
+#[test]
+fn a_device_or_fifo_is_written_as_it_is_and_a_full_disk_is_an_error() {
+    let output = sanfen(&["export", "--format", "jsonl", "-o", "/dev/full"]).write_stdin(PGN).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "sanfen: /dev/full: No space left on device (os error 28)\n");
+    let dir = Dir::new("dir");
+    let output =
+        sanfen(&["export", "--format", "csv", "-o", dir.0.to_str().unwrap()]).write_stdin(PGN).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        format!("sanfen: {}: a directory: not written\n", dir.0.display())
+    );
+}
+
+#[test]
+fn an_interrupted_export_leaves_no_file() {
+    let dir = Dir::new("interrupted");
+    let out = dir.path("moves.parquet");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sanfen"))
+        .args(["export", "--table", "moves", "-o", &out, "-"])
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // enough games to make a row group, then the input stays open
+    stdin.write_all(PGN.repeat(20_000).as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    let started = Instant::now();
+    while dir.names().is_empty() && started.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let names = dir.names();
+    assert!(names.len() == 1 && names[0].starts_with(".sanfen-export-"), "{names:?}");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(Command::new("kill").arg("-TERM").arg(child.id().to_string()).status().unwrap().success());
+    let status = child.wait().unwrap();
+    drop(stdin);
+    assert_eq!(status.code(), Some(143));
+    assert_eq!(dir.names(), Vec::<String>::new());
+}
