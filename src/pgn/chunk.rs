@@ -241,6 +241,19 @@ impl<R: Read> Chunker<R> {
         self
     }
 
+    /// Reads a stream that is a part of a larger one, from `start` in it: a
+    /// byte range of a file that starts at a game boundary (see
+    /// [`crate::pgn::split`]). The chunks' locations are then the larger
+    /// stream's, and a part that does not start it (`start.offset > 0`) is
+    /// not looked at for a byte order mark or UTF-16.
+    pub fn starting_at(mut self, start: Location) -> Chunker<R> {
+        self.start = start;
+        if start.offset > 0 {
+            self.started = true;
+        }
+        self
+    }
+
     /// Finds the cut points by following the reader's rules on every line,
     /// without the quick search first: each chunk then ends at the first cut
     /// point after its target, of whatever kind (the line after a result,
@@ -261,6 +274,15 @@ impl<R: Read> Chunker<R> {
         self.quick = false;
         self.scanning = true;
         self
+    }
+
+    /// Sets the target of the chunks to come, as [`Chunker::with_target`]
+    /// does (0 is taken as 1): between two calls of
+    /// [`Chunker::next_chunk`], so that the next chunk ends at the first cut
+    /// point at least `target` bytes after its start (how [`crate::pgn::split`]
+    /// ends its parts).
+    pub(crate) fn set_target(&mut self, target: usize) {
+        self.target = target.max(1);
     }
 
     /// The bytes read from the stream so far (after a read error: where the
@@ -586,8 +608,13 @@ fn is_quick_cut(buf: &[u8], at: usize) -> bool {
 }
 
 /// What the chunker knows of the reader's state at the start of a line.
+///
+/// How `in_comment` and `tags` change over a line depends on them and on the
+/// line's bytes alone, never on the other fields: [`crate::pgn::split`]
+/// follows lines from each state the reader may be in ([`ScanState::assuming`])
+/// and relies on that.
 #[derive(Clone, Debug, Default)]
-struct ScanState {
+pub(crate) struct ScanState {
     /// Inside a `{` comment.
     in_comment: bool,
     /// In a game's tag section (otherwise between games or in movetext,
@@ -610,6 +637,21 @@ struct ScanState {
 }
 
 impl ScanState {
+    /// The state at a line start where the reader is in a `{` comment
+    /// (`in_comment`), or in a game's tag section (`tags`), or neither
+    /// (between games or in movetext); the rest as at a game's start, which
+    /// does not change how `in_comment` and `tags` go on.
+    pub(crate) fn assuming(in_comment: bool, tags: bool) -> ScanState {
+        ScanState { in_comment, tags, ..ScanState::default() }
+    }
+
+    /// Whether a line that starts with a well-formed tag pair may be the
+    /// reader's next tag of the same game here (in a tag section, outside
+    /// comments); otherwise such a line starts a game ([`ScanState::is_cut`]).
+    pub(crate) fn in_tags(&self) -> bool {
+        self.tags && !self.in_comment
+    }
+
     /// Whether the reader starts a game at the start of `line`.
     fn is_cut(&self, line: &[u8]) -> bool {
         if self.after_result {
@@ -644,7 +686,7 @@ impl ScanState {
     }
 
     /// Follows the reader through `line` (up to and with its `\n`, if any).
-    fn process_line(&mut self, line: &[u8]) {
+    pub(crate) fn process_line(&mut self, line: &[u8]) {
         if self.after_result {
             self.moved = false;
         }

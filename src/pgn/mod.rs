@@ -6,7 +6,8 @@
 //! inputs opened and decompressed ([`input`]), work on chunks driven on N
 //! threads in input order ([`parallel`]), whole inputs checked
 //! ([`check`](mod@check): [`check_path`], [`check_reader`]) and formatted
-//! ([`format_input`](mod@format_input)).
+//! ([`format_input`](mod@format_input)), files cut at game boundaries into
+//! byte ranges and parts ([`split`]).
 
 pub mod check;
 pub mod chunk;
@@ -18,6 +19,7 @@ pub mod input;
 pub mod parallel;
 pub mod reader;
 pub mod rows;
+pub mod split;
 pub mod start;
 #[cfg(feature = "arrow")]
 pub mod table;

@@ -9,3 +9,4 @@ mod fidelity;
 mod fmt;
 mod reader;
 mod rows;
+mod split;
