@@ -19,6 +19,7 @@ mod report;
 mod resolve;
 mod rewrite;
 mod san;
+mod split;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -117,6 +118,19 @@ enum Command {
     /// variant) is written unchanged and reported on stderr; the exit code is
     /// then 1.
     Fmt(fmt::Args),
+    /// Cut a PGN file at game boundaries: into parts, or into byte ranges.
+    ///
+    /// `--parts N` or `--size BYTES`: writes the input (decompressed: plain,
+    /// gzip, zstd, bzip2) as plain PGN parts `DIR/STEM-001.pgn`, ... that
+    /// each hold whole games and, one after another, are the input byte for
+    /// byte; one line per part on stdout (`PATH: SIZE bytes, START..END`).
+    /// Each part is written under a temporary name, removed on an error or
+    /// a signal, and an existing file is never overwritten (the run is
+    /// refused before anything is written). `--ranges N`: prints the byte
+    /// ranges of N parts of an uncompressed file, one `START END` line each
+    /// (END exclusive; `--json`: one JSON array), without writing them. Exit
+    /// code 0, or 2 when a file cannot be read or written.
+    Split(split::Args),
     /// Write PGN games as a table: one row per game, or per move.
     ///
     /// Parquet, CSV or JSON Lines (`--format`, or the output's extension),
@@ -309,6 +323,7 @@ pub fn run(args: Args) -> Result<ExitCode, Error> {
         Some(Command::Apply(args)) => apply::run(&args),
         Some(Command::Check(args)) => check::run(&args),
         Some(Command::Fmt(args)) => fmt::run(&args),
+        Some(Command::Split(args)) => split::run(&args),
         Some(Command::Export(args)) => export::run(&args),
         Some(Command::Perft(args)) => perft::run(&perft::Options {
             fen: args.position.fen,

@@ -15,4 +15,5 @@ mod lint_control;
 mod pty;
 mod repl;
 mod repl_round_trip;
+mod split;
 mod trust_fixes;

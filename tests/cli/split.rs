@@ -1,0 +1,317 @@
+//! `sanfen split`: exact ranges and parts of a small file, the parts of a
+//! data file and of compressed files one after another equal to the input,
+//! and the refusals (an existing part, a directory, a missing file,
+//! standard input, `--ranges` on compressed data), each naming the file,
+//! with exit code 2 and nothing written.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use assert_cmd::cargo::cargo_bin_cmd;
+
+/// Three games: 27, 25 and 21 bytes; tag lines at 27 and 52.
+const PGN: &str = "[Event \"A\"]\n\n1. e4 e5 1-0\n\n[Event \"B\"]\n\n1. d4 d5 *\n\n[Event \"C\"]\n\n1. c4 *\n";
+
+fn sanfen(args: &[&str]) -> assert_cmd::Command {
+    let mut cmd = cargo_bin_cmd!("sanfen");
+    cmd.args(args).timeout(Duration::from_secs(120));
+    cmd
+}
+
+/// A new directory for one test, removed at the end.
+struct Dir(PathBuf);
+
+impl Dir {
+    fn new(name: &str) -> Dir {
+        static COUNT: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNT.fetch_add(1, Ordering::Relaxed);
+        let path = std::env::temp_dir().join(format!("sanfen-split-{}-{n}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&path);
+        fs::create_dir(&path).unwrap();
+        Dir(path)
+    }
+
+    fn file(&self, name: &str, content: &[u8]) -> String {
+        let path = self.0.join(name);
+        fs::write(&path, content).unwrap();
+        path.to_string_lossy().into_owned()
+    }
+
+    fn path(&self, name: &str) -> String {
+        self.0.join(name).to_string_lossy().into_owned()
+    }
+
+    /// The names in the directory, sorted.
+    fn names(&self) -> Vec<String> {
+        let mut names: Vec<String> =
+            fs::read_dir(&self.0).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        names.sort();
+        names
+    }
+
+    /// The files named, read one after another.
+    fn concat(&self, names: &[String]) -> Vec<u8> {
+        names.iter().flat_map(|name| fs::read(self.0.join(name)).unwrap()).collect()
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+fn stdout_of(cmd: &mut assert_cmd::Command) -> String {
+    let output = cmd.output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+    String::from_utf8(output.stdout).unwrap()
+}
+
+#[test]
+fn ranges_of_a_small_file() {
+    let dir = Dir::new("ranges");
+    let file = dir.file("games.pgn", PGN.as_bytes());
+    // offsets 24 and 48: the tag lines at 27 and 52
+    sanfen(&["split", "--ranges", "3", &file]).assert().code(0).stdout("0 27\n27 52\n52 73\n").stderr("");
+    // offsets 14, 29, 43, 58: two ranges empty
+    sanfen(&["split", "--ranges", "5", &file]).assert().code(0).stdout("0 27\n27 52\n52 52\n52 73\n73 73\n");
+    sanfen(&["split", "--ranges", "1", &file]).assert().code(0).stdout("0 73\n");
+    sanfen(&["split", "--ranges", "2", "--json", &file])
+        .assert()
+        .code(0)
+        .stdout("[{\"start\":0,\"end\":52},{\"start\":52,\"end\":73}]\n")
+        .stderr("");
+    // nothing written
+    assert_eq!(dir.names(), ["games.pgn"]);
+}
+
+#[test]
+fn parts_of_a_small_file() {
+    let dir = Dir::new("parts");
+    let file = dir.file("games.pgn", PGN.as_bytes());
+    let out = dir.path("out");
+    fs::create_dir(&out).unwrap();
+    // offset 36: the part ends at the tag line at 52
+    let stdout = stdout_of(&mut sanfen(&["split", "--parts", "2", "--output", &out, &file]));
+    assert_eq!(stdout, format!("{out}/games-001.pgn: 52 bytes, 0..52\n{out}/games-002.pgn: 21 bytes, 52..73\n"));
+    assert_eq!(fs::read_to_string(format!("{out}/games-001.pgn")).unwrap(), &PGN[..52]);
+    assert_eq!(fs::read_to_string(format!("{out}/games-002.pgn")).unwrap(), &PGN[52..]);
+    // the current directory by default; parts of at least 20 bytes
+    let stdout = stdout_of(sanfen(&["split", "--size", "20", "games.pgn"]).current_dir(&dir.0));
+    assert_eq!(
+        stdout,
+        "games-001.pgn: 27 bytes, 0..27\ngames-002.pgn: 25 bytes, 27..52\ngames-003.pgn: 21 bytes, 52..73\n"
+    );
+    assert_eq!(dir.names(), ["games-001.pgn", "games-002.pgn", "games-003.pgn", "games.pgn", "out"]);
+    assert_eq!(dir.concat(&dir.names()[..3]), PGN.as_bytes());
+    // what is there already is refused
+    sanfen(&["split", "--parts", "2", "--output", &out, &file]).assert().code(2).stdout("").stderr(format!(
+        "sanfen: {out}/games-001.pgn: exists already: not overwritten (nothing written; remove it or choose another \
+         --output)\n"
+    ));
+    // 100 parts at most: three digits still (offsets 0, 1, ...: each game
+    // a part)
+    let other = dir.path("other");
+    fs::create_dir(&other).unwrap();
+    let stdout = stdout_of(&mut sanfen(&["split", "--parts", "100", "--output", &other, "--", &file]));
+    assert_eq!(
+        stdout,
+        format!(
+            "{other}/games-001.pgn: 27 bytes, 0..27\n{other}/games-002.pgn: 25 bytes, 27..52\n\
+             {other}/games-003.pgn: 21 bytes, 52..73\n"
+        )
+    );
+    // a thousand: four
+    stdout_of(&mut sanfen(&["split", "--parts", "1000", "--output", &other, "--", &file]));
+    assert!(Path::new(&other).join("games-0003.pgn").exists());
+}
+
+#[test]
+fn parts_of_a_data_file_are_the_file() {
+    let data_file = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/pgn/tcec/TCEC_Cup_14_Final.pgn");
+    let data = fs::read(&data_file).unwrap();
+    for args in [["--parts", "7"], ["--size", "100K"], ["--size", "1M"], ["--parts", "1"]] {
+        let dir = Dir::new("data");
+        let out = dir.0.to_string_lossy().into_owned();
+        let stdout = stdout_of(&mut sanfen(&["split", args[0], args[1], "-o", &out, data_file.to_str().unwrap()]));
+        let names = dir.names();
+        assert!(names.iter().all(|name| name.starts_with("TCEC_Cup_14_Final-") && name.ends_with(".pgn")));
+        assert_eq!(dir.concat(&names), data, "{args:?}");
+        // one line per part: its name, size and offsets
+        let mut start = 0;
+        let mut expected = String::new();
+        for name in &names {
+            let size = fs::metadata(dir.0.join(name)).unwrap().len();
+            expected.push_str(&format!("{}: {size} bytes, {start}..{}\n", dir.path(name), start + size));
+            start += size;
+        }
+        assert_eq!(stdout, expected, "{args:?}");
+        match args {
+            ["--parts", n] => assert_eq!(names.len(), n.parse::<usize>().unwrap(), "{args:?}"),
+            // 2 MB in parts of 100 KiB and 1 MiB (games of tens of KB:
+            // parts larger than that)
+            ["--size", "100K"] => assert_eq!(names.len(), 17),
+            _ => assert_eq!(names.len(), 2),
+        }
+    }
+}
+
+#[test]
+fn compressed_input_is_split_decompressed() {
+    let dir = Dir::new("compressed");
+    let pgn = PGN.repeat(100);
+    let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gzip.write_all(pgn.as_bytes()).unwrap();
+    let gz = dir.file("many.pgn.gz", &gzip.finish().unwrap());
+    let zst = dir.file("other.pgn.zst", &zstd::encode_all(pgn.as_bytes(), 3).unwrap());
+    let out = dir.path("parts");
+    fs::create_dir(&out).unwrap();
+    let stdout = stdout_of(&mut sanfen(&["split", "--parts", "3", "-o", &out, &gz]));
+    // 7300 bytes: offsets 2433 and 4866, the tag lines after them (games
+    // of 73 bytes from 0, with tag lines 27 and 52 bytes in)
+    assert_eq!(
+        stdout,
+        format!(
+            "{out}/many-001.pgn: 2436 bytes, 0..2436\n{out}/many-002.pgn: 2434 bytes, 2436..4870\n\
+             {out}/many-003.pgn: 2430 bytes, 4870..7300\n"
+        )
+    );
+    stdout_of(&mut sanfen(&["split", "--size", "1K", "-o", &out, &zst]));
+    let dir = Dir(PathBuf::from(&out));
+    let names = dir.names();
+    let many: Vec<String> = names.iter().filter(|n| n.starts_with("many-")).cloned().collect();
+    let other: Vec<String> = names.iter().filter(|n| n.starts_with("other-")).cloned().collect();
+    assert_eq!(many.len(), 3);
+    assert_eq!(other.len(), 7);
+    assert_eq!(dir.concat(&many), pgn.as_bytes());
+    assert_eq!(dir.concat(&other), pgn.as_bytes());
+}
+
+#[test]
+fn an_existing_part_is_never_overwritten() {
+    let dir = Dir::new("existing");
+    let file = dir.file("games.pgn", PGN.as_bytes());
+    dir.file("games-002.pgn", b"mine");
+    dir.file("games-004.pgn", b"mine too");
+    let out = dir.0.to_string_lossy().into_owned();
+    sanfen(&["split", "--size", "20", "-o", &out, &file]).assert().code(2).stdout("").stderr(format!(
+        "sanfen: {out}/games-002.pgn: exists already: not overwritten (nothing written; remove it or choose another \
+         --output)\n"
+    ));
+    assert_eq!(dir.names(), ["games-002.pgn", "games-004.pgn", "games.pgn"]);
+    assert_eq!(fs::read(dir.0.join("games-002.pgn")).unwrap(), b"mine");
+    // names the run cannot write are no obstacle: 4 parts at most here
+    sanfen(&["split", "--parts", "3", "-o", &out, &file]).assert().code(2);
+    fs::remove_file(dir.0.join("games-002.pgn")).unwrap();
+    stdout_of(&mut sanfen(&["split", "--parts", "3", "-o", &out, &file]));
+    assert_eq!(dir.names(), ["games-001.pgn", "games-002.pgn", "games-003.pgn", "games-004.pgn", "games.pgn"]);
+    assert_eq!(fs::read(dir.0.join("games-004.pgn")).unwrap(), b"mine too");
+}
+
+#[test]
+fn refusals_name_the_file() {
+    let dir = Dir::new("refusals");
+    let file = dir.file("games.pgn", PGN.as_bytes());
+    let missing = dir.path("missing.pgn");
+    let here = dir.path("");
+    let cases: [(&[&str], String); 8] = [
+        (&["--parts", "2", &here], format!("sanfen: {here}: a directory, not a PGN file\n")),
+        (&["--ranges", "2", &here], format!("sanfen: {here}: a directory, not a PGN file\n")),
+        (&["--parts", "2", &missing], format!("sanfen: {missing}: No such file or directory (os error 2)\n")),
+        (&["--ranges", "2", &missing], format!("sanfen: {missing}: No such file or directory (os error 2)\n")),
+        (
+            &["--parts", "2", "-"],
+            "sanfen: split needs a file: standard input cannot be read twice nor by ranges (save it to a file \
+             first)\n"
+                .to_owned(),
+        ),
+        (
+            &["--parts", "2", "-o", &missing, &file],
+            format!("sanfen: {missing}: No such file or directory (os error 2)\n"),
+        ),
+        (
+            &["--parts", "2", "-o", &file, &file],
+            format!("sanfen: {file}: not a directory: the parts go into a directory\n"),
+        ),
+        (
+            &["--parts", "2", "/dev/null"],
+            "sanfen: /dev/null: not a regular file: split reads files it can read again\n".to_owned(),
+        ),
+    ];
+    for (args, stderr) in cases {
+        let mut all = vec!["split"];
+        all.extend(args);
+        sanfen(&all).assert().code(2).stdout("").stderr(stderr);
+    }
+    assert_eq!(dir.names(), ["games.pgn"]);
+}
+
+#[test]
+fn ranges_of_compressed_data_are_refused() {
+    let dir = Dir::new("ranges-compressed");
+    let zst = dir.file("games.pgn.zst", &zstd::encode_all(PGN.as_bytes(), 3).unwrap());
+    // told by the bytes, whatever the name
+    let hidden = dir.file("games.pgn", &zstd::encode_all(PGN.as_bytes(), 3).unwrap());
+    for file in [zst, hidden] {
+        sanfen(&["split", "--ranges", "2", &file]).assert().code(2).stdout("").stderr(format!(
+            "sanfen: {file}: zstd data: --ranges needs an uncompressed file (a byte range of compressed data cannot \
+             be read on its own); split it into files with --parts or --size, or decompress it first\n"
+        ));
+    }
+}
+
+#[test]
+fn bad_input_is_refused_before_anything_is_written() {
+    let dir = Dir::new("bad");
+    let binary = dir.file("binary.pgn", &[0; 100]);
+    let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gzip.write_all(PGN.repeat(1000).as_bytes()).unwrap();
+    let mut truncated = gzip.finish().unwrap();
+    truncated.truncate(truncated.len() / 2);
+    let truncated = dir.file("truncated.pgn.gz", &truncated);
+    let empty = dir.file("empty.pgn", b"");
+    let out = dir.0.to_string_lossy().into_owned();
+    sanfen(&["split", "--parts", "2", "-o", &out, &binary]).assert().code(2).stdout("").stderr(format!(
+        "sanfen: {binary}: not PGN text: binary data: 100 of the first 100 bytes are control bytes (the first at \
+         offset 0)\n"
+    ));
+    sanfen(&["split", "--ranges", "2", &binary]).assert().code(2).stdout("").stderr(format!(
+        "sanfen: {binary}: not PGN text: binary data: 100 of the first 100 bytes are control bytes (the first at \
+         offset 0)\n"
+    ));
+    let output = sanfen(&["split", "--size", "1K", "-o", &out, &truncated]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.starts_with(&format!("sanfen: {truncated}: read failed at byte "))
+            && stderr.contains("of the gzip stream"),
+        "{stderr}"
+    );
+    sanfen(&["split", "--parts", "2", "-o", &out, &empty])
+        .assert()
+        .code(0)
+        .stdout("")
+        .stderr(format!("sanfen: {empty}: empty: no part written\n"));
+    assert_eq!(dir.names(), ["binary.pgn", "empty.pgn", "truncated.pgn.gz"]);
+}
+
+#[test]
+fn usage_errors() {
+    for args in [
+        &["split", "games.pgn"][..],
+        &["split", "--parts", "2", "--size", "1K", "games.pgn"],
+        &["split", "--ranges", "2", "-o", "out", "games.pgn"],
+        &["split", "--parts", "2", "--json", "games.pgn"],
+        &["split", "--parts", "0", "games.pgn"],
+        &["split", "--size", "1.5M", "games.pgn"],
+        &["split", "--parts", "2"],
+    ] {
+        let output = sanfen(args).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&output.stderr).starts_with("error: "), "{args:?}");
+    }
+}
