@@ -4,8 +4,8 @@
 //! The library builds the rows as Arrow record batches
 //! ([`sanfen::pgn::table`]: the one schema the Python package uses too),
 //! chunks of games read on `-j N` threads and handed back in input order;
-//! this module writes them out. The games are numbered across the inputs,
-//! from 1, so `game` joins the two tables.
+//! this module writes them out. The games are numbered from 1 in each
+//! input: `file` and `game` join the two tables.
 //!
 //! An output file is written under a temporary name beside it and takes its
 //! name only when every input was read ([`NewFile`]): an interrupted run
@@ -207,7 +207,7 @@ struct Exporter<'a> {
     args: &'a Args,
     options: MoveRowOptions,
     sink: &'a mut Sink,
-    /// Games before the input being read.
+    /// Games read in the input being read.
     games: u64,
     /// An input could not be opened or read to its end.
     failed: bool,
@@ -229,9 +229,10 @@ impl Exporter<'_> {
                 continue;
             }
             let (input, progress) = with_progress(source.input, self.args.no_progress);
+            self.games = 0;
             let result = match self.args.table {
                 Table::Games => self.games_of(&file, input),
-                Table::Moves => self.moves_of(input),
+                Table::Moves => self.moves_of(&file, input),
             };
             progress.finish_and_clear();
             if let Err(message) = result? {
@@ -284,23 +285,18 @@ impl Exporter<'_> {
     }
 
     /// The moves table's rows of one input.
-    fn moves_of(&mut self, input: Input) -> Result<Result<(), String>, Stop> {
+    fn moves_of(&mut self, file: &str, input: Input) -> Result<Result<(), String>, Stop> {
         if let SinkKind::Columns { factory, .. } = &self.sink.kind {
-            return self.encoded_moves_of(input, factory.clone());
+            return self.encoded_moves_of(file, input, factory.clone());
         }
         let chunks = read_move_rows_input(input, self.threads(), self.options).map_err(|err| self.start_error(&err))?;
         let schema = self.sink.schema.clone();
-        // (the chunks number the games from 1 across the input)
-        let before = self.games;
         for chunk in chunks {
             match chunk {
-                Ok(mut rows) => {
-                    for game in &mut rows.game {
-                        *game += before;
-                    }
+                Ok(rows) => {
                     self.games += rows.games;
                     if !rows.is_empty() {
-                        self.sink.write(&moves_batch(rows, &schema).map_err(io::Error::other)?)?;
+                        self.sink.write(&moves_batch(rows, file, &schema).map_err(io::Error::other)?)?;
                     }
                 }
                 // a game too large to read has no moves, and counts
@@ -317,12 +313,13 @@ impl Exporter<'_> {
     /// on the threads that read the games (one per chunk of the input).
     fn encoded_moves_of(
         &mut self,
+        file: &str,
         input: Input,
         factory: Arc<ArrowRowGroupWriterFactory>,
     ) -> Result<Result<(), String>, Stop> {
         let compression = input.compression;
         let chunker = Chunker::with_target(input.reader, ROW_GROUP_BYTES);
-        let work = EncodeWork { options: self.options, schema: self.sink.schema.clone(), factory };
+        let work = EncodeWork { options: self.options, schema: self.sink.schema.clone(), factory, file: file.into() };
         let mut ordered = Ordered::new(chunker, work, self.threads()).map_err(|err| {
             let threads = threads_or_cores(self.threads());
             Stop::Usage(Error::Usage(format!("cannot start {threads} threads: {err}")))
@@ -360,13 +357,14 @@ struct Encoded {
     games: u64,
     /// The game of each move, from 1 in the chunk.
     game: ArrayRef,
-    /// The other columns, encoded.
-    columns: Vec<ArrowColumnChunk>,
+    /// The columns, encoded, but the game's (`None` in its place).
+    columns: Vec<Option<ArrowColumnChunk>>,
 }
 
 /// The work on each chunk: its moves, as Parquet column chunks.
 struct EncodeWork {
     options: MoveRowOptions,
+    file: Box<str>,
     schema: SchemaRef,
     factory: Arc<ArrowRowGroupWriterFactory>,
 }
@@ -377,36 +375,54 @@ impl ChunkWork for EncodeWork {
     fn work(&self, chunk: Chunk) -> Self::Output {
         let encoded = MoveRows::of_chunk(&chunk, 1, self.options).map(|rows| {
             let games = rows.games;
-            let batch = moves_batch(rows, &self.schema).map_err(io::Error::other);
-            let columns = batch
-                .as_ref()
-                .map_err(|err| io::Error::new(err.kind(), err.to_string()))
-                .and_then(|batch| encode_columns(&self.factory, batch, 1).map_err(io::Error::other));
+            let batch = moves_batch(rows, &self.file, &self.schema).map_err(io::Error::other);
+            let columns = batch.as_ref().map_err(|err| io::Error::new(err.kind(), err.to_string())).and_then(|batch| {
+                encode_columns(&self.factory, batch, |name| name != "game").map_err(io::Error::other)
+            });
             (games, batch, columns)
         });
         let encoded = encoded.and_then(|(games, batch, columns)| match (batch, columns) {
-            (Ok(batch), Ok(columns)) => Ok(Encoded { games, game: batch.column(0).clone(), columns }),
+            (Ok(batch), Ok(columns)) => Ok(Encoded { games, game: batch.column(1).clone(), columns }),
             (Err(err), _) | (_, Err(err)) => Err(ReadError::from(err)),
         });
         (encoded, chunk.data)
     }
 }
 
-/// The columns of `batch` from the `first`th on, encoded as a row group's.
+/// Column `index` of a row group, `field` holding `array` (a column of
+/// one leaf), encoded.
+fn encode_column(
+    factory: &ArrowRowGroupWriterFactory,
+    index: usize,
+    field: &arrow_schema::Field,
+    array: &ArrayRef,
+) -> parquet::errors::Result<ArrowColumnChunk> {
+    let writer = factory.create_column_writers(0)?.into_iter().nth(index);
+    let mut writer = writer.ok_or_else(|| parquet::errors::ParquetError::General(format!("no column {index}")))?;
+    for leaf in compute_leaves(field, array)? {
+        writer.write(&leaf)?;
+    }
+    writer.close()
+}
+
+/// The columns of `batch` that `wanted` names, encoded as a row group's
+/// (`None` for the others; the columns are of one leaf each).
 fn encode_columns(
     factory: &ArrowRowGroupWriterFactory,
     batch: &RecordBatch,
-    first: usize,
-) -> parquet::errors::Result<Vec<ArrowColumnChunk>> {
+    wanted: impl Fn(&str) -> bool,
+) -> parquet::errors::Result<Vec<Option<ArrowColumnChunk>>> {
     let mut writers = factory.create_column_writers(0)?.into_iter();
     let mut chunks = Vec::new();
-    for (i, (field, column)) in batch.schema_ref().fields().iter().zip(batch.columns()).enumerate() {
+    for (field, column) in batch.schema_ref().fields().iter().zip(batch.columns()) {
         for leaf in compute_leaves(field, column)? {
             let Some(mut writer) = writers.next() else { break };
-            if i >= first {
+            chunks.push(if wanted(field.name()) {
                 writer.write(&leaf)?;
-                chunks.push(writer.close()?);
-            }
+                Some(writer.close()?)
+            } else {
+                None
+            });
         }
     }
     Ok(chunks)
@@ -517,12 +533,14 @@ impl Sink {
         }
         let numbers = encoded.game.as_primitive::<UInt64Type>();
         let game: ArrayRef = Arc::new(UInt64Array::from_iter_values(numbers.values().iter().map(|n| n + games)));
-        let batch = RecordBatch::try_new(Arc::new(self.schema.project(&[0]).map_err(io::Error::other)?), vec![game])
-            .map_err(io::Error::other)?;
-        let mut first = encode_columns(factory, &batch, 0).map_err(io::Error::other)?;
+        let index = self.schema.index_of("game").map_err(io::Error::other)?;
+        let numbered = encode_column(factory, index, self.schema.field(index), &game).map_err(io::Error::other)?;
+        let mut numbered = Some(numbered);
         let mut group = file.next_row_group().map_err(io::Error::other)?;
-        for chunk in first.drain(..).chain(encoded.columns) {
-            chunk.append_to_row_group(&mut group).map_err(io::Error::other)?;
+        for chunk in encoded.columns {
+            if let Some(chunk) = chunk.or_else(|| numbered.take()) {
+                chunk.append_to_row_group(&mut group).map_err(io::Error::other)?;
+            }
         }
         group.close().map_err(io::Error::other)?;
         Ok(())
@@ -571,7 +589,7 @@ fn parquet_properties() -> WriterProperties {
     let mut properties = WriterProperties::builder()
         .set_compression(Compression::SNAPPY)
         .set_statistics_enabled(EnabledStatistics::Chunk);
-    for column in ["game", "ply", "number", "line", "offset"] {
+    for column in ["game", "ply", "number", "line", "byte_offset"] {
         properties = properties
             .set_column_dictionary_enabled(ColumnPath::from(column), false)
             .set_column_encoding(ColumnPath::from(column), Encoding::DELTA_BINARY_PACKED);

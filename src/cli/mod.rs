@@ -137,12 +137,12 @@ enum Command {
     /// to `--output` or standard output. The games table: file, game number,
     /// line, the Seven Tag Roster and the other tags, result, termination,
     /// plies, errors and the first error, ECO code and opening name. The
-    /// moves table (`--table moves`): game number, ply, move number, side,
-    /// SAN, UCI, the move as written when it differs, capture and check,
-    /// clock and elapsed time in seconds, evaluation, NAGs, comment; `--fen`
-    /// adds the position after each move, `--variations` the variations'
-    /// moves with their line's path. Games are numbered across the inputs
-    /// in input order, whatever `-j`. Every move is checked as `sanfen check`
+    /// moves table (`--table moves`): file, game number, ply, move number,
+    /// side, SAN, UCI, the move as written when it differs, capture and
+    /// check, clock and elapsed time in seconds, evaluation, NAGs, comment;
+    /// `--fen` adds the position after each move, `--variations` the
+    /// variations' moves with their line's path. Games are numbered from 1
+    /// in each input, in input order whatever `-j`. Every move is checked as `sanfen check`
     /// checks it: a game's rows stop at a move that cannot be played, and
     /// the games table counts its errors. Exit code 0; 1 when an input
     /// cannot be read to its end (its error on stderr, the other inputs

@@ -406,7 +406,7 @@ pub(crate) fn ordered_input<W: ChunkWork>(
     if let Some(not_text) = input.not_text {
         return Err(InputError { kind: io::ErrorKind::InvalidData, message: not_text.to_string() });
     }
-    let chunker = Chunker::with_target(input.reader, PARALLEL_CHUNK_TARGET);
+    let chunker = Chunker::with_target(input.reader, PARALLEL_CHUNK_TARGET).starting_at(input.start);
     Ordered::new(chunker, work, threads)
         .map_err(|err| InputError { kind: err.kind(), message: format!("cannot start the threads: {err}") })
 }

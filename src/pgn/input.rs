@@ -21,10 +21,11 @@
 //! the (decompressed) stream.
 
 use std::fs::File;
-use std::io::{self, Read};
+use std::io::{self, Read, Seek, SeekFrom};
+use std::ops::Range;
 use std::path::Path;
 
-use crate::pgn::reader::{SyntaxErrorKind, looks_utf16};
+use crate::pgn::reader::{Location, SyntaxErrorKind, looks_utf16};
 use crate::pgn::validate::FindingKind;
 
 /// A compression format, recognised by its magic bytes.
@@ -213,6 +214,9 @@ pub struct Input {
     /// Why the (decompressed) stream is not PGN text, when its first block
     /// says so clearly ([`NotText::of_start`]).
     pub not_text: Option<NotText>,
+    /// Where the first byte is in the stream the input is a part of: the
+    /// stream's start, but for a byte range ([`Input::open_range`]).
+    pub start: Location,
 }
 
 impl core::fmt::Debug for Input {
@@ -263,8 +267,56 @@ impl Input {
         };
         let reader = Peeked::new(reader, SAMPLE);
         let not_text = NotText::of_start(&reader.head);
-        Ok(Input { reader: Box::new(reader), size, compression, not_text })
+        Ok(Input {
+            reader: Box::new(reader),
+            size,
+            compression,
+            not_text,
+            start: Location { line: 1, column: 1, offset: 0 },
+        })
     }
+
+    /// The bytes `range` of the uncompressed file at `path`, whose first
+    /// byte is at `start` in the file (its line; see
+    /// [`crate::pgn::split`] for ranges that start at a game boundary, and
+    /// their locations): read as a part of the file, the games' locations
+    /// are the file's.
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be opened or read, or it is compressed (a range of
+    /// compressed bytes cannot be read on its own:
+    /// [`io::ErrorKind::InvalidInput`]).
+    pub fn open_range(path: impl AsRef<Path>, range: Range<u64>, start: Location) -> Result<Input, InputError> {
+        let mut file = File::open(path).map_err(|err| InputError::from_io(&err))?;
+        let mut head = [0; MAGIC];
+        let read = read_up_to(&mut file, &mut head).map_err(|err| InputError::from_io(&err))?;
+        if let Some(compression) = Compression::of_magic(&head[..read]) {
+            return Err(InputError {
+                kind: io::ErrorKind::InvalidInput,
+                message: format!("{compression} data: a byte range of a compressed file cannot be read on its own"),
+            });
+        }
+        file.seek(SeekFrom::Start(range.start)).map_err(|err| InputError::from_io(&err))?;
+        let size = range.end.saturating_sub(range.start);
+        let reader = Peeked::new(file.take(size), SAMPLE);
+        let not_text = NotText::of_start(&reader.head);
+        Ok(Input { reader: Box::new(reader), size: Some(size), compression: None, not_text, start })
+    }
+}
+
+/// Reads into `buf` until it is full or the reader ends: the bytes read.
+fn read_up_to(reader: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut read = 0;
+    while read < buf.len() {
+        match reader.read(&mut buf[read..]) {
+            Ok(0) => break,
+            Ok(n) => read += n,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(err) => return Err(err),
+        }
+    }
+    Ok(read)
 }
 
 /// The decompressed stream of `raw`.

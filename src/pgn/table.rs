@@ -23,7 +23,7 @@
 //! let options = MoveRowOptions::default();
 //! let mut rows = MoveRows::new(options);
 //! rows.push_game(&games[0], 1);
-//! let batch = moves_batch(rows, &moves_schema(options))?;
+//! let batch = moves_batch(rows, "games.pgn", &moves_schema(options))?;
 //! assert_eq!(batch.num_rows(), 7);
 //! # Ok::<(), arrow_schema::ArrowError>(())
 //! ```
@@ -49,6 +49,7 @@ use crate::{Color, Severity};
 ///
 /// | column | type | |
 /// |---|---|---|
+/// | `file` | utf8 | the input the game is in, as named |
 /// | `game` | uint64 | the game's number in the input, from 1 |
 /// | `path` | utf8 | with variations only: the line ([`MoveRows::path`]; empty for the mainline) |
 /// | `ply` | uint32 | half-moves from the game's start, this one included |
@@ -57,8 +58,8 @@ use crate::{Color, Severity};
 /// | `san` | utf8 | canonical SAN with its check mark |
 /// | `uci` | utf8 | UCI (`0000` for a null move; Chess960 castling king to rook) |
 /// | `written` | utf8 | the token as written, null when it is the SAN |
-/// | `capture` | bool | the move captures |
-/// | `check` | bool | the move gives check (or mate) |
+/// | `is_capture` | bool | the move captures |
+/// | `is_check` | bool | the move gives check (or mate) |
 /// | `clock` | float64 | seconds on the clock after the move (`[%clk]`), null when absent |
 /// | `elapsed` | float64 | seconds the move took (`[%emt]`), null when absent |
 /// | `eval_cp` | int32 | evaluation in centipawns from White's side (`[%eval]`), null when absent or a mate |
@@ -67,7 +68,7 @@ use crate::{Color, Severity};
 /// | `comment` | utf8 | the comments after the move without their commands, joined by a space; null when none |
 /// | `fen` | utf8 | with `fen` only: the position after the move |
 pub fn moves_schema(options: MoveRowOptions) -> SchemaRef {
-    let mut fields = vec![Field::new("game", DataType::UInt64, false)];
+    let mut fields = vec![Field::new("file", DataType::Utf8, false), Field::new("game", DataType::UInt64, false)];
     if options.variations {
         fields.push(Field::new("path", DataType::Utf8, false));
     }
@@ -78,8 +79,8 @@ pub fn moves_schema(options: MoveRowOptions) -> SchemaRef {
         Field::new("san", DataType::Utf8, false),
         Field::new("uci", DataType::Utf8, false),
         Field::new("written", DataType::Utf8, true),
-        Field::new("capture", DataType::Boolean, false),
-        Field::new("check", DataType::Boolean, false),
+        Field::new("is_capture", DataType::Boolean, false),
+        Field::new("is_check", DataType::Boolean, false),
         Field::new("clock", DataType::Float64, true),
         Field::new("elapsed", DataType::Float64, true),
         Field::new("eval_cp", DataType::Int32, true),
@@ -97,14 +98,15 @@ fn nag_field() -> Field {
     Field::new("item", DataType::UInt8, false)
 }
 
-/// The record batch of `rows`, with `schema` ([`moves_schema`] of the
-/// options the rows were built with): the columns are moved into Arrow's
-/// buffers where Arrow's layout is theirs.
+/// The record batch of `rows`, the moves of games of the input `file`,
+/// with `schema` ([`moves_schema`] of the options the rows were built
+/// with): the columns are moved into Arrow's buffers where Arrow's layout
+/// is theirs.
 ///
 /// # Errors
 ///
 /// A text column over 2 GiB, or a schema that is not the rows'.
-pub fn moves_batch(rows: MoveRows, schema: &SchemaRef) -> Result<RecordBatch, ArrowError> {
+pub fn moves_batch(rows: MoveRows, file: &str, schema: &SchemaRef) -> Result<RecordBatch, ArrowError> {
     let sides = StringArray::from_iter_values(rows.side.iter().map(|&side| side_name(side)));
     let seconds = |times: &[Option<std::time::Duration>]| -> Float64Array {
         times.iter().map(|time| time.map(|time| time.as_secs_f64())).collect()
@@ -132,7 +134,7 @@ pub fn moves_batch(rows: MoveRows, schema: &SchemaRef) -> Result<RecordBatch, Ar
         Arc::new(UInt8Array::from(rows.nag_values)),
         None,
     )?;
-    let mut columns: Vec<ArrayRef> = vec![Arc::new(UInt64Array::from(rows.game))];
+    let mut columns: Vec<ArrayRef> = vec![repeated(file, rows.game.len())?, Arc::new(UInt64Array::from(rows.game))];
     if let Some(paths) = rows.path {
         columns.push(text_array(paths, false)?);
     }
@@ -156,6 +158,17 @@ pub fn moves_batch(rows: MoveRows, schema: &SchemaRef) -> Result<RecordBatch, Ar
         columns.push(text_array(fens, false)?);
     }
     RecordBatch::try_new(schema.clone(), columns)
+}
+
+/// A `utf8` column of `len` times `text`.
+fn repeated(text: &str, len: usize) -> Result<ArrayRef, ArrowError> {
+    let size = i32::try_from(text.len().saturating_mul(len))
+        .map_err(|_| ArrowError::ComputeError("a column over 2 GiB".to_owned()))?;
+    let step = text.len() as i32;
+    let offsets = OffsetBuffer::new(ScalarBuffer::from((0..=len as i32).map(|i| i * step).collect::<Vec<i32>>()));
+    debug_assert_eq!(offsets.last().copied(), Some(size));
+    let values = Buffer::from_vec(text.repeat(len).into_bytes());
+    Ok(Arc::new(StringArray::try_new(offsets, values, None)?))
 }
 
 /// Offsets of Arrow's `utf8` and `list` layouts from where each value ends.
@@ -197,10 +210,10 @@ pub fn result_text(result: ResultToken) -> &'static str {
 /// | `file` | utf8 | the input the game is in, as named |
 /// | `game` | uint64 | the game's number in the input, from 1 |
 /// | `line` | uint32 | the line the game starts on, from 1 |
-/// | `offset` | uint64 | the byte the game starts at, from 0 (of the decompressed input) |
+/// | `byte_offset` | uint64 | the byte the game starts at, from 0 (of the decompressed input) |
 /// | `Event` ... `Result` | utf8 | the Seven Tag Roster's values, null when absent |
 /// | `other_tags` | map\<utf8, utf8\> | the other tags, in input order |
-/// | `result` | utf8 | the termination marker (`1-0`, `0-1`, `1/2-1/2`, `*`), null when none |
+/// | `movetext_result` | utf8 | the termination marker (`1-0`, `0-1`, `1/2-1/2`, `*`), null when none (named apart from the `Result` tag: Spark and SQL read names without case) |
 /// | `termination` | utf8 | how the final position ends the game (`checkmate`, `stalemate`, `insufficient material`, `fivefold repetition`, `seventy-five-move rule`), null when it does not |
 /// | `plies` | uint32 | mainline moves played (up to the first that cannot be played) |
 /// | `errors` | uint32 | error findings (as `sanfen check` counts them) |
@@ -212,7 +225,7 @@ pub fn games_schema() -> SchemaRef {
         Field::new("file", DataType::Utf8, false),
         Field::new("game", DataType::UInt64, false),
         Field::new("line", DataType::UInt32, false),
-        Field::new("offset", DataType::UInt64, false),
+        Field::new("byte_offset", DataType::UInt64, false),
     ];
     fields.extend(SEVEN_TAG_ROSTER.iter().map(|(name, _)| Field::new(*name, DataType::Utf8, true)));
     let entries =
@@ -220,7 +233,7 @@ pub fn games_schema() -> SchemaRef {
     let entries = Field::new("entries", DataType::Struct(entries), false);
     fields.extend([
         Field::new("other_tags", DataType::Map(Arc::new(entries), false), false),
-        Field::new("result", DataType::Utf8, true),
+        Field::new("movetext_result", DataType::Utf8, true),
         Field::new("termination", DataType::Utf8, true),
         Field::new("plies", DataType::UInt32, false),
         Field::new("errors", DataType::UInt32, false),

@@ -76,12 +76,12 @@ fn the_games_table_as_json_lines() {
     let out = stdout_of(&["export"], PGN);
     assert_eq!(
         out,
-        "{\"file\":\"<stdin>\",\"game\":1,\"line\":1,\"offset\":0,\"Event\":\"x\",\"Site\":null,\"Date\":null,\
+        "{\"file\":\"<stdin>\",\"game\":1,\"line\":1,\"byte_offset\":0,\"Event\":\"x\",\"Site\":null,\"Date\":null,\
          \"Round\":null,\"White\":\"Ann\",\"Black\":null,\"Result\":null,\"other_tags\":{\"ECO\":\"C20\"},\
-         \"result\":\"1-0\",\"termination\":\"checkmate\",\"plies\":7,\"errors\":0,\"first_error\":null,\
+         \"movetext_result\":\"1-0\",\"termination\":\"checkmate\",\"plies\":7,\"errors\":0,\"first_error\":null,\
          \"eco\":\"C20\",\"opening\":\"King's Pawn Game: Wayward Queen Attack\"}\n\
-         {\"file\":\"<stdin>\",\"game\":2,\"line\":7,\"offset\":134,\"Event\":null,\"Site\":null,\"Date\":null,\
-         \"Round\":null,\"White\":null,\"Black\":null,\"Result\":null,\"other_tags\":{},\"result\":\"*\",\
+         {\"file\":\"<stdin>\",\"game\":2,\"line\":7,\"byte_offset\":134,\"Event\":null,\"Site\":null,\"Date\":null,\
+         \"Round\":null,\"White\":null,\"Black\":null,\"Result\":null,\"other_tags\":{},\"movetext_result\":\"*\",\
          \"termination\":null,\"plies\":2,\"errors\":1,\
          \"first_error\":\"7:13: [san:illegal] illegal: no king can move to d3; did you mean Kd2, Qd3?\",\
          \"eco\":\"D00\",\"opening\":\"Queen's Pawn Game\"}\n"
@@ -94,22 +94,25 @@ fn the_moves_table_as_csv_with_fen() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(
         lines[0],
-        "game,ply,number,side,san,uci,written,capture,check,clock,elapsed,eval_cp,eval_mate,nags,comment,fen"
+        "file,game,ply,number,side,san,uci,written,is_capture,is_check,clock,elapsed,eval_cp,eval_mate,nags,comment,fen"
     );
     assert_eq!(
         lines[1],
-        "1,1,1,white,e4,e2e4,,false,false,180,,25,,,hi,rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+        "<stdin>,1,1,1,white,e4,e2e4,,false,false,180,,25,,,hi,rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
     );
     assert_eq!(
         lines[6],
-        "1,6,3,black,Nf6,g8f6,Nf6??,false,false,,,,,4,,r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
+        "<stdin>,1,6,3,black,Nf6,g8f6,Nf6??,false,false,,,,,4,,r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
     );
     assert_eq!(
         lines[7],
-        "1,7,4,white,Qxf7#,h5f7,,true,true,,,,,,,r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4"
+        "<stdin>,1,7,4,white,Qxf7#,h5f7,,true,true,,,,,,,r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4"
     );
     // the second game's moves up to the one that cannot be played
-    assert_eq!(lines[8..].iter().map(|line| &line[..12]).collect::<Vec<_>>(), ["2,1,1,white,", "2,2,1,black,"]);
+    assert_eq!(
+        lines[8..].iter().map(|line| &line[..20]).collect::<Vec<_>>(),
+        ["<stdin>,2,1,1,white,", "<stdin>,2,2,1,black,"]
+    );
     assert_eq!(lines.len(), 10);
 }
 
@@ -171,11 +174,15 @@ fn concat(batches: &[RecordBatch]) -> RecordBatch {
 
 /// A few real files, one after another.
 fn data_files() -> Vec<String> {
-    ["tcec/TCEC_Season_13_-_Superfinal.pgn", "python-chess/kasparov-deep-blue-1997.pgn", "python-chess/nepomniachtchi-liren-game1.pgn"]
-        .iter()
-        .map(|name| crate_root().join("../shared/data/pgn").join(name).to_string_lossy().into_owned())
-        .filter(|path| Path::new(path).exists())
-        .collect()
+    [
+        "tcec/TCEC_Season_13_-_Superfinal.pgn",
+        "python-chess/kasparov-deep-blue-1997.pgn",
+        "python-chess/nepomniachtchi-liren-game1.pgn",
+    ]
+    .iter()
+    .map(|name| crate_root().join("../shared/data/pgn").join(name).to_string_lossy().into_owned())
+    .filter(|path| Path::new(path).exists())
+    .collect()
 }
 
 fn crate_root() -> PathBuf {
@@ -188,30 +195,26 @@ fn parquet_reads_back_as_the_librarys_tables_whatever_the_threads() {
     let files = data_files();
     assert!(files.len() >= 2, "{files:?}");
     let options = MoveRowOptions { fen: true, variations: false };
-    // what the library builds, the games numbered across the files
+    // what the library builds, the games numbered from 1 in each file
     let mut expected_moves = Vec::new();
     let mut expected_games = GameTable::new();
-    let mut games = 0;
     for file in &files {
         let input = Input::open(std::ffi::OsStr::new(file)).unwrap();
-        let before = games;
+        let mut games = 0;
         for rows in read_move_rows_input(input, 1, options).unwrap() {
-            let mut rows = rows.unwrap();
-            rows.game.iter_mut().for_each(|game| *game += before);
+            let rows = rows.unwrap();
             games += rows.games;
             if !rows.is_empty() {
-                expected_moves.push(moves_batch(rows, &moves_schema(options)).unwrap());
+                expected_moves.push(moves_batch(rows, file, &moves_schema(options)).unwrap());
             }
         }
-    }
-    let mut number = 0;
-    for file in &files {
+        let mut number = 0;
         for game in sanfen::pgn::read_games_path(file).unwrap() {
             number += 1;
             expected_games.push(file, number, &game.unwrap());
         }
+        assert_eq!(number, games);
     }
-    assert_eq!(number, games);
     let expected_moves = concat(&expected_moves);
     let expected_games = expected_games.finish().unwrap();
     let mut outputs = Vec::new();
@@ -257,15 +260,20 @@ fn text_output_is_the_same_whatever_the_threads() {
             let one = run("1");
             assert!(one.len() > 10_000, "{format} {table}");
             if format == "jsonl" {
-                // numbered across the files, from 1, each game once
-                let mut numbers: Vec<u64> = String::from_utf8_lossy(&one)
-                    .lines()
-                    .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap()["game"].as_u64().unwrap())
-                    .collect();
-                assert!(numbers.is_sorted(), "{table}");
-                numbers.dedup();
-                assert_eq!(numbers.first(), Some(&1));
-                assert!(numbers.windows(2).all(|w| w[1] == w[0] + 1) || table == "moves", "{table}");
+                // numbered from 1 in each file, each game once
+                let rows: Vec<serde_json::Value> =
+                    String::from_utf8_lossy(&one).lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+                for file in &files {
+                    let mut numbers: Vec<u64> = rows
+                        .iter()
+                        .filter(|row| row["file"] == file.as_str())
+                        .map(|row| row["game"].as_u64().unwrap())
+                        .collect();
+                    assert!(numbers.is_sorted(), "{table}");
+                    numbers.dedup();
+                    assert_eq!(numbers.first(), Some(&1), "{table} {file}");
+                    assert!(numbers.windows(2).all(|w| w[1] == w[0] + 1) || table == "moves", "{table}");
+                }
             }
             assert_eq!(one, run("2"), "{format} {table}");
             assert_eq!(one, run("3"), "{format} {table}");
@@ -313,7 +321,8 @@ fn bad_inputs_are_reported_by_name_and_the_others_exported() {
     let events: Vec<String> = (0..from_truncated.len()).map(|i| i.to_string()).collect();
     assert_eq!(from_truncated, events);
     let numbers: Vec<u64> = rows.iter().map(|row| row["game"].as_u64().unwrap()).collect();
-    assert_eq!(numbers, (1..=rows.len() as u64).collect::<Vec<_>>());
+    let truncated_numbers: Vec<u64> = (1..=from_truncated.len() as u64).collect();
+    assert_eq!(numbers, [&[1, 2][..], &truncated_numbers, &[1, 2]].concat());
 }
 
 #[test]
