@@ -46,7 +46,8 @@ pub struct Args {
     /// standard output instead.
     #[arg(long, conflicts_with_all = ["parts", "size"])]
     json: bool,
-    /// Where the parts are written [default: the current directory], as
+    /// Where the parts are written [default: the current directory; made
+    /// when missing], as
     /// `DIR/STEM-001.pgn`, `DIR/STEM-002.pgn`, ... (STEM: FILE's name less
     /// `.gz`, `.zst`, `.bz2` and `.pgn`; at least three digits, as many as
     /// the largest part number the run may write).
@@ -260,11 +261,15 @@ impl PartNames {
 
     /// Refuses the run when a name it may write is taken (the first, looked
     /// up in one reading of the directory), or the directory cannot be
-    /// read.
+    /// read; makes the directory when it was named and does not exist.
     fn refuse_existing(&self) -> Result<(), Error> {
         let directory = self.directory.clone().unwrap_or_else(|| PathBuf::from("."));
         let shown = directory.display().to_string();
         let dir_error = |source| Error::File { path: shown.clone(), source };
+        // a directory named and missing is made, as `mkdir -p` makes it
+        if self.directory.is_some() && !directory.exists() {
+            fs::create_dir_all(&directory).map_err(dir_error)?;
+        }
         let metadata = fs::metadata(&directory).map_err(dir_error)?;
         if !metadata.is_dir() {
             return Err(dir_error(io::Error::other("not a directory: the parts go into a directory")));

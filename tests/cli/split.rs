@@ -128,6 +128,10 @@ fn parts_of_a_small_file() {
     // a thousand: four
     stdout_of(&mut sanfen(&["split", "--parts", "1000", "--output", &other, "--", &file]));
     assert!(Path::new(&other).join("games-0003.pgn").exists());
+    // a directory named and missing is made
+    let nested = dir.path("new/deeper");
+    let stdout = stdout_of(&mut sanfen(&["split", "--parts", "2", "--output", &nested, &file]));
+    assert_eq!(stdout, format!("{nested}/games-001.pgn: 52 bytes, 0..52\n{nested}/games-002.pgn: 21 bytes, 52..73\n"));
 }
 
 #[test]
@@ -218,6 +222,7 @@ fn refusals_name_the_file() {
     let file = dir.file("games.pgn", PGN.as_bytes());
     let missing = dir.path("missing.pgn");
     let here = dir.path("");
+    let under_file = format!("{file}/parts");
     let cases: [(&[&str], String); 8] = [
         (&["--parts", "2", &here], format!("sanfen: {here}: a directory, not a PGN file\n")),
         (&["--ranges", "2", &here], format!("sanfen: {here}: a directory, not a PGN file\n")),
@@ -229,10 +234,7 @@ fn refusals_name_the_file() {
              first)\n"
                 .to_owned(),
         ),
-        (
-            &["--parts", "2", "-o", &missing, &file],
-            format!("sanfen: {missing}: No such file or directory (os error 2)\n"),
-        ),
+        (&["--parts", "2", "-o", &under_file, &file], format!("sanfen: {under_file}: Not a directory (os error 20)\n")),
         (
             &["--parts", "2", "-o", &file, &file],
             format!("sanfen: {file}: not a directory: the parts go into a directory\n"),
