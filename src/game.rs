@@ -337,6 +337,15 @@ impl Game {
         Ok(())
     }
 
+    /// Plays a move known to be legal in the current position (one a
+    /// reader checked), without checking it again; clears the redo stack.
+    pub(crate) fn play_unchecked(&mut self, m: Move) {
+        let mut next = self.position().clone();
+        next.play_unchecked(m);
+        self.push(m, next);
+        self.redo.clear();
+    }
+
     fn push(&mut self, m: Move, next: Position) {
         self.moves.push(m);
         self.positions.push(next);

@@ -25,11 +25,12 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::collections::HashMap;
 use std::sync::LazyLock;
 
+use rustc_hash::FxHashMap;
+
 use crate::san::SanPlus;
-use crate::{Board, CastlingRights, Color, Move, Position, Square};
+use crate::{CastlingRights, Color, Move, Position, Role, Square};
 
 /// An opening: its ECO code and name.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -62,10 +63,11 @@ const TABLES: [&str; 5] = [
 
 /// What names a position: its pieces, the side to move, the castling
 /// rights and the en passant square when a capture there is legal (as EPD
-/// compares positions).
+/// compares positions). The pieces are the board's bitboards (by role, then
+/// by colour), which say all the board says, and hash fast.
 #[derive(Clone, PartialEq, Eq, Hash)]
 struct Key {
-    board: Board,
+    pieces: [u64; 8],
     turn: Color,
     castling: CastlingRights,
     ep: Option<Square>,
@@ -73,18 +75,21 @@ struct Key {
 
 impl Key {
     fn of(position: &Position) -> Key {
-        Key {
-            board: position.board().clone(),
-            turn: position.turn(),
-            castling: position.castling_rights(),
-            ep: position.legal_ep_square(),
+        let board = position.board();
+        let mut pieces = [0; 8];
+        for (i, role) in Role::ALL.into_iter().enumerate() {
+            pieces[i] = board.by_role(role).0;
         }
+        for (i, color) in Color::ALL.into_iter().enumerate() {
+            pieces[6 + i] = board.by_color(color).0;
+        }
+        Key { pieces, turn: position.turn(), castling: position.castling_rights(), ep: position.legal_ep_square() }
     }
 }
 
 /// Every named position, and the longest line's plies.
 struct Book {
-    names: HashMap<Key, Opening>,
+    names: FxHashMap<Key, Opening>,
     max_plies: usize,
 }
 
@@ -92,7 +97,7 @@ struct Book {
 /// position reached by several lines keeps the first line's name (the
 /// files' order).
 static BOOK: LazyLock<Book> = LazyLock::new(|| {
-    let mut names = HashMap::new();
+    let mut names = FxHashMap::default();
     let mut max_plies = 0;
     for table in TABLES {
         for line in table.lines().skip(1) {
@@ -132,11 +137,23 @@ pub fn opening(position: &Position) -> Option<Opening> {
 /// ply. Only the first plies are looked at, as many as the longest named
 /// line has; `None` when no position is named (or a move is not legal).
 pub fn opening_of_game(start: &Position, moves: &[Move]) -> Option<GameOpening> {
+    let mut position = start.clone();
+    let mut legal = Vec::new();
+    for &m in moves.iter().take(BOOK.max_plies) {
+        position = position.play(m).ok()?;
+        legal.push(m);
+    }
+    opening_of_legal_game(start, legal.into_iter())
+}
+
+/// [`opening_of_game`] of moves known to be legal, one after another (a
+/// game's mainline that was read and checked).
+pub(crate) fn opening_of_legal_game(start: &Position, moves: impl Iterator<Item = Move>) -> Option<GameOpening> {
     let book = &*BOOK;
     let mut position = start.clone();
     let mut found = None;
-    for (i, &m) in moves.iter().take(book.max_plies).enumerate() {
-        position = position.play(m).ok()?;
+    for (i, m) in moves.take(book.max_plies).enumerate() {
+        position.play_unchecked(m);
         if let Some(&opening) = book.names.get(&Key::of(&position)) {
             found = Some(GameOpening { opening, ply: i + 1 });
         }

@@ -195,7 +195,8 @@ impl Game {
     pub fn end(&self) -> Option<crate::game::GameEnd> {
         let mut game = crate::Game::new(self.start.clone()?);
         for node in &self.mainline.moves {
-            game.play(node.played?).ok()?;
+            // (the mainline's moves were checked as they were read)
+            game.play_unchecked(node.played?);
         }
         game.end()
     }
@@ -206,8 +207,8 @@ impl Game {
     #[cfg(feature = "openings")]
     pub fn opening(&self) -> Option<crate::openings::GameOpening> {
         let start = self.start.as_ref()?;
-        let moves: Vec<Move> = self.mainline.moves.iter().map_while(|node| node.played).collect();
-        crate::openings::opening_of_game(start, &moves)
+        // (the mainline's moves were checked as they were read)
+        crate::openings::opening_of_legal_game(start, self.mainline.moves.iter().map_while(|node| node.played))
     }
 
     /// The value of the first tag of this name.
