@@ -1,7 +1,7 @@
 """Type stubs of the native module ``sanfen._sanfen`` (re-exported by ``sanfen``)."""
 
 import os
-from typing import IO, Iterator, Literal, Optional, Sequence, Union, final
+from typing import IO, Iterator, List, Literal, Optional, Sequence, Tuple, Union, final
 
 __version__: str
 
@@ -368,4 +368,22 @@ def check_pgn(
     deny: Sequence[str] = (),
 ) -> CheckResult: ...
 def games_table(source: Source, threads: Optional[int] = None) -> ArrowTable: ...
-def moves_table(source: Source, threads: Optional[int] = None, fen: bool = False) -> ArrowTable: ...
+def moves_table(
+    source: Source, threads: Optional[int] = None, fen: bool = False, variations: bool = False
+) -> ArrowTable: ...
+
+# for sanfen.spark: byte ranges of a plain file, their counts, their tables
+def _byte_ranges(path: Union[str, "os.PathLike[str]"], parts: int) -> List[Tuple[int, int]]: ...
+def _range_counts(path: Union[str, "os.PathLike[str]"], start: int, end: int) -> Tuple[int, int]: ...
+def _range_table(
+    path: Union[str, "os.PathLike[str]"],
+    start: int,
+    end: Optional[int],
+    table: str,
+    fen: bool,
+    variations: bool,
+    first_game: int,
+    first_line: int,
+    name: str,
+) -> ArrowTable: ...
+def _schema(table: str, fen: bool, variations: bool) -> ArrowTable: ...

@@ -2,31 +2,31 @@
 //! to Python through the Arrow PyCapsule interface (`__arrow_c_stream__`),
 //! which pyarrow, polars and duckdb read without a copy.
 //!
-//! The games come from the library's ordered parallel reader (see
-//! `games.rs`); the rows are built with the GIL released.
+//! The rows and their schema are the library's (`sanfen::pgn::table`): the
+//! tables `sanfen export` writes. They are built with the GIL released.
 
-use std::sync::Arc;
+use std::fs::File;
+use std::io;
+use std::num::NonZeroUsize;
+use std::path::PathBuf;
 
-use arrow_array::builder::{MapBuilder, StringBuilder, UInt32Builder, UInt64Builder};
-use arrow_array::{
-    ArrayRef, Float64Array, Int32Array, ListArray, RecordBatch, StringArray, UInt8Array, UInt32Array, UInt64Array,
-};
-use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
-use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef};
-use pyo3::exceptions::PyRuntimeError;
+use arrow_array::RecordBatch;
+use arrow_schema::{ArrowError, SchemaRef};
+use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3_arrow::PyTable;
-use sanfen::Severity;
-use sanfen::pgn::SEVEN_TAG_ROSTER;
-use sanfen::pgn::commands::Score;
-use sanfen::pgn::rows::{MoveRowOptions, MoveRows, TextColumn, read_move_rows_input};
+use sanfen::pgn::game::read_games_input;
+use sanfen::pgn::input::Input;
+use sanfen::pgn::rows::{MoveRowOptions, read_move_rows_input};
+use sanfen::pgn::table::{GameTable, games_schema, moves_batch, moves_schema};
+use sanfen::pgn::{Chunker, Location, ReadError, Reader, Visitor, split};
 
-use crate::games::{GameStream, Source, input_error, open_source, read_error, result_text, side_name, threads_arg};
+use crate::games::{Source, input_error, open_source, read_error, threads_arg};
 
-/// The rows a record batch holds at most.
-const BATCH_ROWS: usize = 1 << 16;
+/// The rows of a games table's record batch, at most.
+const GAME_BATCH: usize = 1 << 14;
 
-fn arrow_error(err: ArrowError) -> PyErr {
+pub(crate) fn arrow_error(err: ArrowError) -> PyErr {
     PyRuntimeError::new_err(format!("cannot build the table: {err}"))
 }
 
@@ -34,142 +34,113 @@ fn arrow_error(err: ArrowError) -> PyErr {
 /// --
 ///
 /// The games of a PGN input as an Arrow table, one row per game, in input
-/// order. `source` and `threads` as for `read_games` (and the same
-/// exceptions). The object given has `__arrow_c_stream__`: `pyarrow.table`,
-/// `polars.DataFrame` and duckdb read it.
+/// order: the table `sanfen export` writes. `source` and `threads` as for
+/// `read_games` (and the same exceptions, but for a game too large to
+/// read, which is a row with its error). The object given has
+/// `__arrow_c_stream__`: `pyarrow.table`, `polars.DataFrame` and duckdb
+/// read it.
 ///
 /// Columns (the names and types are a contract):
 ///
+/// - `file`: utf8, the source's name (a path as given, a file object's
+///   `name`, else `<stream>`)
 /// - `game`: uint64, the game's number in the input, from 1
+/// - `line`: uint32, the line the game starts on
+/// - `byte_offset`: uint64, the byte the game starts at (of the decompressed
+///   input)
 /// - `Event`, `Site`, `Date`, `Round`, `White`, `Black`, `Result`: utf8,
 ///   the Seven Tag Roster tags' values (null when the tag is absent)
 /// - `other_tags`: map<utf8, utf8>, the other tags in input order
-/// - `result`: utf8, the termination marker of the movetext (`1-0`, `0-1`,
+/// - `movetext_result`: utf8, the termination marker of the movetext (`1-0`, `0-1`,
 ///   `1/2-1/2`, `*`), null when there is none
+/// - `termination`: utf8, how the final position ends the game
+///   (`checkmate`, `stalemate`, `insufficient material`, `fivefold
+///   repetition`, `seventy-five-move rule`), null when it does not
 /// - `plies`: uint32, the mainline's moves (up to the first that cannot be
 ///   played)
 /// - `errors`: uint32, the error findings (as `Game.errors`)
-/// - `first_error`: utf8, the message of the first error finding, as
-///   `line:column: [code] message`, null when there is none
+/// - `first_error`: utf8, the first error finding, as `line:column: [code]
+///   message`, null when there is none
+/// - `eco`, `opening`: utf8, the ECO code and name of the deepest position
+///   of the mainline that lichess's chess-openings names, null when none
 #[pyfunction]
 #[pyo3(signature = (source, threads=None))]
 pub fn games_table(py: Python<'_>, source: &Bound<'_, PyAny>, threads: Option<usize>) -> PyResult<PyTable> {
-    let mut stream = GameStream::open(source, threads)?;
-    let schema = games_schema();
+    let threads = threads_arg(threads)?;
+    let source = open_source(source)?;
+    let batches = games_batches(py, source, threads, 0)?;
+    PyTable::try_new(batches, games_schema())
+}
+
+/// The games table's record batches of `source`, its games numbered after
+/// `before`.
+fn games_batches(py: Python<'_>, source: Source, threads: usize, before: u64) -> PyResult<Vec<RecordBatch>> {
+    let Source { input, name, raised } = source;
+    let mut games = read_games_input(input, threads).map_err(|err| Source::raise(&raised, input_error(&err, &name)))?;
     let mut batches = Vec::new();
-    let mut rows = GameRows::default();
-    while let Some((number, game)) = stream.next_game(py)? {
-        py.detach(|| rows.push(number, &game));
-        if rows.len >= BATCH_ROWS {
-            let done = std::mem::take(&mut rows);
-            batches.push(py.detach(|| done.finish(&schema)).map_err(arrow_error)?);
-        }
-    }
-    if rows.len > 0 || batches.is_empty() {
-        batches.push(rows.finish(&schema).map_err(arrow_error)?);
-    }
-    PyTable::try_new(batches, schema)
-}
-
-fn games_schema() -> SchemaRef {
-    let mut fields = vec![Field::new("game", DataType::UInt64, false)];
-    fields.extend(SEVEN_TAG_ROSTER.iter().map(|(name, _)| Field::new(*name, DataType::Utf8, true)));
-    let entries = Field::new(
-        "entries",
-        DataType::Struct(
-            vec![Field::new("keys", DataType::Utf8, false), Field::new("values", DataType::Utf8, true)].into(),
-        ),
-        false,
-    );
-    fields.push(Field::new("other_tags", DataType::Map(Arc::new(entries), false), false));
-    fields.push(Field::new("result", DataType::Utf8, true));
-    fields.push(Field::new("plies", DataType::UInt32, false));
-    fields.push(Field::new("errors", DataType::UInt32, false));
-    fields.push(Field::new("first_error", DataType::Utf8, true));
-    Arc::new(Schema::new(fields))
-}
-
-/// The columns of `games_table`, being built.
-struct GameRows {
-    len: usize,
-    game: UInt64Builder,
-    roster: Vec<StringBuilder>,
-    other: MapBuilder<StringBuilder, StringBuilder>,
-    result: StringBuilder,
-    plies: UInt32Builder,
-    errors: UInt32Builder,
-    first_error: StringBuilder,
-}
-
-impl Default for GameRows {
-    fn default() -> GameRows {
-        GameRows {
-            len: 0,
-            game: UInt64Builder::new(),
-            roster: SEVEN_TAG_ROSTER.iter().map(|_| StringBuilder::new()).collect(),
-            other: MapBuilder::new(None, StringBuilder::new(), StringBuilder::new()),
-            result: StringBuilder::new(),
-            plies: UInt32Builder::new(),
-            errors: UInt32Builder::new(),
-            first_error: StringBuilder::new(),
-        }
-    }
-}
-
-impl GameRows {
-    fn push(&mut self, number: u64, game: &sanfen::pgn::Game) {
-        self.len += 1;
-        self.game.append_value(number);
-        for ((name, _), column) in SEVEN_TAG_ROSTER.iter().zip(&mut self.roster) {
-            column.append_option(game.tag(name));
-        }
-        for tag in &game.tags {
-            if !SEVEN_TAG_ROSTER.iter().any(|(name, _)| *name == tag.name) {
-                self.other.keys().append_value(&tag.name);
-                self.other.values().append_value(&tag.value);
+    let mut table = GameTable::new();
+    let mut number = before;
+    loop {
+        // the games are read and put into Arrow columns with the GIL released
+        let next = py.detach(|| -> Result<Option<Result<RecordBatch, ArrowError>>, (ReadError, u64)> {
+            for game in games.by_ref() {
+                number += 1;
+                match game {
+                    Ok(game) => table.push(&name, number, &game),
+                    Err(ReadError::TooLarge { at, size }) => table.push_too_large(&name, number, at, size),
+                    Err(err) => return Err((err, number)),
+                }
+                if table.len() >= GAME_BATCH {
+                    return Ok(Some(table.finish()));
+                }
             }
+            Ok(None)
+        });
+        match next {
+            Ok(Some(batch)) => batches.push(batch.map_err(arrow_error)?),
+            Ok(None) => break,
+            Err((err, number)) => return Err(read_error(err, &name, number, &raised)),
         }
-        // (the map's key and value columns always have the same length)
-        let _ = self.other.append(true);
-        self.result.append_option(game.result.map(result_text));
-        self.plies.append_value(u32::try_from(game.mainline.moves.len()).unwrap_or(u32::MAX));
-        self.errors.append_value(game.report.errors);
-        let first = game.report.findings.iter().find(|f| f.severity() == Severity::Error);
-        self.first_error
-            .append_option(first.map(|f| format!("{}:{}: [{}] {}", f.at.line, f.at.column, f.kind.code(), f.kind)));
     }
-
-    fn finish(mut self, schema: &SchemaRef) -> Result<RecordBatch, ArrowError> {
-        let mut columns: Vec<ArrayRef> = vec![Arc::new(self.game.finish())];
-        columns.extend(self.roster.iter_mut().map(|column| Arc::new(column.finish()) as ArrayRef));
-        columns.push(Arc::new(self.other.finish()));
-        columns.push(Arc::new(self.result.finish()));
-        columns.push(Arc::new(self.plies.finish()));
-        columns.push(Arc::new(self.errors.finish()));
-        columns.push(Arc::new(self.first_error.finish()));
-        RecordBatch::try_new(schema.clone(), columns)
+    if !table.is_empty() || batches.is_empty() {
+        batches.push(table.finish().map_err(arrow_error)?);
     }
+    Ok(batches)
 }
 
-/// moves_table(source, threads=None, fen=False)
+/// moves_table(source, threads=None, fen=False, variations=False)
 /// --
 ///
-/// The mainline moves of every game of a PGN input as an Arrow table, one
-/// row per move, in input order (a game's moves up to the first that
-/// cannot be played). `source` and `threads` as for `read_games` (and the
-/// same exceptions). The object given has `__arrow_c_stream__`:
-/// `pyarrow.table`, `polars.DataFrame` and duckdb read it.
+/// The moves of every game of a PGN input as an Arrow table, one row per
+/// move, in input order (a game's moves up to the first that cannot be
+/// played): the table `sanfen export --table moves` writes. The mainline
+/// only; with `variations=True` the variations' moves too, each after the
+/// move it replaces, with a `path` column. `source` and `threads` as for
+/// `read_games` (and the same exceptions, but for a game too large to
+/// read, which has no rows: `games_table` has its error). The object given has
+/// `__arrow_c_stream__`: `pyarrow.table`, `polars.DataFrame` and duckdb
+/// read it.
 ///
 /// Columns (the names and types are a contract):
 ///
+/// - `file`: utf8, the source's name (as in `games_table`)
 /// - `game`: uint64, the game's number in the input, from 1
+/// - `path`: utf8, only with `variations=True`: the move's line, empty for
+///   the mainline; for a variation `PLY.N` (the Nth variation of the
+///   parent line's move at PLY), nested ones after their parents' joined
+///   by `/` (`12.1/15.2`)
 /// - `ply`: uint32, half-moves from the game's start, this one included
 /// - `number`: uint32, the move number
 /// - `side`: utf8, `white` or `black`
 /// - `san`: utf8, canonical SAN with its check mark
 /// - `uci`: utf8 (`0000` for a null move)
+/// - `written`: utf8, the token as written when it is not the SAN, else
+///   null
+/// - `is_capture`, `is_check`: bool, whether the move captures, gives check
 /// - `clock`: float64, the clock after the move in seconds (`[%clk]`),
 ///   null when absent
+/// - `elapsed`: float64, the move's time in seconds (`[%emt]`), null when
+///   absent
 /// - `eval_cp`: int32, the evaluation in centipawns from White's side
 ///   (`[%eval]`), null when absent or a mate
 /// - `eval_mate`: int32, mate in N from White's side (negative: Black
@@ -180,19 +151,48 @@ impl GameRows {
 /// - `fen`: utf8, the position after the move as FEN (only with
 ///   `fen=True`)
 #[pyfunction]
-#[pyo3(signature = (source, threads=None, fen=false))]
-pub fn moves_table(py: Python<'_>, source: &Bound<'_, PyAny>, threads: Option<usize>, fen: bool) -> PyResult<PyTable> {
+#[pyo3(signature = (source, threads=None, fen=false, variations=false))]
+pub fn moves_table(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    threads: Option<usize>,
+    fen: bool,
+    variations: bool,
+) -> PyResult<PyTable> {
     let threads = threads_arg(threads)?;
-    let Source { input, name, raised } = open_source(source)?;
-    let mut chunks = read_move_rows_input(input, threads, MoveRowOptions { fen, variations: false })
+    let options = MoveRowOptions { fen, variations };
+    let batches = moves_batches(py, open_source(source)?, threads, options, 0)?;
+    PyTable::try_new(batches, moves_schema(options))
+}
+
+/// The moves table's record batches of `source`, its games numbered after
+/// `before`.
+fn moves_batches(
+    py: Python<'_>,
+    source: Source,
+    threads: usize,
+    options: MoveRowOptions,
+    before: u64,
+) -> PyResult<Vec<RecordBatch>> {
+    let Source { input, name, raised } = source;
+    let mut chunks = read_move_rows_input(input, threads, options)
         .map_err(|err| Source::raise(&raised, input_error(&err, &name)))?;
-    let schema = moves_schema(fen);
+    let schema = moves_schema(options);
     let mut batches = Vec::new();
     // games before the next chunk (a game too large to read counts)
-    let mut games = 0;
+    let mut games = before;
     loop {
         // the rows are read and put into Arrow columns with the GIL released
-        let next = py.detach(|| chunks.next().map(|rows| rows.map(|rows| (rows.games, move_batch(rows, &schema)))));
+        let next = py.detach(|| {
+            chunks.next().map(|rows| {
+                rows.map(|mut rows| {
+                    for game in &mut rows.game {
+                        *game += before;
+                    }
+                    (rows.games, moves_batch(rows, &name, &schema))
+                })
+            })
+        });
         match next {
             None => break,
             Some(Ok((read, batch))) => {
@@ -202,101 +202,137 @@ pub fn moves_table(py: Python<'_>, source: &Bound<'_, PyAny>, threads: Option<us
                     batches.push(batch);
                 }
             }
-            Some(Err(err)) => {
-                games += 1;
-                return Err(read_error(err, &name, games, &raised));
-            }
+            // a game too large to read has no rows (`games_table` has its error)
+            Some(Err(ReadError::TooLarge { .. })) => games += 1,
+            Some(Err(err)) => return Err(read_error(err, &name, games + 1, &raised)),
         }
     }
     if batches.is_empty() {
-        batches.push(RecordBatch::new_empty(schema.clone()));
+        batches.push(RecordBatch::new_empty(schema));
     }
+    Ok(batches)
+}
+
+/// The schema a table of `kind` has with these options.
+fn schema_of(kind: &str, fen: bool, variations: bool) -> PyResult<SchemaRef> {
+    match kind {
+        "games" => Ok(games_schema()),
+        "moves" => Ok(moves_schema(MoveRowOptions { fen, variations })),
+        other => {
+            Err(pyo3::exceptions::PyValueError::new_err(format!("table must be \"games\" or \"moves\", not {other:?}")))
+        }
+    }
+}
+
+/// _byte_ranges(path, parts)
+/// --
+///
+/// The byte ranges `(start, end)` of `parts` parts of the uncompressed PGN
+/// file at `path`, each starting at a game boundary (as `sanfen split
+/// --ranges`): for `sanfen.spark`.
+#[pyfunction]
+pub fn _byte_ranges(py: Python<'_>, path: PathBuf, parts: usize) -> PyResult<Vec<(u64, u64)>> {
+    let parts = NonZeroUsize::new(parts).ok_or_else(|| PyValueError::new_err("parts must be at least 1"))?;
+    let name = path.display().to_string();
+    py.detach(|| {
+        let mut file = File::open(&path)?;
+        split::ranges(&mut file, parts)
+    })
+    .map(|ranges| ranges.into_iter().map(|range| (range.start, range.end)).collect())
+    .map_err(|err| PyOSError::new_err(format!("{name}: {err}")))
+}
+
+/// _range_counts(path, start, end)
+/// --
+///
+/// The games and the line ends in the bytes `start..end` of the
+/// uncompressed PGN file at `path` (a range of `_byte_ranges`): what the
+/// ranges after it are numbered after.
+#[pyfunction]
+pub fn _range_counts(py: Python<'_>, path: PathBuf, start: u64, end: u64) -> PyResult<(u64, u64)> {
+    let name = path.display().to_string();
+    let at = Location { line: 1, column: 1, offset: start };
+    let input = Input::open_range(&path, start..end, at).map_err(|err| input_error(&err, &name))?;
+    py.detach(|| -> io::Result<(u64, u64)> {
+        let mut chunker = Chunker::new(input.reader).starting_at(input.start);
+        let (mut games, mut lines) = (0, 0);
+        let mut buffer = Vec::new();
+        while let Some(chunk) = chunker.next_chunk(buffer)? {
+            lines += memchr::memchr_iter(b'\n', &chunk.data).count() as u64;
+            match chunk.oversized {
+                Some(oversized) => games += u64::from(oversized.last),
+                None => {
+                    let mut reader = Reader::with_start(&chunk.data, chunk.start);
+                    while reader.read_game(&mut Count).is_some() {
+                        games += 1;
+                    }
+                }
+            }
+            buffer = chunk.data;
+        }
+        Ok((games, lines))
+    })
+    .map_err(|err| PyOSError::new_err(format!("{name}: {err}")))
+}
+
+/// A visitor that only sees games go by.
+struct Count;
+
+impl Visitor for Count {
+    type Output = ();
+
+    fn end_game(&mut self, _at: Location) {}
+}
+
+/// _range_table(path, start, end, table, fen, variations, first_game, first_line, name)
+/// --
+///
+/// The games or moves table (`table`: "games" or "moves") of the bytes
+/// `start..end` of the uncompressed PGN file at `path`, a range that
+/// starts at a game boundary on line `first_line`, its games numbered from
+/// `first_game`, the `file` column `name`: for `sanfen.spark`. Compressed
+/// files are read whole (`start` 0, `end` None).
+#[pyfunction]
+#[pyo3(signature = (path, start, end, table, fen, variations, first_game, first_line, name))]
+#[allow(clippy::too_many_arguments)]
+pub fn _range_table(
+    py: Python<'_>,
+    path: PathBuf,
+    start: u64,
+    end: Option<u64>,
+    table: &str,
+    fen: bool,
+    variations: bool,
+    first_game: u64,
+    first_line: u32,
+    name: String,
+) -> PyResult<PyTable> {
+    let schema = schema_of(table, fen, variations)?;
+    let display = path.display().to_string();
+    let input = match end {
+        None => Input::open(&path),
+        Some(end) => Input::open_range(&path, start..end, Location { line: first_line, column: 1, offset: start }),
+    }
+    .map_err(|err| input_error(&err, &display))?;
+    if let Some(reason) = &input.not_text {
+        return Err(PyValueError::new_err(format!("{display}: not PGN text: {reason}")));
+    }
+    let source = Source { input, name, raised: Default::default() };
+    let before = first_game.saturating_sub(1);
+    let batches = if table == "games" {
+        games_batches(py, source, 1, before)?
+    } else {
+        moves_batches(py, source, 1, MoveRowOptions { fen, variations }, before)?
+    };
     PyTable::try_new(batches, schema)
 }
 
-/// Offsets of Arrow's `utf8` and `list` layouts from where each value ends.
-fn offsets(ends: &[usize]) -> Result<OffsetBuffer<i32>, ArrowError> {
-    let mut offsets = Vec::with_capacity(ends.len() + 1);
-    offsets.push(0);
-    for &end in ends {
-        offsets.push(i32::try_from(end).map_err(|_| ArrowError::ComputeError("a column over 2 GiB".to_owned()))?);
-    }
-    Ok(OffsetBuffer::new(ScalarBuffer::from(offsets)))
-}
-
-/// A text column as Arrow `utf8` (its text moved, not copied); with
-/// `empty_is_null`, empty values null.
-fn text_array(column: TextColumn, empty_is_null: bool) -> Result<ArrayRef, ArrowError> {
-    let offsets = offsets(&column.ends)?;
-    let nulls = empty_is_null.then(|| NullBuffer::from_iter(offsets.windows(2).map(|w| w[1] > w[0])));
-    let values = Buffer::from_vec(column.text.into_bytes());
-    Ok(Arc::new(StringArray::try_new(offsets, values, nulls.filter(|nulls| nulls.null_count() > 0))?))
-}
-
-/// The record batch of a chunk's move rows (their columns moved, not
-/// copied, where Arrow's layout is theirs).
-fn move_batch(rows: MoveRows, schema: &SchemaRef) -> Result<RecordBatch, ArrowError> {
-    let sides = StringArray::from_iter_values(rows.side.iter().map(|&side| side_name(side)));
-    let clocks: Float64Array = rows.clock.iter().map(|clock| clock.map(|clock| clock.as_secs_f64())).collect();
-    let (cp, mate): (Int32Array, Int32Array) = (
-        rows.eval
-            .iter()
-            .map(|eval| match eval.map(|eval| eval.score) {
-                // a score beyond int32 (none an engine gives) is null
-                Some(Score::Centipawns(cp)) => i32::try_from(cp).ok(),
-                _ => None,
-            })
-            .collect(),
-        rows.eval
-            .iter()
-            .map(|eval| match eval.map(|eval| eval.score) {
-                Some(Score::Mate(n)) => Some(n),
-                _ => None,
-            })
-            .collect(),
-    );
-    let nag_values = UInt8Array::from(rows.nag_values);
-    let nags = ListArray::try_new(
-        Arc::new(Field::new("item", DataType::UInt8, true)),
-        offsets(&rows.nag_ends)?,
-        Arc::new(nag_values),
-        None,
-    )?;
-    let mut columns: Vec<ArrayRef> = vec![
-        Arc::new(UInt64Array::from(rows.game)),
-        Arc::new(UInt32Array::from(rows.ply)),
-        Arc::new(UInt32Array::from(rows.number)),
-        Arc::new(sides),
-        text_array(rows.san, false)?,
-        text_array(rows.uci, false)?,
-        Arc::new(clocks),
-        Arc::new(cp),
-        Arc::new(mate),
-        Arc::new(nags),
-        text_array(rows.comment, true)?,
-    ];
-    if let Some(fens) = rows.fen {
-        columns.push(text_array(fens, false)?);
-    }
-    RecordBatch::try_new(schema.clone(), columns)
-}
-
-fn moves_schema(fen: bool) -> SchemaRef {
-    let mut fields = vec![
-        Field::new("game", DataType::UInt64, false),
-        Field::new("ply", DataType::UInt32, false),
-        Field::new("number", DataType::UInt32, false),
-        Field::new("side", DataType::Utf8, false),
-        Field::new("san", DataType::Utf8, false),
-        Field::new("uci", DataType::Utf8, false),
-        Field::new("clock", DataType::Float64, true),
-        Field::new("eval_cp", DataType::Int32, true),
-        Field::new("eval_mate", DataType::Int32, true),
-        Field::new("nags", DataType::List(Arc::new(Field::new("item", DataType::UInt8, true))), false),
-        Field::new("comment", DataType::Utf8, true),
-    ];
-    if fen {
-        fields.push(Field::new("fen", DataType::Utf8, false));
-    }
-    Arc::new(Schema::new(fields))
+/// _schema(table, fen, variations)
+/// --
+///
+/// The schema of a table, as an Arrow table of no rows.
+#[pyfunction]
+pub fn _schema(table: &str, fen: bool, variations: bool) -> PyResult<PyTable> {
+    let schema = schema_of(table, fen, variations)?;
+    PyTable::try_new(vec![RecordBatch::new_empty(schema.clone())], schema)
 }

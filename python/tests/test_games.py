@@ -3,6 +3,7 @@ the same findings as `sanfen check --json`, the same whatever the threads,
 and clear exceptions on bad input."""
 
 import bz2
+import functools
 import gzip
 import io
 import json
@@ -59,9 +60,11 @@ def text_of(path):
         return data.decode("latin-1")
 
 
+@functools.lru_cache(maxsize=None)
 def python_chess_games(path):
     """Every game of the file by python-chess, or None when python-chess
-    reports an error in any game (or fails)."""
+    reports an error in any game (or fails). Kept: the export tests compare
+    with the same games."""
     logging.getLogger("chess.pgn").setLevel(logging.CRITICAL)
     handle = io.StringIO(text_of(path))
     games = []

@@ -29,7 +29,10 @@ PGN = b"""[Event "Test"]
 """
 
 GAMES_SCHEMA = [
+    ("file", pa.string()),
     ("game", pa.uint64()),
+    ("line", pa.uint32()),
+    ("byte_offset", pa.uint64()),
     ("Event", pa.string()),
     ("Site", pa.string()),
     ("Date", pa.string()),
@@ -38,23 +41,31 @@ GAMES_SCHEMA = [
     ("Black", pa.string()),
     ("Result", pa.string()),
     ("other_tags", pa.map_(pa.string(), pa.string())),
-    ("result", pa.string()),
+    ("movetext_result", pa.string()),
+    ("termination", pa.string()),
     ("plies", pa.uint32()),
     ("errors", pa.uint32()),
     ("first_error", pa.string()),
+    ("eco", pa.string()),
+    ("opening", pa.string()),
 ]
 
 MOVES_SCHEMA = [
+    ("file", pa.string()),
     ("game", pa.uint64()),
     ("ply", pa.uint32()),
     ("number", pa.uint32()),
     ("side", pa.string()),
     ("san", pa.string()),
     ("uci", pa.string()),
+    ("written", pa.string()),
+    ("is_capture", pa.bool_()),
+    ("is_check", pa.bool_()),
     ("clock", pa.float64()),
+    ("elapsed", pa.float64()),
     ("eval_cp", pa.int32()),
     ("eval_mate", pa.int32()),
-    ("nags", pa.list_(pa.uint8())),
+    ("nags", pa.list_(pa.field("item", pa.uint8(), nullable=False))),
     ("comment", pa.string()),
 ]
 
@@ -66,7 +77,10 @@ def test_games_table_in_pyarrow():
     assert [(f.name, f.type) for f in table.schema] == GAMES_SCHEMA
     rows = table.to_pylist()
     assert rows[0] == {
+        "file": "<stream>",
         "game": 1,
+        "line": 1,
+        "byte_offset": 0,
         "Event": "Test",
         "Site": "Lisboa",
         "Date": None,
@@ -75,30 +89,34 @@ def test_games_table_in_pyarrow():
         "Black": "Bruno",
         "Result": "1-0",
         "other_tags": [("WhiteElo", "2100"), ("TimeControl", "180+0")],
-        "result": "1-0",
+        "movetext_result": "1-0",
+        "termination": "checkmate",
         "plies": 7,
         "errors": 0,
         "first_error": None,
+        "eco": "C20",
+        "opening": "King's Pawn Game: Wayward Queen Attack",
     }
     second = rows[1]
     assert (second["game"], second["Event"], second["White"], second["other_tags"]) == (2, "Broken", None, [])
-    assert (second["result"], second["plies"], second["errors"]) == ("*", 2, 1)
+    assert (second["movetext_result"], second["plies"], second["errors"]) == ("*", 2, 1)
     assert second["first_error"] == ILLEGAL
     [game] = [g for g in sanfen.read_games(io.BytesIO(PGN)) if g.number == 2]
     [error] = [f for f in game.findings if f.severity == "error"]
     assert second["first_error"] == f"{error.line}:{error.column}: [{error.kind}] {error.message}"
 
 
+S = "<stream>"
 EXPECTED_MOVES = [
-    (1, 1, 1, "white", "e4", "e2e4", 180.0, 25, None, [], "good"),
-    (1, 2, 1, "black", "e5", "e7e5", 178.5, None, -3, [], None),
-    (1, 3, 2, "white", "Qh5", "d1h5", None, None, None, [6, 18], None),
-    (1, 4, 2, "black", "Nc6", "b8c6", None, None, None, [], None),
-    (1, 5, 3, "white", "Bc4", "f1c4", None, None, None, [], None),
-    (1, 6, 3, "black", "Nf6", "g8f6", None, None, None, [], None),
-    (1, 7, 4, "white", "Qxf7#", "h5f7", None, None, None, [], None),
-    (2, 1, 1, "white", "e4", "e2e4", None, None, None, [], None),
-    (2, 2, 1, "black", "e5", "e7e5", None, None, None, [], None),
+    (S, 1, 1, 1, "white", "e4", "e2e4", None, False, False, 180.0, None, 25, None, [], "good"),
+    (S, 1, 2, 1, "black", "e5", "e7e5", None, False, False, 178.5, None, None, -3, [], None),
+    (S, 1, 3, 2, "white", "Qh5", "d1h5", "Qh5?!", False, False, None, None, None, None, [6, 18], None),
+    (S, 1, 4, 2, "black", "Nc6", "b8c6", None, False, False, None, None, None, None, [], None),
+    (S, 1, 5, 3, "white", "Bc4", "f1c4", None, False, False, None, None, None, None, [], None),
+    (S, 1, 6, 3, "black", "Nf6", "g8f6", None, False, False, None, None, None, None, [], None),
+    (S, 1, 7, 4, "white", "Qxf7#", "h5f7", None, True, True, None, None, None, None, [], None),
+    (S, 2, 1, 1, "white", "e4", "e2e4", None, False, False, None, None, None, None, [], None),
+    (S, 2, 2, 1, "black", "e5", "e7e5", None, False, False, None, None, None, None, [], None),
 ]
 
 
@@ -125,9 +143,9 @@ def test_tables_in_polars():
     assert games["errors"].to_list() == [0, 1]
     moves = pl.from_arrow(pa.table(sanfen.moves_table(io.BytesIO(PGN))))
     assert moves.columns == [name for name, _ in MOVES_SCHEMA]
-    assert moves["clock"].to_list() == [row[6] for row in EXPECTED_MOVES]
-    assert moves["eval_mate"].to_list() == [row[8] for row in EXPECTED_MOVES]
-    assert moves["nags"].to_list() == [row[9] for row in EXPECTED_MOVES]
+    assert moves["clock"].to_list() == [row[10] for row in EXPECTED_MOVES]
+    assert moves["eval_mate"].to_list() == [row[13] for row in EXPECTED_MOVES]
+    assert moves["nags"].to_list() == [row[14] for row in EXPECTED_MOVES]
 
 
 def test_tables_in_duckdb():
@@ -158,13 +176,18 @@ def test_moves_table_is_read_games(threads):
             score = m.eval
             expected.append(
                 {
+                    "file": str(path),
                     "game": game.number,
                     "ply": m.ply,
                     "number": m.number,
                     "side": m.side,
                     "san": m.san,
                     "uci": m.uci,
+                    "written": None if m.written == m.san else m.written,
+                    "is_capture": "x" in m.san,
+                    "is_check": m.san[-1] in "+#",
                     "clock": m.clock,
+                    "elapsed": m.elapsed,
                     "eval_cp": None if score is None else score.centipawns,
                     "eval_mate": None if score is None else score.mate,
                     "nags": m.nags,

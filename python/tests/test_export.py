@@ -1,0 +1,194 @@
+"""`sanfen export` (the command-line tool) on every PGN data file: the moves
+table agrees with python-chess (moves, SAN, UCI, clocks, evaluations, FEN),
+the games table has one row per game with the same tags; Parquet reads
+back in pyarrow, polars and duckdb with the documented schema; CSV and
+JSON Lines hold the same rows."""
+
+import csv
+import io
+import json
+import subprocess
+
+import chess
+import duckdb
+import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from conftest import sanfen_binary
+from test_games import ALL_FILES, DATA, READ_OTHERWISE, SLOW_FOR_PYTHON_CHESS, python_chess_games
+
+GAMES_COLUMNS = [
+    ("file", pa.string()),
+    ("game", pa.uint64()),
+    ("line", pa.uint32()),
+    ("byte_offset", pa.uint64()),
+    ("Event", pa.string()),
+    ("Site", pa.string()),
+    ("Date", pa.string()),
+    ("Round", pa.string()),
+    ("White", pa.string()),
+    ("Black", pa.string()),
+    ("Result", pa.string()),
+    ("other_tags", pa.map_(pa.string(), pa.string())),
+    ("movetext_result", pa.string()),
+    ("termination", pa.string()),
+    ("plies", pa.uint32()),
+    ("errors", pa.uint32()),
+    ("first_error", pa.string()),
+    ("eco", pa.string()),
+    ("opening", pa.string()),
+]
+
+MOVES_COLUMNS = [
+    ("file", pa.string()),
+    ("game", pa.uint64()),
+    ("ply", pa.uint32()),
+    ("number", pa.uint32()),
+    ("side", pa.string()),
+    ("san", pa.string()),
+    ("uci", pa.string()),
+    ("written", pa.string()),
+    ("is_capture", pa.bool_()),
+    ("is_check", pa.bool_()),
+    ("clock", pa.float64()),
+    ("elapsed", pa.float64()),
+    ("eval_cp", pa.int32()),
+    ("eval_mate", pa.int32()),
+    ("nags", pa.list_(pa.field("item", pa.uint8(), nullable=False))),
+    ("comment", pa.string()),
+    ("fen", pa.string()),
+]
+
+ROSTER = ["Event", "Site", "Date", "Round", "White", "Black", "Result"]
+
+
+def export(tmp_path, path, *args, name="out.parquet"):
+    """The file `sanfen export` writes for `path`."""
+    out = tmp_path / name
+    subprocess.run([sanfen_binary(), "export", "-o", str(out), *args, str(path)], check=True)
+    return out
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=READ_OTHERWISE[n])) if n in READ_OTHERWISE else n
+        for n in ALL_FILES
+    ],
+)
+def test_export_agrees_with_python_chess(name, tmp_path):
+    if name in SLOW_FOR_PYTHON_CHESS:
+        pytest.skip(SLOW_FOR_PYTHON_CHESS[name])
+    path = DATA / name
+    expected = python_chess_games(path)
+    if expected is None:
+        pytest.skip("python-chess reports errors in this file")
+    games = pq.read_table(export(tmp_path, path)).to_pylist()
+    moves = pq.read_table(export(tmp_path, path, "--table", "moves", "--fen")).to_pylist()
+    assert len(games) == len(expected)
+    by_game = {}
+    for move in moves:
+        by_game.setdefault(move["game"], []).append(move)
+    compared = skipped = 0
+    for row, pc in zip(games, expected):
+        assert row["file"] == str(path)
+        headers = dict(pc.headers)
+        tags = {k: row[k] for k in ROSTER if row[k] is not None}
+        tags.update(dict(row["other_tags"]))
+        # python-chess fills in the Seven Tag Roster when a game lacks it
+        assert {k: v for k, v in headers.items() if k in tags} == tags
+        if row["plies"] == 0 and pc.next() is not None:
+            # a variant sanfen does not play: no moves
+            assert headers.get("Variant", "standard").lower() not in ("standard", "chess", "chess960")
+            skipped += 1
+            continue
+        board = pc.board()
+        got = by_game.get(row["game"], [])
+        assert len(got) == row["plies"]
+        want = []
+        for node in pc.mainline():
+            score = node.eval()
+            san = board.san(node.move)
+            want.append(
+                {
+                    "san": san,
+                    "uci": board.uci(node.move),
+                    "is_capture": board.is_capture(node.move),
+                    "is_check": board.gives_check(node.move),
+                    "clock": node.clock(),
+                    "elapsed": node.emt(),
+                    "eval_cp": None if score is None else score.white().score(),
+                    "eval_mate": None if score is None else score.white().mate(),
+                    "side": "white" if board.turn == chess.WHITE else "black",
+                    "fen": None,
+                }
+            )
+            board.push(node.move)
+            want[-1]["fen"] = board.fen()
+        keys = list(want[0]) if want else []
+        assert [{k: m[k] for k in keys} for m in got] == want
+        assert [m["ply"] for m in got] == list(range(1, len(got) + 1))
+        compared += 1
+    assert compared + skipped == len(games) and (compared > 0 or skipped > 0 or not games)
+
+
+def test_parquet_reads_back_everywhere_with_the_documented_schema(tmp_path):
+    path = DATA / "tcec" / "TCEC_Season_13_-_Superfinal.pgn"
+    games = export(tmp_path, path)
+    table = pq.read_table(games)
+    assert [(f.name, f.type) for f in table.schema] == GAMES_COLUMNS
+    moves_path = export(tmp_path, path, "--table", "moves", "--fen", name="moves.parquet")
+    moves = pq.read_table(moves_path)
+    assert [(f.name, f.type) for f in moves.schema] == MOVES_COLUMNS
+    assert table.num_rows == 100 and moves.num_rows == sum(table.column("plies").to_pylist())
+    # polars and duckdb read the same values
+    frame = pl.read_parquet(moves_path)
+    assert frame.columns == [name for name, _ in MOVES_COLUMNS]
+    assert frame["san"].to_list() == moves.column("san").to_pylist()
+    assert frame["clock"].to_list() == moves.column("clock").to_pylist()
+    counted = duckdb.sql(f"select game, count(*), max(ply) from '{moves_path}' group by game order by game").fetchall()
+    assert counted == [(row["game"], row["plies"], row["plies"]) for row in table.to_pylist() if row["plies"]]
+    kinds = duckdb.sql(f"select column_name, column_type from (describe select * from '{games}')").fetchall()
+    assert kinds[:4] == [("file", "VARCHAR"), ("game", "UBIGINT"), ("line", "UINTEGER"), ("byte_offset", "UBIGINT")]
+    assert ("other_tags", "MAP(VARCHAR, VARCHAR)") in kinds
+
+
+def typed(value, kind):
+    """A CSV field as the column's Python value."""
+    if value == "":
+        return [] if pa.types.is_list(kind) else None
+    if pa.types.is_integer(kind):
+        return int(value)
+    if pa.types.is_floating(kind):
+        return float(value)
+    if pa.types.is_boolean(kind):
+        return {"true": True, "false": False}[value]
+    if pa.types.is_list(kind):
+        return [int(n) for n in value.split(" ")]
+    if pa.types.is_map(kind):
+        return list(json.loads(value).items())
+    return value
+
+
+@pytest.mark.parametrize("table,columns", [("games", GAMES_COLUMNS), ("moves", MOVES_COLUMNS)])
+def test_csv_and_json_lines_hold_the_parquet_rows(tmp_path, table, columns):
+    path = DATA / "python-chess" / "nepomniachtchi-liren-game1.pgn"
+    other = DATA / "tcec" / "TCEC_Season_13_-_Superfinal.pgn"
+    flags = ["--table", table] + (["--fen"] if table == "moves" else [])
+    rows = []
+    for source in (path, other):
+        rows += pq.read_table(export(tmp_path, source, *flags)).to_pylist()
+    run = [sanfen_binary(), "export", *flags, str(path), str(other)]
+    text = subprocess.run([*run, "--format", "csv"], check=True, capture_output=True).stdout.decode()
+    reader = csv.reader(io.StringIO(text, newline=""))
+    assert next(reader) == [name for name, _ in columns]
+    from_csv = [{name: typed(value, kind) for (name, kind), value in zip(columns, line)} for line in reader]
+    lines = subprocess.run([*run, "--format", "jsonl"], check=True, capture_output=True).stdout.decode()
+    from_json = [json.loads(line) for line in lines.splitlines()]
+    for row in from_json:
+        if "other_tags" in row:
+            row["other_tags"] = list(row["other_tags"].items())
+    assert len(rows) > 100
+    assert from_csv == rows
+    assert from_json == rows

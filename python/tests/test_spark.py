@@ -1,0 +1,131 @@
+"""sanfen.spark.read_pgn in Spark's local mode (two threads): a folder of a
+plain PGN file read as byte ranges and a zstd file read whole gives, row
+for row, what `sanfen export` writes.
+
+Spark needs Java and pyspark: without them this module is skipped, unless
+SANFEN_REQUIRE_SPARK=1 (CI sets it), when it fails."""
+
+import os
+import shutil
+import subprocess
+
+import pyarrow.parquet as pq
+import pytest
+from conftest import ROOT, sanfen_binary
+
+REQUIRED = os.environ.get("SANFEN_REQUIRE_SPARK") == "1"
+
+try:
+    import pyspark  # noqa: F401
+except ImportError:
+    if REQUIRED:
+        raise
+    pytest.skip("pyspark is not installed", allow_module_level=True)
+if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+    if REQUIRED:
+        pytest.fail("Spark needs Java: none on PATH nor JAVA_HOME", pytrace=False)
+    pytest.skip("Spark needs Java", allow_module_level=True)
+
+import sanfen  # noqa: E402
+import sanfen.spark  # noqa: E402
+
+DATA = ROOT.parent / "shared" / "data" / "pgn"
+PLAIN = DATA / "tcec" / "TCEC_Season_13_-_Superfinal.pgn"
+COMPRESSED = DATA / "python-chess" / "kasparov-deep-blue-1997.pgn"
+
+
+@pytest.fixture(scope="module")
+def spark():
+    from pyspark.sql import SparkSession
+
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("sanfen-test")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.shuffle.partitions", "2")
+        .getOrCreate()
+    )
+    yield session
+    session.stop()
+
+
+def zstd_copy(source, target):
+    """`target`, the zstd-compressed `source` (pyarrow's codec)."""
+    import pyarrow as pa
+
+    data = source.read_bytes()
+    compressed = pa.Codec("zstd").compress(data, asbytes=True)
+    target.write_bytes(compressed)
+
+
+@pytest.fixture(scope="module")
+def pgn_folder(tmp_path_factory):
+    path = tmp_path_factory.mktemp("pgn")
+    shutil.copy(PLAIN, path / "a-plain.pgn")
+    zstd_copy(COMPRESSED, path / "b-compressed.pgn.zst")
+    (path / "notes.txt").write_text("not PGN: left out of a folder")
+    return path
+
+
+def exported(files, *args):
+    """`sanfen export`'s rows of `files`, as Python values."""
+    out = files[0].parent / "export.parquet"
+    subprocess.run([sanfen_binary(), "export", "-o", str(out), *args, *map(str, files)], check=True)
+    rows = pq.read_table(out).to_pylist()
+    out.unlink()
+    return rows
+
+
+def spark_rows(frame):
+    """A DataFrame's rows as Python values (Spark's maps hold no order:
+    dictionaries)."""
+    return [row.asDict(recursive=True) for row in frame.collect()]
+
+
+def unordered_maps(rows):
+    """Rows with their maps (lists of pairs) as dictionaries."""
+    for row in rows:
+        if "other_tags" in row:
+            row["other_tags"] = dict(row["other_tags"])
+    return rows
+
+
+def key(row):
+    return (row["file"], row["game"], row.get("path") or "", row.get("ply", 0))
+
+
+@pytest.mark.parametrize("table,options", [("games", {}), ("moves", {"fen": True}), ("moves", {"variations": True})])
+def test_read_pgn_is_export_row_for_row(spark, pgn_folder, table, options):
+    files = [pgn_folder / "a-plain.pgn", pgn_folder / "b-compressed.pgn.zst"]
+    # a range every 400 KB: the plain file (3.2 MB) is cut into several
+    frame = sanfen.spark.read_pgn(spark, str(pgn_folder), table=table, range_size=400_000, **options)
+    flags = ["--table", table] + [f"--{name}" for name, on in options.items() if on]
+    expected = sorted(unordered_maps(exported(files, *flags)), key=key)
+    got = sorted(spark_rows(frame), key=key)
+    assert [r["file"] for r in got] == [r["file"] for r in expected]
+    assert len(got) == len(expected) > 50
+    for mine, theirs in zip(got, expected):
+        assert mine == theirs
+    assert frame.schema == sanfen.spark.spark_schema(table, **options)
+
+
+def test_the_plain_file_is_read_in_ranges(pgn_folder):
+    path = pgn_folder / "a-plain.pgn"
+    size = path.stat().st_size
+    ranges = sanfen._sanfen._byte_ranges(str(path), 8)
+    assert ranges[0][0] == 0 and ranges[-1][1] == size
+    assert all(a[1] == b[0] for a, b in zip(ranges, ranges[1:]))
+    assert len([r for r in ranges if r[1] > r[0]]) > 4
+    # the ranges hold the games: their counts add up to the file's
+    games = sum(sanfen._sanfen._range_counts(str(path), start, end)[0] for start, end in ranges)
+    assert games == len(list(sanfen.read_games(path)))
+
+
+def test_bad_options_and_paths(spark, tmp_path):
+    with pytest.raises(ValueError, match="table must be"):
+        sanfen.spark.read_pgn(spark, str(tmp_path), table="positions")
+    with pytest.raises(ValueError, match="options of the moves table"):
+        sanfen.spark.read_pgn(spark, str(tmp_path), fen=True)
+    with pytest.raises(FileNotFoundError):
+        sanfen.spark.read_pgn(spark, str(tmp_path / "missing.pgn"))
