@@ -1,6 +1,9 @@
 """Times sanfen.read_games and sanfen.moves_table on the benchmark corpus,
 against python-chess (on a slice: it is slow) and rust-pgn-reader-python-binding
-(PyPI), on one thread and on all cores, and prints the ratios.
+(PyPI), on one thread and on all cores, and prints the ratios. Then the
+moves table written to a Parquet file: `sanfen export --table moves` against
+`sanfen check` on the same file and against rust-pgn-reader's moves written
+with pyarrow.
 
     python python/bench/bench.py [CORPUS] [--slice-mb N] [--repeat N]
 
@@ -13,10 +16,14 @@ CORPUS defaults to /tmp/sanfen-bench/corpus/corpus.pgn, which
 import argparse
 import io
 import os
+import pathlib
+import subprocess
+import tempfile
 import time
 
 import chess.pgn
 import pyarrow as pa
+import pyarrow.parquet as pq
 
 import sanfen
 
@@ -101,6 +108,37 @@ def rust_pgn_reader(games, threads):
     return parsed.num_games, sum(t.num_rows for t in tables)
 
 
+def sanfen_binary():
+    """$SANFEN_BIN, else the release build in the repository."""
+    root = pathlib.Path(__file__).resolve().parents[2]
+    return os.environ.get("SANFEN_BIN") or str(root / "target" / "release" / "sanfen")
+
+
+def sanfen_cli(args, threads):
+    jobs = [] if threads is None else ["-j", str(threads)]
+    subprocess.run([sanfen_binary(), *args[:1], *jobs, *args[1:]], check=True, stdout=subprocess.DEVNULL)
+
+
+def rust_pgn_reader_parquet(games, threads, out):
+    """rust-pgn-reader's moves (squares, promotion, clock, evaluation) written
+    to a Parquet file with pyarrow."""
+    parsed = rpr.parse_games(pa.chunked_array([pa.array(games)]), num_threads=threads)
+    tables = [
+        pa.table(
+            {
+                "from": chunk.from_squares,
+                "to": chunk.to_squares,
+                "promotion": chunk.promotions,
+                "clock": chunk.clocks,
+                "eval": chunk.evals,
+            }
+        )
+        for chunk in parsed.chunks
+    ]
+    pq.write_table(pa.concat_tables(tables), out)
+    return parsed.num_games, sum(t.num_rows for t in tables)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("corpus", nargs="?", default="/tmp/sanfen-bench/corpus/corpus.pgn")
@@ -171,6 +209,22 @@ def main():
             )
     print(f"  moves_table, all cores vs 1 thread:                  "
           f"{results[('moves_table', None)] / results[('moves_table', 1)]:8.2f}")
+
+    # the moves table to a Parquet file
+    print()
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "moves.parquet")
+        for threads, label in ((1, "1 thread"), (None, f"{cores} threads")):
+            check, _ = timed(lambda: sanfen_cli(["check", "--quiet", args.corpus], threads))
+            export, _ = timed(lambda: sanfen_cli(["export", "--table", "moves", "-o", out, args.corpus], threads))
+            print(f"{'sanfen check (' + label + ')':<44} {check:8.2f} s")
+            print(f"{'sanfen export --table moves, Parquet (' + label + ')':<44} {export:8.2f} s")
+            line = f"  export / check, {label:<10}:                        {export / check:8.2f}"
+            if rpr is not None:
+                theirs, _ = timed(lambda: rust_pgn_reader_parquet(games, threads, out))
+                print(f"{'rust-pgn-reader + pyarrow, Parquet (' + label + ')':<44} {theirs:8.2f} s")
+                line += f"   rust-pgn-reader + pyarrow / export: {theirs / export:6.2f}"
+            print(line)
 
 
 if __name__ == "__main__":

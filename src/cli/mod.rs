@@ -118,19 +118,6 @@ enum Command {
     /// variant) is written unchanged and reported on stderr; the exit code is
     /// then 1.
     Fmt(fmt::Args),
-    /// Cut a PGN file at game boundaries: into parts, or into byte ranges.
-    ///
-    /// `--parts N` or `--size BYTES`: writes the input (decompressed: plain,
-    /// gzip, zstd, bzip2) as plain PGN parts `DIR/STEM-001.pgn`, ... that
-    /// each hold whole games and, one after another, are the input byte for
-    /// byte; one line per part on stdout (`PATH: SIZE bytes, START..END`).
-    /// Each part is written under a temporary name, removed on an error or
-    /// a signal, and an existing file is never overwritten (the run is
-    /// refused before anything is written). `--ranges N`: prints the byte
-    /// ranges of N parts of an uncompressed file, one `START END` line each
-    /// (END exclusive; `--json`: one JSON array), without writing them. Exit
-    /// code 0, or 2 when a file cannot be read or written.
-    Split(split::Args),
     /// Write PGN games as a table: one row per game, or per move.
     ///
     /// Parquet, CSV or JSON Lines (`--format`, or the output's extension),
@@ -149,6 +136,19 @@ enum Command {
     /// exported); 2 for a usage error or an output that cannot be written
     /// (no output file is then left).
     Export(export::Args),
+    /// Cut a PGN file at game boundaries: into parts, or into byte ranges.
+    ///
+    /// `--parts N` or `--size BYTES`: writes the input (decompressed: plain,
+    /// gzip, zstd, bzip2) as plain PGN parts `DIR/STEM-001.pgn`, ... that
+    /// each hold whole games and, one after another, are the input byte for
+    /// byte; one line per part on stdout (`PATH: SIZE bytes, START..END`).
+    /// Each part is written under a temporary name, removed on an error or
+    /// a signal, and an existing file is never overwritten (the run is
+    /// refused before anything is written). `--ranges N`: prints the byte
+    /// ranges of N parts of an uncompressed file, one `START END` line each
+    /// (END exclusive; `--json`: one JSON array), without writing them. Exit
+    /// code 0, or 2 when a file cannot be read or written.
+    Split(split::Args),
 }
 
 #[derive(Debug, clap::Args)]

@@ -342,6 +342,8 @@ Commands:
   apply    Play moves in order and print the final FEN
   check    Validate PGN games: moves, variations, move numbers, results, tags
   fmt      Rewrite PGN games canonically: SAN, tag order, movetext line width
+  export   Write PGN games as a table: one row per game, or per move
+  split    Cut a PGN file at game boundaries: into parts, or into byte ranges
   help     Print this message or the help of the given subcommand(s)
 
 Options:
