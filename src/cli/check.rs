@@ -120,7 +120,7 @@ fn run_sources(args: &Args, seen_errors: &mut bool) -> Result<ExitCode, Error> {
             invalid = true;
             continue;
         }
-        let progress = progress_bar(args, source.input.size);
+        let progress = progress_bar(args.no_progress, source.input.size);
         let mut printer = Printer {
             out: &mut out,
             file: &source.name,
@@ -163,9 +163,11 @@ fn run_sources(args: &Args, seen_errors: &mut bool) -> Result<ExitCode, Error> {
     }
 }
 
-fn progress_bar(args: &Args, size: Option<u64>) -> ProgressBar {
+/// A progress bar of bytes on standard error: on a terminal, unless
+/// `hidden`, for inputs of 32 MiB or more, or of unknown size (a spinner).
+pub(super) fn progress_bar(hidden: bool, size: Option<u64>) -> ProgressBar {
     const LARGE: u64 = 32 << 20;
-    let show = !args.no_progress && io::stderr().is_terminal() && size.is_none_or(|size| size >= LARGE);
+    let show = !hidden && io::stderr().is_terminal() && size.is_none_or(|size| size >= LARGE);
     if !show {
         return ProgressBar::hidden();
     }

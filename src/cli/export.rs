@@ -20,14 +20,13 @@ use std::fs;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use arrow_array::UInt64Array;
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float64Type, Int32Type, UInt8Type, UInt32Type, UInt64Type};
 use arrow_array::{Array, ArrayRef, RecordBatch};
 use arrow_schema::{DataType, SchemaRef};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 use parquet::arrow::ArrowWriter;
 use parquet::arrow::arrow_writer::{ArrowColumnChunk, ArrowRowGroupWriterFactory, compute_leaves};
 use parquet::basic::{Compression, Encoding};
@@ -41,7 +40,7 @@ use sanfen::pgn::rows::{MoveRowOptions, MoveRows, read_move_rows_input};
 use sanfen::pgn::table::{GameTable, games_schema, moves_batch, moves_schema};
 use sanfen::pgn::{Chunk, Chunker, ReadError};
 
-use super::check::escape;
+use super::check::{escape, progress_bar};
 use super::input::Hint;
 use super::rewrite::{NewFile, remove_temporary_on_signals};
 use super::{Error, ExitCode, pgn_input};
@@ -318,7 +317,7 @@ impl Exporter<'_> {
         factory: Arc<ArrowRowGroupWriterFactory>,
     ) -> Result<Result<(), String>, Stop> {
         let compression = input.compression;
-        let chunker = Chunker::with_target(input.reader, ROW_GROUP_BYTES);
+        let chunker = Chunker::with_target(input.reader, ROW_GROUP_BYTES).starting_at(input.start);
         let work = EncodeWork { options: self.options, schema: self.sink.schema.clone(), factory, file: file.into() };
         let mut ordered = Ordered::new(chunker, work, self.threads()).map_err(|err| {
             let threads = threads_or_cores(self.threads());
@@ -347,7 +346,7 @@ impl Exporter<'_> {
     }
 }
 
-/// The bytes of PGN per Parquet row group, about: some 400,000 moves.
+/// The bytes of PGN per Parquet row group, about: some 75,000 moves.
 const ROW_GROUP_BYTES: usize = 1 << 20;
 
 /// A chunk's moves, encoded but for their game numbers (which only the
@@ -428,42 +427,27 @@ fn encode_columns(
     Ok(chunks)
 }
 
-/// The input, counting the bytes read from it on a progress bar (on a
-/// terminal, for inputs of 32 MiB or more, or of unknown size).
+/// The input, counting the bytes read from it on a progress bar (see
+/// [`progress_bar`]).
 fn with_progress(mut input: Input, hidden: bool) -> (Input, ProgressBar) {
-    const LARGE: u64 = 32 << 20;
-    // the size on disk is the decompressed size only when uncompressed
-    let size = input.size.filter(|_| input.compression.is_none());
-    if hidden || !io::stderr().is_terminal() || size.is_some_and(|size| size < LARGE) {
-        return (input, ProgressBar::hidden());
+    // the size on disk is the size read only when uncompressed
+    let bar = progress_bar(hidden, input.size.filter(|_| input.compression.is_none()));
+    if !bar.is_hidden() {
+        input.reader = Box::new(Counted { inner: input.reader, bar: bar.clone() });
     }
-    let bar = match size {
-        Some(size) => ProgressBar::with_draw_target(Some(size), ProgressDrawTarget::stderr()).with_style(
-            ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {bytes_per_sec} {eta}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        ),
-        None => ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()).with_style(
-            ProgressStyle::with_template("{spinner} {bytes} {bytes_per_sec}")
-                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-        ),
-    };
-    let read = Arc::new(AtomicU64::new(0));
-    input.reader = Box::new(Counted { inner: input.reader, read: read.clone(), bar: bar.clone() });
     (input, bar)
 }
 
 /// A reader that moves a progress bar.
 struct Counted {
     inner: Box<dyn Read + Send>,
-    read: Arc<AtomicU64>,
     bar: ProgressBar,
 }
 
 impl Read for Counted {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
-        let total = self.read.fetch_add(n as u64, Ordering::Relaxed) + n as u64;
-        self.bar.set_position(total);
+        self.bar.inc(n as u64);
         Ok(n)
     }
 }
