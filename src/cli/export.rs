@@ -18,13 +18,14 @@
 use std::ffi::OsString;
 use std::fs;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use arrow_array::UInt64Array;
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float64Type, Int32Type, UInt8Type, UInt32Type, UInt64Type};
-use arrow_array::{Array, ArrayRef, RecordBatch};
+use arrow_array::{Array, ArrayRef, RecordBatch, StringArray};
 use arrow_schema::{DataType, SchemaRef};
 use indicatif::ProgressBar;
 use parquet::arrow::ArrowWriter;
@@ -535,11 +536,11 @@ impl Sink {
             SinkKind::Parquet(writer) => writer.write(batch).map_err(io::Error::other),
             SinkKind::Columns { .. } => Err(io::Error::other("record batches go to row groups")),
             SinkKind::Text { out, csv, terminal } => {
-                let mut line = String::new();
+                let (mut line, mut field) = (String::new(), String::new());
                 for row in 0..batch.num_rows() {
                     line.clear();
                     if *csv {
-                        csv_row(&mut line, batch, row, *terminal);
+                        csv_row(&mut line, &mut field, batch, row, *terminal);
                     } else {
                         json_row(&mut line, batch, row);
                     }
@@ -581,40 +582,87 @@ fn parquet_properties() -> WriterProperties {
     properties.build()
 }
 
-/// One value of a column, as text: `None` for null.
+/// One value of a column (borrowed from it).
 enum Value<'a> {
     Text(&'a str),
-    Number(String),
+    Unsigned(u64),
+    Signed(i64),
+    Float(f64),
     Bool(bool),
-    Nags(Vec<u8>),
-    Map(Vec<(&'a str, Option<&'a str>)>),
+    Nags(&'a [u8]),
+    /// Keys and values of a map, the entries in `range`.
+    Map(&'a StringArray, &'a StringArray, Range<usize>),
 }
 
+/// Value `row` of `column`: `None` for null.
 fn value(column: &dyn Array, row: usize) -> Option<Value<'_>> {
     if column.is_null(row) {
         return None;
     }
     Some(match column.data_type() {
-        DataType::Utf8 => Value::Text(column.as_string::<i32>().value(row)),
-        DataType::UInt64 => Value::Number(column.as_primitive::<UInt64Type>().value(row).to_string()),
-        DataType::UInt32 => Value::Number(column.as_primitive::<UInt32Type>().value(row).to_string()),
-        DataType::Int32 => Value::Number(column.as_primitive::<Int32Type>().value(row).to_string()),
-        DataType::Float64 => Value::Number(column.as_primitive::<Float64Type>().value(row).to_string()),
+        DataType::UInt64 => Value::Unsigned(column.as_primitive::<UInt64Type>().value(row)),
+        DataType::UInt32 => Value::Unsigned(column.as_primitive::<UInt32Type>().value(row).into()),
+        DataType::Int32 => Value::Signed(column.as_primitive::<Int32Type>().value(row).into()),
+        DataType::Float64 => Value::Float(column.as_primitive::<Float64Type>().value(row)),
         DataType::Boolean => Value::Bool(column.as_boolean().value(row)),
         DataType::List(_) => {
-            let list = column.as_list::<i32>().value(row);
-            Value::Nags(list.as_primitive::<UInt8Type>().values().to_vec())
+            let list = column.as_list::<i32>();
+            let offsets = list.value_offsets();
+            let values = list.values().as_primitive::<UInt8Type>().values();
+            Value::Nags(&values[offsets[row] as usize..offsets[row + 1] as usize])
         }
         DataType::Map(..) => {
             let map = column.as_map();
-            let (keys, values) = (map.keys().as_string::<i32>(), map.values().as_string::<i32>());
             let offsets = map.value_offsets();
             let range = offsets[row] as usize..offsets[row + 1] as usize;
-            Value::Map(range.map(|i| (keys.value(i), values.is_valid(i).then(|| values.value(i)))).collect())
+            Value::Map(map.keys().as_string::<i32>(), map.values().as_string::<i32>(), range)
         }
-        // (the tables have no other type)
-        other => Value::Number(format!("{other}")),
+        // utf8 (the tables have no other type)
+        _ => Value::Text(column.as_string_opt::<i32>().map_or("", |text| text.value(row))),
     })
+}
+
+/// Writes a value that is not text: a number, a boolean, NAGs (joined by
+/// `separator`), a map (as a JSON object).
+fn write_plain(out: &mut String, value: &Value<'_>, separator: char) {
+    use core::fmt::Write as _;
+    match value {
+        Value::Text(text) => out.push_str(text),
+        Value::Unsigned(n) => {
+            let _ = write!(out, "{n}");
+        }
+        Value::Signed(n) => {
+            let _ = write!(out, "{n}");
+        }
+        Value::Float(x) => {
+            let _ = write!(out, "{x}");
+        }
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Nags(nags) => {
+            for (k, nag) in nags.iter().enumerate() {
+                if k > 0 {
+                    out.push(separator);
+                }
+                let _ = write!(out, "{nag}");
+            }
+        }
+        Value::Map(keys, values, range) => {
+            out.push('{');
+            for i in range.clone() {
+                if i > range.start {
+                    out.push(',');
+                }
+                json_string(out, keys.value(i));
+                out.push(':');
+                if values.is_valid(i) {
+                    json_string(out, values.value(i));
+                } else {
+                    out.push_str("null");
+                }
+            }
+            out.push('}');
+        }
+    }
 }
 
 /// A row as a JSON object; text escaped so that no control character (C0,
@@ -630,35 +678,12 @@ fn json_row(out: &mut String, batch: &RecordBatch, row: usize) {
         match value(column, row) {
             None => out.push_str("null"),
             Some(Value::Text(text)) => json_string(out, text),
-            Some(Value::Number(number)) => out.push_str(&number),
-            Some(Value::Bool(b)) => out.push_str(if b { "true" } else { "false" }),
-            Some(Value::Nags(nags)) => {
+            Some(nags @ Value::Nags(_)) => {
                 out.push('[');
-                for (k, nag) in nags.iter().enumerate() {
-                    if k > 0 {
-                        out.push(',');
-                    }
-                    out.push_str(&nag.to_string());
-                }
+                write_plain(out, &nags, ',');
                 out.push(']');
             }
-            Some(Value::Map(entries)) => json_map(out, &entries),
-        }
-    }
-    out.push('}');
-}
-
-fn json_map(out: &mut String, entries: &[(&str, Option<&str>)]) {
-    out.push('{');
-    for (k, (key, value)) in entries.iter().enumerate() {
-        if k > 0 {
-            out.push(',');
-        }
-        json_string(out, key);
-        out.push(':');
-        match value {
-            Some(value) => json_string(out, value),
-            None => out.push_str("null"),
+            Some(other) => write_plain(out, &other, ','),
         }
     }
     out.push('}');
@@ -683,36 +708,53 @@ fn json_string(out: &mut String, text: &str) {
 }
 
 /// A row as CSV: null is an empty field, NAGs are separated by spaces,
-/// the other tags are a JSON object.
-fn csv_row(out: &mut String, batch: &RecordBatch, row: usize, terminal: bool) {
+/// the other tags are a JSON object; fields quoted when they need it.
+/// Written to a terminal, control characters are escaped.
+fn csv_row(out: &mut String, field: &mut String, batch: &RecordBatch, row: usize, terminal: bool) {
     for (i, column) in batch.columns().iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
-        let text = match value(column, row) {
-            None => continue,
-            Some(Value::Text(text)) => text.to_owned(),
-            Some(Value::Number(number)) => number,
-            Some(Value::Bool(b)) => (if b { "true" } else { "false" }).to_owned(),
-            Some(Value::Nags(nags)) => nags.iter().map(u8::to_string).collect::<Vec<_>>().join(" "),
-            Some(Value::Map(entries)) => {
-                let mut json = String::new();
-                json_map(&mut json, &entries);
-                json
+        let Some(value) = value(column, row) else { continue };
+        match value {
+            Value::Unsigned(_) | Value::Signed(_) | Value::Float(_) | Value::Bool(_) => {
+                write_plain(out, &value, ' ');
             }
-        };
-        if terminal {
-            out.push_str(&csv_field(&escape(&text)));
-        } else {
-            out.push_str(&csv_field(&text));
+            _ => {
+                field.clear();
+                write_plain(field, &value, ' ');
+                if terminal {
+                    push_csv_field(out, &escape(field));
+                } else {
+                    push_csv_field(out, field);
+                }
+            }
         }
     }
 }
 
-/// A CSV field: quoted (quotes doubled) when it holds a comma, a quote or a
-/// line end.
+/// Appends a CSV field: quoted (quotes doubled) when it holds a comma, a
+/// quote or a line end.
+fn push_csv_field(out: &mut String, text: &str) {
+    if text.contains([',', '"', '\n', '\r']) {
+        out.push('"');
+        for part in text.split_inclusive('"') {
+            out.push_str(part);
+            if part.ends_with('"') {
+                out.push('"');
+            }
+        }
+        out.push('"');
+    } else {
+        out.push_str(text);
+    }
+}
+
+/// A CSV field (see [`push_csv_field`]).
 fn csv_field(text: &str) -> String {
-    if text.contains([',', '"', '\n', '\r']) { format!("\"{}\"", text.replace('"', "\"\"")) } else { text.to_owned() }
+    let mut out = String::new();
+    push_csv_field(&mut out, text);
+    out
 }
 
 #[cfg(test)]
