@@ -92,8 +92,15 @@ def split_games(path):
 def rust_pgn_reader(games, threads):
     """Games parsed with clocks and evaluations, the moves and their values
     into an Arrow table per chunk."""
+    parsed, tables = rust_pgn_reader_tables(games, threads)
+    return parsed.num_games, sum(t.num_rows for t in tables)
+
+
+def rust_pgn_reader_tables(games, threads):
+    """rust-pgn-reader's parse, and its moves (squares, promotion, clock,
+    evaluation) as an Arrow table per chunk."""
     parsed = rpr.parse_games(pa.chunked_array([pa.array(games)]), num_threads=threads)
-    tables = [
+    return parsed, [
         pa.table(
             {
                 "from": chunk.from_squares,
@@ -105,7 +112,6 @@ def rust_pgn_reader(games, threads):
         )
         for chunk in parsed.chunks
     ]
-    return parsed.num_games, sum(t.num_rows for t in tables)
 
 
 def sanfen_binary():
@@ -120,21 +126,8 @@ def sanfen_cli(args, threads):
 
 
 def rust_pgn_reader_parquet(games, threads, out):
-    """rust-pgn-reader's moves (squares, promotion, clock, evaluation) written
-    to a Parquet file with pyarrow."""
-    parsed = rpr.parse_games(pa.chunked_array([pa.array(games)]), num_threads=threads)
-    tables = [
-        pa.table(
-            {
-                "from": chunk.from_squares,
-                "to": chunk.to_squares,
-                "promotion": chunk.promotions,
-                "clock": chunk.clocks,
-                "eval": chunk.evals,
-            }
-        )
-        for chunk in parsed.chunks
-    ]
+    """rust-pgn-reader's moves written to a Parquet file with pyarrow."""
+    parsed, tables = rust_pgn_reader_tables(games, threads)
     pq.write_table(pa.concat_tables(tables), out)
     return parsed.num_games, sum(t.num_rows for t in tables)
 

@@ -17,48 +17,10 @@ import pyarrow.parquet as pq
 import pytest
 from conftest import sanfen_binary
 from test_games import ALL_FILES, DATA, READ_OTHERWISE, SLOW_FOR_PYTHON_CHESS, python_chess_games
+from test_tables import GAMES_SCHEMA, MOVES_SCHEMA
 
-GAMES_COLUMNS = [
-    ("file", pa.string()),
-    ("game", pa.uint64()),
-    ("line", pa.uint32()),
-    ("byte_offset", pa.uint64()),
-    ("Event", pa.string()),
-    ("Site", pa.string()),
-    ("Date", pa.string()),
-    ("Round", pa.string()),
-    ("White", pa.string()),
-    ("Black", pa.string()),
-    ("Result", pa.string()),
-    ("other_tags", pa.map_(pa.string(), pa.string())),
-    ("movetext_result", pa.string()),
-    ("termination", pa.string()),
-    ("plies", pa.uint32()),
-    ("errors", pa.uint32()),
-    ("first_error", pa.string()),
-    ("eco", pa.string()),
-    ("opening", pa.string()),
-]
-
-MOVES_COLUMNS = [
-    ("file", pa.string()),
-    ("game", pa.uint64()),
-    ("ply", pa.uint32()),
-    ("number", pa.uint32()),
-    ("side", pa.string()),
-    ("san", pa.string()),
-    ("uci", pa.string()),
-    ("written", pa.string()),
-    ("is_capture", pa.bool_()),
-    ("is_check", pa.bool_()),
-    ("clock", pa.float64()),
-    ("elapsed", pa.float64()),
-    ("eval_cp", pa.int32()),
-    ("eval_mate", pa.int32()),
-    ("nags", pa.list_(pa.field("item", pa.uint8(), nullable=False))),
-    ("comment", pa.string()),
-    ("fen", pa.string()),
-]
+GAMES_COLUMNS = GAMES_SCHEMA
+MOVES_COLUMNS = MOVES_SCHEMA + [("fen", pa.string())]
 
 ROSTER = ["Event", "Site", "Date", "Round", "White", "Black", "Result"]
 

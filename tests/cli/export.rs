@@ -7,11 +7,12 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use arrow_array::RecordBatch;
 use assert_cmd::cargo::cargo_bin_cmd;
+
+use crate::scratch::Dir;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use sanfen::pgn::input::Input;
 use sanfen::pgn::rows::{MoveRowOptions, read_move_rows_input};
@@ -25,44 +26,6 @@ fn sanfen(args: &[&str]) -> assert_cmd::Command {
     let mut cmd = cargo_bin_cmd!("sanfen");
     cmd.args(args).timeout(Duration::from_secs(300));
     cmd
-}
-
-/// A new directory for one test, removed at the end.
-struct Dir(PathBuf);
-
-impl Dir {
-    fn new(name: &str) -> Dir {
-        static COUNT: AtomicUsize = AtomicUsize::new(0);
-        let n = COUNT.fetch_add(1, Ordering::Relaxed);
-        let path = std::env::temp_dir().join(format!("sanfen-export-{}-{n}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&path);
-        fs::create_dir(&path).unwrap();
-        Dir(path)
-    }
-
-    fn file(&self, name: &str, content: &[u8]) -> String {
-        let path = self.0.join(name);
-        fs::write(&path, content).unwrap();
-        path.to_string_lossy().into_owned()
-    }
-
-    fn path(&self, name: &str) -> String {
-        self.0.join(name).to_string_lossy().into_owned()
-    }
-
-    /// The names in the directory, sorted.
-    fn names(&self) -> Vec<String> {
-        let mut names: Vec<String> =
-            fs::read_dir(&self.0).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
-        names.sort();
-        names
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
 }
 
 fn stdout_of(args: &[&str], stdin: &str) -> String {

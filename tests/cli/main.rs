@@ -15,5 +15,6 @@ mod lint_control;
 mod pty;
 mod repl;
 mod repl_round_trip;
+mod scratch;
 mod split;
 mod trust_fixes;

@@ -7,10 +7,11 @@
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use assert_cmd::cargo::cargo_bin_cmd;
+
+use crate::scratch::Dir;
 
 /// Three games: 27, 25 and 21 bytes; tag lines at 27 and 52.
 const PGN: &str = "[Event \"A\"]\n\n1. e4 e5 1-0\n\n[Event \"B\"]\n\n1. d4 d5 *\n\n[Event \"C\"]\n\n1. c4 *\n";
@@ -19,49 +20,6 @@ fn sanfen(args: &[&str]) -> assert_cmd::Command {
     let mut cmd = cargo_bin_cmd!("sanfen");
     cmd.args(args).timeout(Duration::from_secs(120));
     cmd
-}
-
-/// A new directory for one test, removed at the end.
-struct Dir(PathBuf);
-
-impl Dir {
-    fn new(name: &str) -> Dir {
-        static COUNT: AtomicUsize = AtomicUsize::new(0);
-        let n = COUNT.fetch_add(1, Ordering::Relaxed);
-        let path = std::env::temp_dir().join(format!("sanfen-split-{}-{n}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&path);
-        fs::create_dir(&path).unwrap();
-        Dir(path)
-    }
-
-    fn file(&self, name: &str, content: &[u8]) -> String {
-        let path = self.0.join(name);
-        fs::write(&path, content).unwrap();
-        path.to_string_lossy().into_owned()
-    }
-
-    fn path(&self, name: &str) -> String {
-        self.0.join(name).to_string_lossy().into_owned()
-    }
-
-    /// The names in the directory, sorted.
-    fn names(&self) -> Vec<String> {
-        let mut names: Vec<String> =
-            fs::read_dir(&self.0).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
-        names.sort();
-        names
-    }
-
-    /// The files named, read one after another.
-    fn concat(&self, names: &[String]) -> Vec<u8> {
-        names.iter().flat_map(|name| fs::read(self.0.join(name)).unwrap()).collect()
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
 }
 
 fn stdout_of(cmd: &mut assert_cmd::Command) -> String {
