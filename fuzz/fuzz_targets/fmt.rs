@@ -241,12 +241,23 @@ fn escape_lines(input: &[u8], game: &GameModel) -> Vec<Vec<u8>> {
         line_start += newline + 1;
         let offset = game.span.start + line_start;
         if text.get(line_start) == Some(&b'%') && !game.comments.iter().any(|c| c.contains(&offset)) {
-            let end = text[line_start..].iter().position(|&b| b == b'\n').map_or(text.len(), |i| line_start + i);
-            let line = &text[line_start..end];
-            lines.push(line.strip_suffix(b"\r").unwrap_or(line).to_vec());
+            let end = text[line_start..].iter().position(|&b| b == b'\n').map(|i| line_start + i);
+            let line = &text[line_start..end.unwrap_or(text.len())];
+            // every `\r` right before a line end goes with it (as in `lf`)
+            let line = match end {
+                Some(_) => trim_cr_end(line),
+                None => line.strip_suffix(b"\r").unwrap_or(line),
+            };
+            lines.push(line.to_vec());
         }
     }
     lines
+}
+
+/// `line` without the `\r`s at its end.
+fn trim_cr_end(line: &[u8]) -> &[u8] {
+    let end = line.iter().rposition(|&b| b != b'\r').map_or(0, |i| i + 1);
+    &line[..end]
 }
 
 /// `text` with each `\r\n` as `\n`.
