@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from conftest import sanfen_binary
-from test_games import ALL_FILES, DATA, READ_OTHERWISE, SLOW_FOR_PYTHON_CHESS, python_chess_games
+from test_games import COMPARED_FILES, DATA, with_python_chess
 from test_tables import GAMES_SCHEMA, MOVES_SCHEMA
 
 GAMES_COLUMNS = GAMES_SCHEMA
@@ -32,20 +32,9 @@ def export(tmp_path, path, *args, name="out.parquet"):
     return out
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=READ_OTHERWISE[n])) if n in READ_OTHERWISE else n
-        for n in ALL_FILES
-    ],
-)
+@pytest.mark.parametrize("name", COMPARED_FILES)
 def test_export_agrees_with_python_chess(name, tmp_path):
-    if name in SLOW_FOR_PYTHON_CHESS:
-        pytest.skip(SLOW_FOR_PYTHON_CHESS[name])
-    path = DATA / name
-    expected = python_chess_games(path)
-    if expected is None:
-        pytest.skip("python-chess reports errors in this file")
+    path, expected = with_python_chess(name)
     games = pq.read_table(export(tmp_path, path)).to_pylist()
     moves = pq.read_table(export(tmp_path, path, "--table", "moves", "--fen")).to_pylist()
     assert len(games) == len(expected)

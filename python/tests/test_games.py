@@ -146,20 +146,28 @@ def sanfen_line(moves, variation=False):
     return out
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=READ_OTHERWISE[n])) if n in READ_OTHERWISE else n
-        for n in ALL_FILES
-    ],
-)
-def test_games_are_python_chess_games(name):
+#: Every data file, those python-chess reads otherwise marked as expected to fail.
+COMPARED_FILES = [
+    pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=READ_OTHERWISE[n])) if n in READ_OTHERWISE else n
+    for n in ALL_FILES
+]
+
+
+def with_python_chess(name):
+    """The data file `name` and python-chess's games of it; the test is
+    skipped when python-chess is too slow on it or reports errors in it."""
     if name in SLOW_FOR_PYTHON_CHESS:
         pytest.skip(SLOW_FOR_PYTHON_CHESS[name])
     path = DATA / name
     expected = python_chess_games(path)
     if expected is None:
         pytest.skip("python-chess reports errors in this file")
+    return path, expected
+
+
+@pytest.mark.parametrize("name", COMPARED_FILES)
+def test_games_are_python_chess_games(name):
+    path, expected = with_python_chess(name)
     games = list(sanfen.read_games(path, threads=1))
     assert len(games) == len(expected)
     compared = 0

@@ -252,15 +252,15 @@ impl Exporter<'_> {
         self.args.jobs.map_or(0, |n| n as usize)
     }
 
-    fn start_error(&self, err: &sanfen::pgn::input::InputError) -> Stop {
+    fn start_error(&self, err: impl core::fmt::Display) -> Stop {
         let threads = threads_or_cores(self.threads());
-        Stop::Usage(Error::Usage(format!("cannot start {threads} threads: {}", err.message)))
+        Stop::Usage(Error::Usage(format!("cannot start {threads} threads: {err}")))
     }
 
     /// The games table's rows of one input; `Err` with the message of a read
     /// that failed part way.
     fn games_of(&mut self, file: &str, input: Input) -> Result<Result<(), String>, Stop> {
-        let games = read_games_input(input, self.threads()).map_err(|err| self.start_error(&err))?;
+        let games = read_games_input(input, self.threads()).map_err(|err| self.start_error(err.message))?;
         let mut table = GameTable::new();
         let mut failure = None;
         for game in games {
@@ -289,7 +289,8 @@ impl Exporter<'_> {
         if let SinkKind::Columns { factory, .. } = &self.sink.kind {
             return self.encoded_moves_of(file, input, factory.clone());
         }
-        let chunks = read_move_rows_input(input, self.threads(), self.options).map_err(|err| self.start_error(&err))?;
+        let chunks =
+            read_move_rows_input(input, self.threads(), self.options).map_err(|err| self.start_error(err.message))?;
         let schema = self.sink.schema.clone();
         for chunk in chunks {
             match chunk {
@@ -320,10 +321,7 @@ impl Exporter<'_> {
         let compression = input.compression;
         let chunker = Chunker::with_target(input.reader, ROW_GROUP_BYTES).starting_at(input.start);
         let work = EncodeWork { options: self.options, schema: self.sink.schema.clone(), factory, file: file.into() };
-        let mut ordered = Ordered::new(chunker, work, self.threads()).map_err(|err| {
-            let threads = threads_or_cores(self.threads());
-            Stop::Usage(Error::Usage(format!("cannot start {threads} threads: {err}")))
-        })?;
+        let mut ordered = Ordered::new(chunker, work, self.threads()).map_err(|err| self.start_error(err))?;
         while let Some(output) = ordered.next() {
             let (encoded, data) = match output {
                 Ok(output) => output,
