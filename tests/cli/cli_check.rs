@@ -13,7 +13,7 @@ fn check(args: &[&str]) -> assert_cmd::Command {
     cmd
 }
 
-fn data(name: &str) -> String {
+pub(crate) fn data(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/pgn").join(name).to_string_lossy().into_owned()
 }
 
@@ -24,7 +24,7 @@ fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
     path
 }
 
-const GAMES: &str = "[Event \"Club championship\"]\n[Site \"?\"]\n[Date \"2024.05.01\"]\n[Round \"3\"]\n\
+pub(crate) const GAMES: &str = "[Event \"Club championship\"]\n[Site \"?\"]\n[Date \"2024.05.01\"]\n[Round \"3\"]\n\
 [White \"Ana\"]\n[Black \"Bruno\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 3. d3 Nf6 4. Nd2 d5 1-0\n\n\
 [Event \"Club championship\"]\n[Site \"?\"]\n[Date \"2024.05.01\"]\n[Round \"4\"]\n[White \"Bruno\"]\n\
 [Black \"Ana\"]\n[Result \"0-1\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7 0-1\n";

@@ -13,6 +13,7 @@ mod export;
 mod fmt_files;
 mod lint_control;
 mod pty;
+mod readme;
 mod repl;
 mod repl_round_trip;
 mod scratch;
