@@ -633,7 +633,7 @@ pub fn read_move_rows_input(
     options: MoveRowOptions,
 ) -> Result<MoveRowChunks, InputError> {
     let compression = input.compression;
-    let ordered = ordered_input(input, RowWork(options), threads)?;
+    let ordered = ordered_input(input, RowWork(options), threads, crate::pgn::game::PARALLEL_CHUNK_TARGET)?;
     Ok(MoveRowChunks { ordered, compression, games: 0, done: false })
 }
 
