@@ -27,14 +27,9 @@ fn rows_of(data: &[u8], threads: usize, options: MoveRowOptions) -> (Vec<MoveRow
     (rows, errors)
 }
 
-/// One row as text, for comparing with the games.
-fn row_text(rows: &MoveRows, i: usize) -> String {
-    format!("{:?}", rows.row(i))
-}
-
-/// The rows the games of `data` give, as text.
-fn expected_rows(data: &[u8], fen: bool) -> Vec<String> {
-    let mut out = Vec::new();
+/// The rows the games of `data` give, each handed to `each` (compared as
+/// values: formatting millions of rows took most of the test's time).
+fn for_each_expected_row(data: &[u8], fen: bool, mut each: impl FnMut(MoveRow<'_>)) {
     for (index, game) in read_games(Cursor::new(data.to_vec())).enumerate() {
         let Ok(game) = game else { continue };
         let mut position = game.start.clone();
@@ -74,10 +69,9 @@ fn expected_rows(data: &[u8], fen: bool) -> Vec<String> {
                 fen: fen.then_some(fen_text.as_str()),
                 path: None,
             };
-            out.push(format!("{row:?}"));
+            each(row);
         }
     }
-    out
 }
 
 #[test]
@@ -86,20 +80,25 @@ fn every_data_file_gives_the_mainline_moves_of_its_games() {
     for name in common::pgn_files() {
         let data = std::fs::read(common::pgn_root().join(&name)).expect("a data file");
         let fen = data.len() < 2 << 20;
-        let expected = expected_rows(&data, fen);
         let games = read_games(Cursor::new(data.clone())).count() as u64;
-        for threads in [1, 3] {
-            let (chunks, errors) = rows_of(&data, threads, MoveRowOptions { fen, variations: false });
+        let read = [1, 3].map(|threads| rows_of(&data, threads, MoveRowOptions { fen, variations: false }));
+        let mut got = Vec::new();
+        for (threads, (chunks, errors)) in [1, 3].iter().zip(&read) {
             assert!(errors.is_empty(), "{name}: {errors:?}");
-            let got: Vec<String> =
-                chunks.iter().flat_map(|rows| (0..rows.len()).map(move |i| row_text(rows, i))).collect();
-            assert_eq!(got.len(), expected.len(), "{name}, {threads} threads");
-            for (i, (got, expected)) in got.iter().zip(&expected).enumerate() {
-                assert_eq!(got, expected, "{name}, row {i}, {threads} threads");
-            }
             assert_eq!(chunks.iter().map(|rows| rows.games).sum::<u64>(), games, "{name}");
+            got.push((threads, chunks.iter().flat_map(MoveRows::rows).collect::<Vec<_>>()));
         }
-        total += expected.len();
+        let mut expected = 0;
+        for_each_expected_row(&data, fen, |row| {
+            for (threads, got) in &got {
+                assert_eq!(got.get(expected), Some(&row), "{name}, row {expected}, {threads} threads");
+            }
+            expected += 1;
+        });
+        for (threads, got) in &got {
+            assert_eq!(got.len(), expected, "{name}, {threads} threads");
+        }
+        total += expected;
     }
     assert!(total > 1_000_000, "{total} rows");
 }
@@ -154,9 +153,17 @@ fn rows_of_a_small_input_exactly() {
     assert_eq!(rows.san.get(12), "Kd7");
 }
 
-/// Every row of `rows` as text, with its path or without.
-fn rows_text(rows: &MoveRows, path: bool) -> Vec<String> {
-    rows.rows().map(|row| format!("{:?}", MoveRow { path: row.path.filter(|_| path), ..row })).collect()
+/// Every row of `rows`, with its path or without.
+fn rows_with(rows: &MoveRows, path: bool) -> impl Iterator<Item = MoveRow<'_>> {
+    rows.rows().map(move |row| MoveRow { path: row.path.filter(|_| path), ..row })
+}
+
+/// Asserts two lists of rows are equal, saying where they first differ.
+fn assert_same_rows(name: &str, got: &[MoveRow<'_>], expected: &[MoveRow<'_>]) {
+    if let Some(i) = got.iter().zip(expected).position(|(a, b)| a != b) {
+        panic!("{name}: row {i} differs: {:?}, expected {:?}", got[i], expected[i]);
+    }
+    assert_eq!(got.len(), expected.len(), "{name}: rows");
 }
 
 #[test]
@@ -168,7 +175,7 @@ fn rows_of_whole_games_are_the_rows_of_chunks_and_variations_add_their_lines() {
         let mainline = MoveRowOptions { fen, variations: false };
         let every = MoveRowOptions { fen, variations: true };
         let (chunks, _) = rows_of(&data, 2, mainline);
-        let plain: Vec<String> = chunks.iter().flat_map(|rows| rows_text(rows, false)).collect();
+        let plain: Vec<MoveRow<'_>> = chunks.iter().flat_map(|rows| rows_with(rows, false)).collect();
         // from the games, one by one
         let mut whole = MoveRows::new(every);
         let mut nodes = 0;
@@ -180,17 +187,16 @@ fn rows_of_whole_games_are_the_rows_of_chunks_and_variations_add_their_lines() {
         }
         assert_eq!(whole.len(), nodes, "{name}");
         let paths = whole.path.as_ref().expect("paths");
-        let main: Vec<String> = rows_text(&whole, false)
-            .into_iter()
+        let main: Vec<MoveRow<'_>> = rows_with(&whole, false)
             .enumerate()
             .filter(|(i, _)| paths.get(*i).is_empty())
             .map(|(_, row)| row)
             .collect();
-        assert_eq!(main, plain, "{name}");
+        assert_same_rows(&name, &main, &plain);
         // from chunks, with variations: the same rows
         let (chunks, _) = rows_of(&data, 2, every);
-        let got: Vec<String> = chunks.iter().flat_map(|rows| rows_text(rows, true)).collect();
-        assert_eq!(got, rows_text(&whole, true), "{name}");
+        let got: Vec<MoveRow<'_>> = chunks.iter().flat_map(|rows| rows_with(rows, true)).collect();
+        assert_same_rows(&name, &got, &rows_with(&whole, true).collect::<Vec<_>>());
         variation_rows += whole.len() - main.len();
     }
     assert!(variation_rows > 10_000, "{variation_rows} rows of variations");
