@@ -19,7 +19,6 @@ from conftest import sanfen_binary
 from test_games import COMPARED_FILES, DATA, with_python_chess
 from test_tables import GAMES_SCHEMA, MOVES_SCHEMA
 
-GAMES_COLUMNS = GAMES_SCHEMA
 MOVES_COLUMNS = MOVES_SCHEMA + [("fen", pa.string())]
 
 ROSTER = ["Event", "Site", "Date", "Round", "White", "Black", "Result"]
@@ -88,7 +87,7 @@ def test_parquet_reads_back_everywhere_with_the_documented_schema(tmp_path):
     path = DATA / "tcec" / "TCEC_Season_13_-_Superfinal.pgn"
     games = export(tmp_path, path)
     table = pq.read_table(games)
-    assert [(f.name, f.type) for f in table.schema] == GAMES_COLUMNS
+    assert [(f.name, f.type) for f in table.schema] == GAMES_SCHEMA
     moves_path = export(tmp_path, path, "--table", "moves", "--fen", name="moves.parquet")
     moves = pq.read_table(moves_path)
     assert [(f.name, f.type) for f in moves.schema] == MOVES_COLUMNS
@@ -122,7 +121,7 @@ def typed(value, kind):
     return value
 
 
-@pytest.mark.parametrize("table,columns", [("games", GAMES_COLUMNS), ("moves", MOVES_COLUMNS)])
+@pytest.mark.parametrize("table,columns", [("games", GAMES_SCHEMA), ("moves", MOVES_COLUMNS)])
 def test_csv_and_json_lines_hold_the_parquet_rows(tmp_path, table, columns):
     path = DATA / "python-chess" / "nepomniachtchi-liren-game1.pgn"
     other = DATA / "tcec" / "TCEC_Season_13_-_Superfinal.pgn"

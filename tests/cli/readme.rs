@@ -12,20 +12,20 @@ use std::process::Command;
 use crate::cli_check::GAMES;
 use crate::scratch::Dir;
 
-/// The README's commands that are not run, and why. Each must still be in
-/// the README (a line removed there is removed here).
+/// The README's commands (the start of each) that are not run, and why.
+/// Each must still be in the README (a line removed there is removed here).
 const NOT_RUN: [(&str, &str); 5] = [
     (
-        "$ sanfen fen check 'rnbq1knr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'",
+        "sanfen fen check 'rnbq1knr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'",
         "the output of a terminal (the input shown with carets); the piped output is the example before it",
     ),
-    ("$ sanfen check --strict --allow pgn games.pgn", "a usage shown without its output"),
-    ("$ sanfen check --deny pgn --allow pgn:missing-tags games.pgn", "a usage shown without its output"),
+    ("sanfen check --strict --allow pgn games.pgn", "a usage shown without its output"),
+    ("sanfen check --deny pgn --allow pgn:missing-tags games.pgn", "a usage shown without its output"),
     (
-        "$ sanfen export --table moves -o moves.parquet lichess_db_standard_rated_2013-01.pgn.zst",
+        "sanfen export --table moves -o moves.parquet lichess_db_standard_rated_2013-01.pgn.zst",
         "a lichess month, not among the data files",
     ),
-    ("$ duckdb -c", "duckdb's command line is no test dependency"),
+    ("duckdb -c", "duckdb's command line is no test dependency"),
 ];
 
 /// One `$ ` line of a console block and the lines under it.
@@ -87,8 +87,9 @@ fn without_times(text: &str) -> String {
 
 /// The files the examples of a block read, written into `dir` before it
 /// runs: `games.pgn` is the club games of the check examples, or, in the
-/// split examples, a TCEC file (the README names it), also compressed.
-fn write_fixtures(block: &[Example], dir: &Dir) {
+/// split examples, a TCEC file (the README names it), also compressed;
+/// `fens.txt` is what the README shows of it (`fens`).
+fn write_fixtures(block: &[Example], dir: &Dir, fens: &str) {
     let commands: Vec<&str> = block.iter().map(|e| e.command.as_str()).collect();
     let reads = |name: &str| commands.iter().any(|c| c.contains(name));
     if commands.iter().any(|c| c.starts_with("sanfen split")) {
@@ -100,12 +101,7 @@ fn write_fixtures(block: &[Example], dir: &Dir) {
         dir.file("games.pgn", GAMES.as_bytes());
     }
     if reads("fens.txt") {
-        dir.file(
-            "fens.txt",
-            b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n\
-              rnbq1knr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w k - 0 1\n\
-              rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQxq - 0 1\n",
-        );
+        dir.file("fens.txt", fens.as_bytes());
     }
 }
 
@@ -129,17 +125,20 @@ fn run(command: &str, dir: &Path, bin: &Path) -> String {
 #[test]
 fn every_readme_example_gives_the_output_shown() {
     let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let blocks = console_blocks(&readme);
+    let examples = || blocks.iter().flatten();
     for (command, why) in NOT_RUN {
-        assert!(readme.lines().any(|l| l.starts_with(command)), "NOT_RUN names a line the README lacks ({why})");
+        assert!(examples().any(|e| e.command.starts_with(command)), "NOT_RUN names a line the README lacks ({why})");
     }
+    let fens = &examples().find(|e| e.command == "cat fens.txt").expect("the README shows fens.txt").expected;
     let bin = Dir::new("readme-bin");
     std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_sanfen"), bin.0.join("sanfen")).unwrap();
     let (mut ran, mut failures) = (0, Vec::new());
-    for block in console_blocks(&readme) {
+    for block in &blocks {
         let dir = Dir::new("readme");
-        write_fixtures(&block, &dir);
-        for example in &block {
-            if NOT_RUN.iter().any(|(command, _)| example.command.starts_with(&command[2..])) {
+        write_fixtures(block, &dir, fens);
+        for example in block {
+            if NOT_RUN.iter().any(|(command, _)| example.command.starts_with(command)) {
                 continue;
             }
             let got = without_times(&run(&example.command, &dir.0, &bin.0));
