@@ -201,7 +201,7 @@ impl Fast {
 #[inline(always)]
 pub(crate) fn find_fast(pos: &Position, checkers: Bitboard, token: &[u8], letters: Letters) -> Option<(SanPlus, Move)> {
     let written = crate::san::parse_canonical(token, letters)?;
-    match quick::find_with_checkers(pos, checkers, &written.san) {
+    match quick::find_with_checkers(pos, checkers, written.san) {
         Quick::Canonical(m) => Some((written, m)),
         _ => None,
     }

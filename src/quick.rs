@@ -45,13 +45,13 @@ pub enum Quick {
 /// a square no ordinary king move reaches but castling does (`Kg1` for
 /// `O-O`) is [`Quick::NotFound`] too, for the full resolver.
 pub fn find(pos: &Position, san: &San) -> Quick {
-    find_with_checkers(pos, pos.checkers(), san)
+    find_with_checkers(pos, pos.checkers(), *san)
 }
 
 /// [`find`], given the pieces that check the side to move (`pos.checkers()`,
 /// which a caller that played the move before has at hand already).
-pub fn find_with_checkers(pos: &Position, checkers: crate::Bitboard, san: &San) -> Quick {
-    match *san {
+pub fn find_with_checkers(pos: &Position, checkers: crate::Bitboard, san: San) -> Quick {
+    match san {
         San::Normal { role, file, rank, capture, to, promotion } => {
             let side = Side::with_checkers(pos, checkers);
             if side.ours.contains(to) {
