@@ -260,7 +260,7 @@ pub(crate) fn read_commands(text: &str) -> (Vec<Command>, String) {
     let mut commands = Vec::new();
     let mut prose = String::new();
     let mut rest = text;
-    while let Some(open) = rest.find("[%") {
+    while let Some(open) = command_start(rest) {
         let Some((command, len)) = command_at(&rest[open..]) else {
             prose.push_str(&rest[..open + 2]);
             rest = &rest[open + 2..];
@@ -284,7 +284,20 @@ pub(crate) fn read_commands(text: &str) -> (Vec<Command>, String) {
     } else {
         prose.push_str(rest);
     }
-    (commands, prose.trim().to_owned())
+    // trimmed in place (the start mostly is already: text goes in trimmed
+    // while the prose is empty)
+    if prose.starts_with(char::is_whitespace) {
+        prose = prose.trim_start().to_owned();
+    }
+    let end = prose.trim_end().len();
+    prose.truncate(end);
+    (commands, prose)
+}
+
+/// Where the first `[%` in `text` is.
+fn command_start(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    memchr::memchr_iter(b'[', bytes).find(|&i| bytes.get(i + 1) == Some(&b'%'))
 }
 
 /// The command at the start of `text` (which starts with `[%`), and its
@@ -502,6 +515,17 @@ mod tests {
             ]
         );
         assert_eq!(other.prose(), "");
+        // prose trimmed at both ends, also when it starts with a mark that is no command
+        let cases = [
+            ("  [%clk soon  ", "[%clk soon"),
+            (" \n[%]\t", "[%]"),
+            ("  a [ b ]  [%clk 0:00:05]  ", "a [ b ]"),
+            (" [%clk 0:00:05]\r\n x\t", "x"),
+            ("   ", ""),
+        ];
+        for (text, prose) in cases {
+            assert_eq!(Comment::new(text).prose(), prose, "{text:?}");
+        }
     }
 
     #[test]

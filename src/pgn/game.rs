@@ -724,7 +724,7 @@ fn comment_text(bytes: &[u8]) -> String {
 /// with no `\r\n`).
 pub(crate) fn comment_cow(bytes: &[u8]) -> Cow<'_, str> {
     match RawText(bytes).decode() {
-        Cow::Borrowed(text) if !text.contains("\r\n") => Cow::Borrowed(text),
+        Cow::Borrowed(text) if memchr::memchr(b'\r', text.as_bytes()).is_none() => Cow::Borrowed(text),
         text => Cow::Owned(text.replace("\r\n", "\n")),
     }
 }
