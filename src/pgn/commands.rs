@@ -284,13 +284,9 @@ pub(crate) fn read_commands(text: &str) -> (Vec<Command>, String) {
     } else {
         prose.push_str(rest);
     }
-    // trimmed in place (the start mostly is already: text goes in trimmed
-    // while the prose is empty)
-    if prose.starts_with(char::is_whitespace) {
-        prose = prose.trim_start().to_owned();
-    }
-    let end = prose.trim_end().len();
-    prose.truncate(end);
+    // trimmed in place
+    prose.truncate(prose.trim_end().len());
+    prose.drain(..prose.len() - prose.trim_start().len());
     (commands, prose)
 }
 

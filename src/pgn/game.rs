@@ -721,7 +721,7 @@ fn comment_text(bytes: &[u8]) -> String {
 }
 
 /// A comment's text: decoded, `\r\n` as `\n` (borrowed when it is UTF-8
-/// with no `\r\n`).
+/// with no `\r`).
 pub(crate) fn comment_cow(bytes: &[u8]) -> Cow<'_, str> {
     match RawText(bytes).decode() {
         Cow::Borrowed(text) if memchr::memchr(b'\r', text.as_bytes()).is_none() => Cow::Borrowed(text),
