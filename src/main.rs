@@ -13,6 +13,11 @@ use clap::Parser;
 
 use cli::ExitCode;
 
+/// mimalloc: `export` and `check -j N` allocate and free large buffers for
+/// every chunk of input, which glibc's malloc maps and unmaps each time.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> std::process::ExitCode {
     let args = match cli::Args::try_parse() {
         Ok(args) => args,
