@@ -567,7 +567,8 @@ impl Sink {
 
 /// Snappy pages; the game, ply and move numbers delta-encoded (they mostly
 /// count up by one), the other columns with a dictionary where it pays; a
-/// column chunk's minimum and maximum (for readers that skip row groups).
+/// column chunk's minimum and maximum (for readers that skip row groups),
+/// but for the text of moves ([`NO_STATISTICS`]).
 fn parquet_properties() -> WriterProperties {
     let mut properties = WriterProperties::builder()
         .set_compression(Compression::SNAPPY)
@@ -577,8 +578,17 @@ fn parquet_properties() -> WriterProperties {
             .set_column_dictionary_enabled(ColumnPath::from(column), false)
             .set_column_encoding(ColumnPath::from(column), Encoding::DELTA_BINARY_PACKED);
     }
+    for column in NO_STATISTICS {
+        properties = properties.set_column_statistics_enabled(ColumnPath::from(column), EnabledStatistics::None);
+    }
     properties.build()
 }
+
+/// The moves table's text columns written without a minimum and maximum:
+/// every row group holds about the whole range of their values, so a
+/// reader skips none by them, and finding them compares every value (the
+/// export of the benchmark corpus took 8% longer with them).
+const NO_STATISTICS: [&str; 7] = ["side", "san", "uci", "written", "comment", "fen", "path"];
 
 /// One value of a column (borrowed from it).
 enum Value<'a> {

@@ -209,6 +209,55 @@ fn parquet_reads_back_as_the_librarys_tables_whatever_the_threads() {
 }
 
 #[test]
+fn parquet_keeps_minimum_and_maximum_but_for_the_text_of_moves() {
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    use parquet::file::statistics::Statistics;
+    let dir = Dir::new("statistics");
+    let moves = dir.path("moves.parquet");
+    sanfen(&["export", "--table", "moves", "-o", &moves, "-"]).write_stdin(PGN).assert().success();
+    let reader = SerializedFileReader::new(fs::File::open(&moves).unwrap()).unwrap();
+    let group = reader.metadata().row_group(0);
+    let mut with = Vec::new();
+    for column in group.columns() {
+        let name = column.column_path().string();
+        match column.statistics() {
+            Some(Statistics::Int64(s)) => with.push(format!("{name} {:?}..{:?}", s.min_opt(), s.max_opt())),
+            Some(Statistics::Int32(s)) => with.push(format!("{name} {:?}..{:?}", s.min_opt(), s.max_opt())),
+            Some(Statistics::Double(s)) => with.push(format!("{name} {:?}..{:?}", s.min_opt(), s.max_opt())),
+            Some(Statistics::ByteArray(s)) => with.push(format!(
+                "{name} {:?}..{:?}",
+                s.min_opt().map(|v| v.as_utf8().unwrap()),
+                s.max_opt().map(|v| v.as_utf8().unwrap())
+            )),
+            Some(Statistics::Boolean(s)) => with.push(format!("{name} {:?}..{:?}", s.min_opt(), s.max_opt())),
+            Some(other) => panic!("{name}: {other:?}"),
+            None => with.push(format!("{name} none")),
+        }
+    }
+    assert_eq!(
+        with,
+        [
+            "file Some(\"<stdin>\")..Some(\"<stdin>\")",
+            "game Some(1)..Some(2)",
+            "ply Some(1)..Some(7)",
+            "number Some(1)..Some(4)",
+            "side none",
+            "san none",
+            "uci none",
+            "written none",
+            "is_capture Some(false)..Some(true)",
+            "is_check Some(false)..Some(true)",
+            "clock Some(180.0)..Some(180.0)",
+            "elapsed None..None",
+            "eval_cp Some(25)..Some(25)",
+            "eval_mate None..None",
+            "nags.list.item Some(4)..Some(4)",
+            "comment none",
+        ]
+    );
+}
+
+#[test]
 fn text_output_is_the_same_whatever_the_threads() {
     let files = data_files();
     for format in ["csv", "jsonl"] {
