@@ -160,7 +160,8 @@ pub(crate) fn threads_arg(threads: Option<usize>) -> PyResult<usize> {
 /// Python side needs to raise its errors.
 pub(crate) struct GameStream {
     games: ParallelGames,
-    name: String,
+    /// Shared with the games handed out.
+    name: Arc<str>,
     raised: Arc<Mutex<Option<PyErr>>>,
     /// Games handed out, too large ones included.
     count: u64,
@@ -172,18 +173,16 @@ impl GameStream {
         let threads = threads_arg(threads)?;
         let Source { input, name, raised } = open_source(source)?;
         let games = read_games_input(input, threads).map_err(|err| Source::raise(&raised, input_error(&err, &name)))?;
-        Ok(GameStream { games, name, raised, count: 0 })
-    }
-
-    /// The name findings carry.
-    pub(crate) fn name(&self) -> &str {
-        &self.name
+        Ok(GameStream { games, name: name.into(), raised, count: 0 })
     }
 
     /// The next game and its number (from 1), with the GIL released while
-    /// the library reads.
+    /// the library reads (a game built already is taken with it held).
     pub(crate) fn next_game(&mut self, py: Python<'_>) -> PyResult<Option<(u64, RustGame)>> {
-        let next = py.detach(|| self.games.next());
+        let next = match self.games.next_ready() {
+            Some(ready) => Some(ready),
+            None => py.detach(|| self.games.next()),
+        };
         match next {
             None => Ok(None),
             Some(Ok(game)) => {
@@ -254,7 +253,7 @@ impl GameReader {
         };
         let Some(stream) = guard.as_mut() else { return Ok(None) };
         match stream.next_game(py) {
-            Ok(Some((number, game))) => Ok(Some(Game::new(game, number, stream.name()))),
+            Ok(Some((number, game))) => Ok(Some(Game::new(game, number, &stream.name))),
             Ok(None) => {
                 *guard = None;
                 Ok(None)
@@ -302,12 +301,12 @@ pub struct Game {
     /// Shared with the game's moves, which point into it.
     game: Arc<RustGame>,
     number: u64,
-    file: String,
+    file: Arc<str>,
 }
 
 impl Game {
-    fn new(game: RustGame, number: u64, file: &str) -> Game {
-        Game { game: Arc::new(game), number, file: file.to_owned() }
+    fn new(game: RustGame, number: u64, file: &Arc<str>) -> Game {
+        Game { game: Arc::new(game), number, file: Arc::clone(file) }
     }
 }
 

@@ -524,6 +524,16 @@ fn fill_parallel(
     true
 }
 
+impl ParallelGames {
+    /// The next game when it is built already: no reading, no waiting for
+    /// a thread (`None` when [`Iterator::next`] has work to do, and at the
+    /// end). A caller that holds a lock the reading does not need (Python's
+    /// GIL) lets it go only when the next game takes work.
+    pub fn next_ready(&mut self) -> Option<Result<Game, ReadError>> {
+        if self.pending.done || self.pending.ready.len() >= 2 { self.pending.ready.pop_front() } else { None }
+    }
+}
+
 impl Iterator for ParallelGames {
     type Item = Result<Game, ReadError>;
 
@@ -943,6 +953,32 @@ mod tests {
             let input = Input::from_reader(io::Cursor::new(text.clone().into_bytes()), None).unwrap();
             let games: Vec<Game> = read_games_input(input, threads).unwrap().collect::<Result<_, _>>().unwrap();
             assert_eq!(games, expected, "{threads} threads");
+        }
+    }
+
+    #[test]
+    fn next_ready_gives_the_games_built_and_next_the_others_in_the_same_order() {
+        let text = many_games();
+        let expected: Vec<Game> = read_games(text.as_bytes()).collect::<Result<_, _>>().unwrap();
+        for threads in [1, 2] {
+            let input = Input::from_reader(io::Cursor::new(text.clone().into_bytes()), None).unwrap();
+            let mut games = read_games_input(input, threads).unwrap();
+            assert!(games.next_ready().is_none(), "nothing is read before the first next");
+            let (mut got, mut ready) = (Vec::new(), 0);
+            loop {
+                if let Some(game) = games.next_ready() {
+                    got.push(game.unwrap());
+                    ready += 1;
+                } else if let Some(game) = games.next() {
+                    got.push(game.unwrap());
+                } else {
+                    break;
+                }
+            }
+            assert!(games.next_ready().is_none() && games.next().is_none());
+            assert_eq!(got, expected, "{threads} threads");
+            // most games come ready: `next` works once per chunk or so
+            assert!(ready > expected.len() * 9 / 10, "{ready} of {}", expected.len());
         }
     }
 
