@@ -13,8 +13,9 @@ use clap::Parser;
 
 use cli::ExitCode;
 
-/// mimalloc: `export` and `check -j N` allocate and free large buffers for
-/// every chunk of input, which glibc's malloc maps and unmaps each time.
+/// mimalloc: `export` allocates and frees large column buffers for every
+/// chunk of input, which glibc's malloc maps, faults in and unmaps each
+/// time.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

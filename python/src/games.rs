@@ -179,10 +179,7 @@ impl GameStream {
     /// The next game and its number (from 1), with the GIL released while
     /// the library reads (a game built already is taken with it held).
     pub(crate) fn next_game(&mut self, py: Python<'_>) -> PyResult<Option<(u64, RustGame)>> {
-        let next = match self.games.next_ready() {
-            Some(ready) => Some(ready),
-            None => py.detach(|| self.games.next()),
-        };
+        let next = self.games.next_ready().or_else(|| py.detach(|| self.games.next()));
         match next {
             None => Ok(None),
             Some(Ok(game)) => {

@@ -530,7 +530,7 @@ impl ParallelGames {
     /// end). A caller that holds a lock the reading does not need (Python's
     /// GIL) lets it go only when the next game takes work.
     pub fn next_ready(&mut self) -> Option<Result<Game, ReadError>> {
-        if self.pending.done || self.pending.ready.len() >= 2 { self.pending.ready.pop_front() } else { None }
+        if self.pending.settled() { self.pending.ready.pop_front() } else { None }
     }
 }
 
@@ -586,7 +586,7 @@ impl Pending {
     /// in `ready`, and answers `false` at the end of the stream) until two
     /// games are ready or the stream has ended.
     fn next(&mut self, mut fill: impl FnMut(&mut Pending) -> bool) -> Option<Result<Game, ReadError>> {
-        while !self.done && self.ready.len() < 2 {
+        while !self.settled() {
             if !fill(self) {
                 self.done = true;
                 let carry = core::mem::take(&mut self.carry);
@@ -596,6 +596,13 @@ impl Pending {
             }
         }
         self.ready.pop_front()
+    }
+
+    /// Whether the next game can be given without reading: the one after
+    /// it is read too (so text after the next is not its own), or the
+    /// stream has ended.
+    fn settled(&self) -> bool {
+        self.done || self.ready.len() >= 2
     }
 }
 

@@ -217,25 +217,30 @@ fn parquet_keeps_minimum_and_maximum_but_for_the_text_of_moves() {
     sanfen(&["export", "--table", "moves", "-o", &moves, "-"]).write_stdin(PGN).assert().success();
     let reader = SerializedFileReader::new(fs::File::open(&moves).unwrap()).unwrap();
     let group = reader.metadata().row_group(0);
-    let mut with = Vec::new();
+    macro_rules! range {
+        ($s:expr) => {
+            format!("{:?}..{:?}", $s.min_opt(), $s.max_opt())
+        };
+    }
+    let mut statistics = Vec::new();
     for column in group.columns() {
-        let name = column.column_path().string();
-        match column.statistics() {
-            Some(Statistics::Int64(s)) => with.push(format!("{name} {:?}..{:?}", s.min_opt(), s.max_opt())),
-            Some(Statistics::Int32(s)) => with.push(format!("{name} {:?}..{:?}", s.min_opt(), s.max_opt())),
-            Some(Statistics::Double(s)) => with.push(format!("{name} {:?}..{:?}", s.min_opt(), s.max_opt())),
-            Some(Statistics::ByteArray(s)) => with.push(format!(
-                "{name} {:?}..{:?}",
-                s.min_opt().map(|v| v.as_utf8().unwrap()),
-                s.max_opt().map(|v| v.as_utf8().unwrap())
-            )),
-            Some(Statistics::Boolean(s)) => with.push(format!("{name} {:?}..{:?}", s.min_opt(), s.max_opt())),
-            Some(other) => panic!("{name}: {other:?}"),
-            None => with.push(format!("{name} none")),
-        }
+        let range = match column.statistics() {
+            Some(Statistics::Int64(s)) => range!(s),
+            Some(Statistics::Int32(s)) => range!(s),
+            Some(Statistics::Double(s)) => range!(s),
+            Some(Statistics::Boolean(s)) => range!(s),
+            Some(Statistics::ByteArray(s)) => {
+                let text =
+                    |value: Option<&parquet::data_type::ByteArray>| value.map(|v| v.as_utf8().unwrap().to_owned());
+                format!("{:?}..{:?}", text(s.min_opt()), text(s.max_opt()))
+            }
+            Some(other) => panic!("{}: {other:?}", column.column_path()),
+            None => "none".to_owned(),
+        };
+        statistics.push(format!("{} {range}", column.column_path().string()));
     }
     assert_eq!(
-        with,
+        statistics,
         [
             "file Some(\"<stdin>\")..Some(\"<stdin>\")",
             "game Some(1)..Some(2)",
