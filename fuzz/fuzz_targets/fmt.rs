@@ -243,12 +243,9 @@ fn escape_lines(input: &[u8], game: &GameModel) -> Vec<Vec<u8>> {
         if text.get(line_start) == Some(&b'%') && !game.comments.iter().any(|c| c.contains(&offset)) {
             let end = text[line_start..].iter().position(|&b| b == b'\n').map(|i| line_start + i);
             let line = &text[line_start..end.unwrap_or(text.len())];
-            // every `\r` right before a line end goes with it (as in `lf`)
-            let line = match end {
-                Some(_) => trim_cr_end(line),
-                None => line.strip_suffix(b"\r").unwrap_or(line),
-            };
-            lines.push(line.to_vec());
+            // every `\r` right before a line end (or the end) goes with it
+            // (as in `lf`)
+            lines.push(trim_cr_end(line).to_vec());
         }
     }
     lines

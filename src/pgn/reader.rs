@@ -531,9 +531,11 @@ fn blank_line_between(input: &[u8], from: usize, to: usize) -> bool {
     newlines.next().is_some() && newlines.next().is_some()
 }
 
-/// `text` without one `\r` at its end.
+/// `text` (a line, without its `\n`) without the `\r`s at its end: every
+/// `\r` right before a line end goes with it, as the formatter writes it.
 fn trim_cr(text: &[u8]) -> &[u8] {
-    text.strip_suffix(b"\r").unwrap_or(text)
+    let end = text.iter().rposition(|&b| b != b'\r').map_or(0, |last| last + 1);
+    &text[..end]
 }
 
 // ---- Tokens -------------------------------------------------------------------

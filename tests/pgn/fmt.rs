@@ -834,4 +834,15 @@ fn carriage_returns_before_a_line_end_go_with_it() {
     assert!(unchanged.is_empty());
     assert!(text.ends_with("1. e4 {a\r\nb\rc} 1... e5 *\r\n"), "{text:?}");
     assert_eq!(format(text.as_bytes()).0, text, "not idempotent");
+    // the reader agrees: a `;` comment before `\r\r\n` reads the same
+    // once its game is written unchanged (found by the fmt fuzz target)
+    let (text, unchanged) = format(b"\n[\n[\r\r\n;\r\r\n;");
+    assert_eq!(text, "[\n[\n;\n;\n");
+    assert_eq!(unchanged.len(), 1);
+    let comments = |pgn: &[u8]| {
+        let games = sanfen::pgn::read_games_from_slice(pgn);
+        games.iter().flat_map(|game| game.mainline.comments.iter().map(|c| c.text().to_owned())).collect::<Vec<_>>()
+    };
+    assert_eq!(comments(b"\n[\n[\r\r\n;\r\r\n;"), ["", ""]);
+    assert_eq!(comments(text.as_bytes()), ["", ""]);
 }

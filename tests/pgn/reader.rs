@@ -599,6 +599,27 @@ fn crlf_line_ends() {
 }
 
 #[test]
+fn every_carriage_return_before_a_line_end_goes_with_it() {
+    // in a `;` comment, an escape line and a comment after the result, as
+    // at the end of the input: they are whitespace (the formatter drops
+    // them), not text
+    assert_eq!(
+        shown(b"%x\r\r\ne4 ;a\r\r\n* ;b\r\r\r\n"),
+        [[
+            "1:1 escape ⟨%x⟩",
+            "2:1 begin",
+            "end_tags",
+            "2:1 san e4",
+            "2:4 comment ⟨a⟩",
+            "3:1 result * ⟨*⟩",
+            "3:3 after_result ⟨;b⟩",
+            "3:5 end"
+        ]]
+    );
+    assert_eq!(shown(b"e4 ;\r\r"), [["1:1 begin", "end_tags", "1:1 san e4", "1:4 comment ⟨⟩", "1:5 end"]]);
+}
+
+#[test]
 fn byte_order_mark_at_the_start_is_skipped_and_counts_in_columns() {
     let pgn = read("python-chess/utf8-bom.pgn");
     let games = games(&pgn);
