@@ -278,15 +278,16 @@ fn fen(input: &[u8]) -> Result<RawFen, Vec<FenSyntaxError>> {
         let start = input.len() - rest.len();
         if given == 0 {
             // the common case: a good placement, parsed where it stands
-            if let Ok((after, board)) = placement(rest)
+            // (the board is filled in place: it is a few hundred bytes)
+            if let Ok((after, ())) = placement(rest, &mut raw.board)
                 && after.first().is_none_or(|&b| is_blank_byte(b))
             {
                 raw.spans[0] = Some(start..start + (rest.len() - after.len()));
-                raw.board = board;
                 rest = after;
                 given = 1;
                 continue;
             }
+            raw.board = Board::empty();
         }
         let Ok((after, text)) = field_text(rest) else { break start..start };
         let span = start..start + text.len();
@@ -363,8 +364,9 @@ fn separator(input: &[u8]) -> Res<'_, &[u8]> {
 // ---- Field 1: piece placement ----------------------------------------------
 
 // placement ::= rank "/" rank "/" rank "/" rank "/" rank "/" rank "/" rank "/" rank
-fn placement(input: &[u8]) -> Res<'_, Board> {
-    let mut board = Board::empty();
+//
+// The pieces are put on `board`, which starts empty.
+fn placement<'a>(input: &'a [u8], board: &mut Board) -> Res<'a, ()> {
     let mut rest = input;
     for (index, rank_) in Rank::ALL.into_iter().rev().enumerate() {
         if index > 0 {
@@ -374,7 +376,7 @@ fn placement(input: &[u8]) -> Res<'_, Board> {
             board.put_on_empty(Square::from_coords(File::ALL[file], rank_), piece);
         })?;
     }
-    Ok((rest, board))
+    Ok((rest, ()))
 }
 
 // rank ::= squares8
@@ -546,10 +548,13 @@ impl Report<'_> {
     /// `raw`; or reports what is wrong with it.
     fn field(&mut self, index: usize, text: &[u8], span: Range<usize>, raw: &mut RawFen) {
         match index {
-            0 => match all_consuming(placement).parse(text) {
-                Ok((_, board)) => raw.board = board,
-                Err(_) => self.placement_errors(text, span.start),
-            },
+            0 => {
+                raw.board = Board::empty();
+                match placement(text, &mut raw.board) {
+                    Ok((&[], ())) => {}
+                    _ => self.placement_errors(text, span.start),
+                }
+            }
             1 => match all_consuming(turn).parse(text) {
                 Ok((_, turn)) => raw.turn = turn,
                 Err(_) => self.error(FenField::Turn, span, EXPECTED_TURN.into()),
