@@ -19,7 +19,9 @@ use std::ffi::OsString;
 use std::fs;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::ops::Range;
-use std::path::PathBuf;
+use std::os::fd::AsFd;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use arrow_array::UInt64Array;
@@ -63,8 +65,9 @@ pub struct Args {
     /// column naming each one's line (empty for the mainline).
     #[arg(long)]
     variations: bool,
-    /// Where the table goes [default: standard output]. Written under a
-    /// temporary name beside it, which takes its name once complete.
+    /// Where the table goes [default, and `-`: standard output]. Written
+    /// under a temporary name beside it, which takes its name once
+    /// complete; never one of the inputs.
     #[arg(short, long, value_name = "PATH")]
     output: Option<PathBuf>,
     /// Threads that read games [default: one per core]. With more than one,
@@ -117,9 +120,11 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
         let option = if args.fen { "--fen" } else { "--variations" };
         return Err(Error::Usage(format!("{option} is an option of the moves table: add --table moves")));
     }
-    let format = format_of(args)?;
+    // `-o -` is standard output, as a file named `-` is standard input
+    let output = args.output.as_deref().filter(|&path| path != Path::new("-"));
+    let format = format_of(args.format, output)?;
     let stdout = io::stdout();
-    if args.output.is_none() && format == Format::Parquet && stdout.is_terminal() {
+    if output.is_none() && format == Format::Parquet && stdout.is_terminal() {
         return Err(Error::Usage("Parquet is binary: name a file with --output, or redirect standard output".into()));
     }
     let options = MoveRowOptions { fen: args.fen, variations: args.variations };
@@ -127,7 +132,10 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
         Table::Games => games_schema(),
         Table::Moves => moves_schema(options),
     };
-    let (mut new_file, target): (Option<NewFile>, Box<dyn Write + Send>) = match &args.output {
+    if let Some(path) = output {
+        refuse_an_input(path, &args.files)?;
+    }
+    let (mut new_file, target): (Option<NewFile>, Box<dyn Write + Send>) = match output {
         // a FIFO or a device (`/dev/stdout`) is written to as it is
         Some(path) if fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) => {
             let file = fs::File::options()
@@ -145,12 +153,12 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
         }
         None => (None, Box::new(stdout)),
     };
-    let output_error = |err: io::Error| match &args.output {
+    let output_error = |err: io::Error| match output {
         Some(path) => Error::File { path: path.display().to_string(), source: err },
         None => Error::Output(err),
     };
     // control characters are escaped in CSV text written to a terminal
-    let terminal = args.output.is_none() && io::stdout().is_terminal();
+    let terminal = output.is_none() && io::stdout().is_terminal();
     let columns = args.table == Table::Moves;
     let mut sink = Sink::new(format, BufWriter::with_capacity(1 << 16, target), &schema, terminal, columns)
         .map_err(&output_error)?;
@@ -174,11 +182,11 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
 }
 
 /// The format `--format` names, or the output's extension tells.
-fn format_of(args: &Args) -> Result<Format, Error> {
-    if let Some(format) = args.format {
+fn format_of(format: Option<Format>, output: Option<&Path>) -> Result<Format, Error> {
+    if let Some(format) = format {
         return Ok(format);
     }
-    let Some(path) = &args.output else { return Ok(Format::Jsonl) };
+    let Some(path) = output else { return Ok(Format::Jsonl) };
     let extension = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
     match extension.as_deref() {
         Some("parquet" | "pq") => Ok(Format::Parquet),
@@ -189,6 +197,46 @@ fn format_of(args: &Args) -> Result<Format, Error> {
             escape(&path.display().to_string())
         ))),
     }
+}
+
+/// A Parquet error as an I/O error: a failed write as it is (a reader
+/// that closed standard output then ends the run quietly), any other
+/// wrapped.
+fn parquet_io(err: parquet::errors::ParquetError) -> io::Error {
+    match err {
+        parquet::errors::ParquetError::External(inner) => match inner.downcast::<io::Error>() {
+            Ok(err) => *err,
+            Err(other) => io::Error::other(other),
+        },
+        other => io::Error::other(other),
+    }
+}
+
+/// Refuses an output file that is also an input, named or redirected to
+/// standard input: the table would take the place of the PGN it is read
+/// from. (A FIFO or a device is no such file: `-o /dev/stdout` with the
+/// same terminal on both ends is fine.)
+fn refuse_an_input(output: &Path, files: &[OsString]) -> Result<(), Error> {
+    let Ok(target) = fs::metadata(output) else { return Ok(()) };
+    if !target.is_file() {
+        return Ok(());
+    }
+    for name in pgn_input::names(files) {
+        let input = if name == "-" {
+            io::stdin().as_fd().try_clone_to_owned().and_then(|fd| fs::File::from(fd).metadata())
+        } else {
+            fs::metadata(&name)
+        };
+        if input.is_ok_and(|input| (input.dev(), input.ino()) == (target.dev(), target.ino())) {
+            let input = if name == "-" { "standard input".to_owned() } else { name.to_string_lossy().into_owned() };
+            return Err(Error::Usage(format!(
+                "{} is also an input ({}): not written over (choose another --output)",
+                escape(&output.display().to_string()),
+                escape(&input)
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// What ends an export before its inputs are all read.
@@ -488,9 +536,9 @@ impl Sink {
         let kind = match format {
             Format::Parquet => {
                 let writer =
-                    ArrowWriter::try_new(out, schema.clone(), Some(parquet_properties())).map_err(io::Error::other)?;
+                    ArrowWriter::try_new(out, schema.clone(), Some(parquet_properties())).map_err(parquet_io)?;
                 if columns {
-                    let (file, factory) = writer.into_serialized_writer().map_err(io::Error::other)?;
+                    let (file, factory) = writer.into_serialized_writer().map_err(parquet_io)?;
                     SinkKind::Columns { file: Box::new(file), factory: Arc::new(factory) }
                 } else {
                     SinkKind::Parquet(Box::new(writer))
@@ -517,21 +565,21 @@ impl Sink {
         let numbers = encoded.game.as_primitive::<UInt64Type>();
         let game: ArrayRef = Arc::new(UInt64Array::from_iter_values(numbers.values().iter().map(|n| n + games)));
         let index = self.schema.index_of("game").map_err(io::Error::other)?;
-        let numbered = encode_column(factory, index, self.schema.field(index), &game).map_err(io::Error::other)?;
+        let numbered = encode_column(factory, index, self.schema.field(index), &game).map_err(parquet_io)?;
         let mut numbered = Some(numbered);
-        let mut group = file.next_row_group().map_err(io::Error::other)?;
+        let mut group = file.next_row_group().map_err(parquet_io)?;
         for chunk in encoded.columns {
             if let Some(chunk) = chunk.or_else(|| numbered.take()) {
-                chunk.append_to_row_group(&mut group).map_err(io::Error::other)?;
+                chunk.append_to_row_group(&mut group).map_err(parquet_io)?;
             }
         }
-        group.close().map_err(io::Error::other)?;
+        group.close().map_err(parquet_io)?;
         Ok(())
     }
 
     fn write(&mut self, batch: &RecordBatch) -> io::Result<()> {
         match &mut self.kind {
-            SinkKind::Parquet(writer) => writer.write(batch).map_err(io::Error::other),
+            SinkKind::Parquet(writer) => writer.write(batch).map_err(parquet_io),
             SinkKind::Columns { .. } => Err(io::Error::other("record batches go to row groups")),
             SinkKind::Text { out, csv, terminal } => {
                 let (mut line, mut field) = (String::new(), String::new());
@@ -553,11 +601,11 @@ impl Sink {
     fn finish(self) -> io::Result<()> {
         match self.kind {
             SinkKind::Parquet(writer) => {
-                let mut out = writer.into_inner().map_err(io::Error::other)?;
+                let mut out = writer.into_inner().map_err(parquet_io)?;
                 out.flush()
             }
             SinkKind::Columns { file, .. } => {
-                let mut out = file.into_inner().map_err(io::Error::other)?;
+                let mut out = file.into_inner().map_err(parquet_io)?;
                 out.flush()
             }
             SinkKind::Text { mut out, .. } => out.flush(),
@@ -786,20 +834,12 @@ mod tests {
 
     #[test]
     fn the_format_is_told_by_the_extension() {
-        let args = |output: &str| Args {
-            format: None,
-            table: Table::Games,
-            fen: false,
-            variations: false,
-            output: (!output.is_empty()).then(|| PathBuf::from(output)),
-            jobs: None,
-            no_progress: true,
-            files: Vec::new(),
-        };
-        assert_eq!(format_of(&args("")).unwrap(), Format::Jsonl);
-        assert_eq!(format_of(&args("a.parquet")).unwrap(), Format::Parquet);
-        assert_eq!(format_of(&args("a.CSV")).unwrap(), Format::Csv);
-        assert_eq!(format_of(&args("a.ndjson")).unwrap(), Format::Jsonl);
-        assert!(format_of(&args("a.txt")).is_err());
+        let format = |output: &str| format_of(None, (!output.is_empty()).then_some(Path::new(output)));
+        assert_eq!(format("").unwrap(), Format::Jsonl);
+        assert_eq!(format("a.parquet").unwrap(), Format::Parquet);
+        assert_eq!(format("a.CSV").unwrap(), Format::Csv);
+        assert_eq!(format("a.ndjson").unwrap(), Format::Jsonl);
+        assert!(format("a.txt").is_err());
+        assert_eq!(format_of(Some(Format::Csv), Some(Path::new("a.txt"))).unwrap(), Format::Csv);
     }
 }

@@ -384,3 +384,66 @@ fn an_interrupted_export_leaves_no_file() {
     assert_eq!(status.code(), Some(143));
     assert_eq!(dir.names(), Vec::<String>::new());
 }
+
+#[test]
+fn an_input_is_never_written_over() {
+    let dir = Dir::new("input-output");
+    let pgn = dir.file("games.pgn", PGN.as_bytes());
+    // named, named through another path, and redirected to standard input
+    let other_path = format!("{}/../{}/games.pgn", dir.0.display(), dir.0.file_name().unwrap().to_str().unwrap());
+    for (output, inputs, named) in [
+        (pgn.as_str(), vec![pgn.as_str()], pgn.clone()),
+        (other_path.as_str(), vec!["missing.pgn", pgn.as_str()], pgn.clone()),
+        (pgn.as_str(), vec![], "standard input".to_owned()),
+        (pgn.as_str(), vec!["-"], "standard input".to_owned()),
+    ] {
+        let args = [&["export", "--format", "csv", "-o", output][..], &inputs].concat();
+        let output_ = Command::new(env!("CARGO_BIN_EXE_sanfen"))
+            .args(&args)
+            .stdin(fs::File::open(&pgn).unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(output_.status.code(), Some(2), "{args:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&output_.stderr),
+            format!("sanfen: {output} is also an input ({named}): not written over (choose another --output)\n")
+        );
+        assert_eq!(fs::read_to_string(&pgn).unwrap(), PGN, "{args:?}");
+    }
+    assert_eq!(dir.names(), ["games.pgn"]);
+}
+
+#[test]
+fn output_dash_is_standard_output() {
+    let dir = Dir::new("dash");
+    let pgn = dir.file("games.pgn", PGN.as_bytes());
+    let output = sanfen(&["export", "-o", "-", &pgn]).current_dir(&dir.0).output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(String::from_utf8(output.stdout).unwrap(), stdout_of(&["export", &pgn], ""));
+    assert_eq!(dir.names(), ["games.pgn"]);
+}
+
+#[test]
+fn a_reader_that_stops_ends_a_parquet_export_quietly() {
+    // as `sanfen export --format parquet | head -c 4` does
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sanfen"))
+        .args(["export", "--table", "moves", "--format", "parquet", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        // more than a pipe holds; the export may stop reading early
+        let _ = stdin.write_all(PGN.repeat(20_000).as_bytes());
+    });
+    let mut magic = [0; 4];
+    std::io::Read::read_exact(child.stdout.as_mut().unwrap(), &mut magic).unwrap();
+    assert_eq!(&magic, b"PAR1");
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+    assert_eq!(output.status.code(), Some(0));
+}
