@@ -337,15 +337,24 @@ impl InPlace {
 /// name once it is complete ([`NewFile::commit`]): until then whoever looks
 /// sees the file as it was (or no file), and an error, a drop without
 /// commit or a signal ([`remove_temporary_on_signals`]) removes what was
-/// written. A regular file already there is replaced on commit when the
-/// user running sanfen owns it (otherwise refused before anything is
-/// written: another user's file would change owner); a directory is
-/// refused. The new file's mode is 0666 less the umask, as for any file a
-/// program creates.
+/// written. The new file's mode is 0666 less the umask, as for any file a
+/// program creates. A file already there is replaced on commit, as it is:
+///
+/// - a symbolic link is followed: its target is replaced, the link kept
+///   (one to no file is refused);
+/// - the new file gets the file's mode and group;
+/// - refused before anything is written: a directory or anything else that
+///   is not a regular file, a file another user owns (it would change
+///   owner), a read-only file (no write bit in its mode), a file with hard
+///   links (its other names would keep the old content), a file whose group
+///   the new file cannot be given.
 pub struct NewFile {
     /// The file as named on the command line, for messages.
     name: String,
+    /// Where it is written: the name, or a symbolic link's target.
     target: PathBuf,
+    /// The mode of the file replaced, if any.
+    mode: Option<u32>,
     temporary: Temporary,
 }
 
@@ -356,32 +365,61 @@ impl NewFile {
     ///
     /// # Errors
     ///
-    /// [`Error::File`] naming `path`: a directory, a file another user owns,
-    /// not a regular file, or the temporary file cannot be created.
+    /// [`Error::File`] naming `path`: a file there is refused (the rules
+    /// above), or the temporary file cannot be created.
     pub fn create(path: &Path, kind: &str) -> Result<NewFile, Error> {
         let name = path.display().to_string();
-        match fs::metadata(path) {
+        let refuse =
+            |why: String| Error::File { path: name.clone(), source: io::Error::other(format!("{why}: not replaced")) };
+        let (target, existing) = match fs::metadata(path) {
             Ok(metadata) => {
                 if let Some(what) = not_regular(&metadata) {
                     return Err(Error::File { path: name, source: io::Error::other(format!("{what}: not written")) });
                 }
-                if metadata.uid() != rustix::process::geteuid().as_raw() {
-                    let owner = metadata.uid();
+                let owner = metadata.uid();
+                if owner != rustix::process::geteuid().as_raw() {
+                    return Err(refuse(format!("owned by user {owner}")));
+                }
+                let mode = metadata.mode() & 0o7777;
+                if mode & 0o222 == 0 {
+                    return Err(refuse(format!("read-only (mode {mode:04o})")));
+                }
+                if metadata.nlink() > 1 {
+                    return Err(refuse(format!(
+                        "{} names (hard links): the others would keep the old content",
+                        metadata.nlink()
+                    )));
+                }
+                let target = fs::canonicalize(path).map_err(|err| Error::File { path: name.clone(), source: err })?;
+                (target, Some(metadata))
+            }
+            Err(err) if err.kind() == io::ErrorKind::NotFound => {
+                if fs::symlink_metadata(path).is_ok_and(|link| link.file_type().is_symlink()) {
                     return Err(Error::File {
                         path: name,
-                        source: io::Error::other(format!("owned by user {owner}: not replaced")),
+                        source: io::Error::other("a symbolic link to no file: not written"),
                     });
                 }
+                (path.to_path_buf(), None)
             }
-            Err(err) if err.kind() == io::ErrorKind::NotFound => {}
             Err(err) => return Err(Error::File { path: name, source: err }),
-        }
-        let directory = match path.parent() {
+        };
+        let directory = match target.parent() {
             Some(parent) if !parent.as_os_str().is_empty() => parent,
             _ => Path::new("."),
         };
         let temporary = Temporary::create(directory, kind).map_err(|err| temporary_error(&name, None, err))?;
-        Ok(NewFile { name, target: path.to_path_buf(), temporary })
+        if let Some(existing) = &existing {
+            let current =
+                temporary.file.metadata().map_err(|err| temporary_error(&name, Some(&temporary.path), err))?;
+            let group = existing.gid();
+            if current.gid() != group {
+                std::os::unix::fs::fchown(&temporary.file, None, Some(group))
+                    .map_err(|err| refuse(format!("its group {group} cannot be given to the new file ({err})")))?;
+            }
+        }
+        let mode = existing.map(|existing| existing.mode() & 0o777);
+        Ok(NewFile { name, target, mode, temporary })
     }
 
     /// The temporary file, to write the text to.
@@ -402,10 +440,13 @@ impl NewFile {
     /// temporary file is removed.
     pub fn commit(self) -> Result<(), Error> {
         let error = |err: io::Error| Error::File { path: self.name.clone(), source: err };
-        // 0666 less the umask (read and put back: nothing else runs now)
-        let umask = rustix::process::umask(Mode::empty());
-        rustix::process::umask(umask);
-        let mode = 0o666 & !umask.bits();
+        // the replaced file's, or 0666 less the umask (read and put back:
+        // nothing else runs now)
+        let mode = self.mode.unwrap_or_else(|| {
+            let umask = rustix::process::umask(Mode::empty());
+            rustix::process::umask(umask);
+            0o666 & !umask.bits()
+        });
         self.temporary.file.set_permissions(Permissions::from_mode(mode)).map_err(error)?;
         self.temporary.file.sync_all().map_err(error)?;
         let mut pending = pending();

@@ -447,3 +447,60 @@ fn a_reader_that_stops_ends_a_parquet_export_quietly() {
     assert_eq!(String::from_utf8_lossy(&output.stderr), "");
     assert_eq!(output.status.code(), Some(0));
 }
+
+#[test]
+fn a_file_there_is_replaced_as_it_is_or_refused() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let dir = Dir::new("replaced");
+    let pgn = dir.file("games.pgn", PGN.as_bytes());
+    let table = stdout_of(&["export", "--format", "csv", &pgn], "");
+    let export = |output: &str| sanfen(&["export", "--format", "csv", "-o", output, &pgn]).output().unwrap();
+    // a symbolic link: its target is replaced, with its mode; the link stays
+    let target = dir.file("target.csv", b"old\n");
+    fs::set_permissions(&target, fs::Permissions::from_mode(0o600)).unwrap();
+    let link = dir.path("link.csv");
+    std::os::unix::fs::symlink("target.csv", &link).unwrap();
+    let output = export(&link);
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(fs::read_link(&link).unwrap(), Path::new("target.csv"));
+    assert_eq!(fs::read_to_string(&target).unwrap(), table);
+    assert_eq!(fs::metadata(&target).unwrap().mode() & 0o7777, 0o600);
+    // refused, the file left as it was
+    let read_only = dir.file("read-only.csv", b"old\n");
+    fs::set_permissions(&read_only, fs::Permissions::from_mode(0o444)).unwrap();
+    let linked = dir.file("linked.csv", b"old\n");
+    fs::hard_link(&linked, dir.path("other-name.csv")).unwrap();
+    let dangling = dir.path("dangling.csv");
+    std::os::unix::fs::symlink("nothing.csv", &dangling).unwrap();
+    for (path, message) in [
+        (&read_only, "read-only (mode 0444): not replaced"),
+        (&linked, "2 names (hard links): the others would keep the old content: not replaced"),
+        (&dangling, "a symbolic link to no file: not written"),
+    ] {
+        let output = export(path);
+        assert_eq!(output.status.code(), Some(2), "{path}");
+        assert_eq!(String::from_utf8_lossy(&output.stderr), format!("sanfen: {path}: {message}\n"));
+    }
+    assert_eq!(fs::read_to_string(&read_only).unwrap(), "old\n");
+    assert_eq!(fs::read_to_string(&linked).unwrap(), "old\n");
+    assert!(!Path::new(&dir.path("nothing.csv")).exists());
+    if fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0) {
+        // as root: another user's file is refused; a file of another group
+        // keeps it
+        let other = dir.file("other.csv", b"old\n");
+        std::os::unix::fs::chown(&other, Some(65534), Some(65534)).unwrap();
+        let output = export(&other);
+        assert_eq!(
+            String::from_utf8_lossy(&output.stderr),
+            format!("sanfen: {other}: owned by user 65534: not replaced\n")
+        );
+        assert_eq!(fs::read_to_string(&other).unwrap(), "old\n");
+        let group = dir.file("group.csv", b"old\n");
+        std::os::unix::fs::chown(&group, None, Some(65534)).unwrap();
+        assert_eq!(export(&group).status.code(), Some(0));
+        assert_eq!(fs::read_to_string(&group).unwrap(), table);
+        assert_eq!(fs::metadata(&group).unwrap().gid(), 65534);
+    }
+    // no temporary file left
+    assert!(dir.names().iter().all(|name| !name.starts_with(".sanfen")), "{:?}", dir.names());
+}
