@@ -25,7 +25,7 @@ use std::collections::hash_map::RandomState;
 use std::ffi::OsString;
 use std::hash::{BuildHasher, Hasher};
 use std::io::{self, BufRead, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use rustyline::completion::{self, Pair};
@@ -42,6 +42,7 @@ use sanfen::san::Letters;
 
 use super::board_view::{self, Style};
 use super::check::escape;
+use super::rewrite::NewFile;
 use super::{Error, ExitCode, moves};
 
 /// What `sanfen repl` is asked to do.
@@ -222,10 +223,19 @@ fn write_response(out: &mut impl Write, response: &Response, style: Style, sessi
     out.flush()
 }
 
-/// Writes a file `save` asks for; the line that says how it went.
+/// Writes a file `save` asks for, as `sanfen export` writes its output
+/// ([`NewFile`]: under a temporary name that takes the file's name once
+/// complete, a file there replaced with its mode and group or refused); the
+/// line that says how it went.
 fn write_file(save: &Save) -> String {
-    match std::fs::write(&save.path, &save.bytes) {
+    let written = NewFile::create(Path::new(&save.path), "save").and_then(|file| {
+        let mut out = file.file();
+        out.write_all(&save.bytes).map_err(|source| Error::File { path: save.path.clone(), source })?;
+        file.commit()
+    });
+    match written {
         Ok(()) => save.saved(),
+        Err(Error::File { source, .. }) => save.failed(&source),
         Err(error) => save.failed(&error),
     }
 }

@@ -520,3 +520,37 @@ fn a_game_to_start_from_that_cannot_be_read_is_an_error() {
         .stderr("sanfen: --game N needs a FILE to take the game from\n");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn save_replaces_a_file_as_it_is_or_refuses_it() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let dir = temp_dir("save");
+    let target = dir.join("target.pgn");
+    std::fs::write(&target, "old\n").unwrap();
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let link = dir.join("link.pgn");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink("target.pgn", &link).unwrap();
+    let read_only = dir.join("read-only.pgn");
+    let _ = std::fs::remove_file(&read_only);
+    std::fs::write(&read_only, "old\n").unwrap();
+    std::fs::set_permissions(&read_only, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let input = format!("e4\ne5\nsave {}\nsave {}\n", link.display(), read_only.display());
+    let out = repl(&[], &input);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[lines.len() - 2], format!("saved 2 moves to {} (PGN)", link.display()));
+    assert_eq!(
+        lines[lines.len() - 1],
+        format!("cannot write {}: read-only (mode 0444): not replaced", read_only.display())
+    );
+    // through the link: its target, with its mode; the link stays
+    assert_eq!(std::fs::read_link(&link).unwrap(), std::path::Path::new("target.pgn"));
+    assert!(std::fs::read_to_string(&target).unwrap().ends_with("\n1. e4 e5 *\n"));
+    assert_eq!(std::fs::metadata(&target).unwrap().mode() & 0o7777, 0o600);
+    assert_eq!(std::fs::read_to_string(&read_only).unwrap(), "old\n");
+    let mut names: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().map(|entry| entry.unwrap().file_name().into_string().unwrap()).collect();
+    names.sort();
+    assert_eq!(names, ["link.pgn", "read-only.pgn", "target.pgn"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
