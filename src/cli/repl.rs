@@ -225,10 +225,17 @@ fn write_response(out: &mut impl Write, response: &Response, style: Style, sessi
 
 /// Writes a file `save` asks for, as `sanfen export` writes its output
 /// ([`NewFile`]: under a temporary name that takes the file's name once
-/// complete, a file there replaced with its mode and group or refused); the
-/// line that says how it went.
+/// complete, a file there replaced with its mode and group or refused; a
+/// FIFO or a device written to as it is); the line that says how it went.
 fn write_file(save: &Save) -> String {
-    let written = NewFile::create(Path::new(&save.path), "save").and_then(|file| {
+    let path = Path::new(&save.path);
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        return match std::fs::OpenOptions::new().write(true).open(path).and_then(|mut f| f.write_all(&save.bytes)) {
+            Ok(()) => save.saved(),
+            Err(error) => save.failed(&error),
+        };
+    }
+    let written = NewFile::create(path, "save").and_then(|file| {
         let mut out = file.file();
         out.write_all(&save.bytes).map_err(|source| Error::File { path: save.path.clone(), source })?;
         file.commit()

@@ -535,9 +535,11 @@ fn save_replaces_a_file_as_it_is_or_refuses_it() {
     let _ = std::fs::remove_file(&read_only);
     std::fs::write(&read_only, "old\n").unwrap();
     std::fs::set_permissions(&read_only, std::fs::Permissions::from_mode(0o444)).unwrap();
-    let input = format!("e4\ne5\nsave {}\nsave {}\n", link.display(), read_only.display());
+    let input = format!("e4\ne5\nsave /dev/null\nsave {}\nsave {}\n", link.display(), read_only.display());
     let out = repl(&[], &input);
     let lines: Vec<&str> = out.lines().collect();
+    // a device: written to as it is
+    assert_eq!(lines[lines.len() - 3], "saved 2 moves to /dev/null (PGN)");
     assert_eq!(lines[lines.len() - 2], format!("saved 2 moves to {} (PGN)", link.display()));
     assert_eq!(
         lines[lines.len() - 1],
