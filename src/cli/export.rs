@@ -45,7 +45,7 @@ use sanfen::pgn::{Chunk, Chunker, ReadError};
 
 use super::check::{escape, progress_bar};
 use super::input::Hint;
-use super::rewrite::{NewFile, remove_temporary_on_signals};
+use super::rewrite::{NewFile, open_device, remove_temporary_on_signals};
 use super::{Error, ExitCode, pgn_input};
 
 /// `sanfen export`'s arguments.
@@ -135,23 +135,20 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
     if let Some(path) = output {
         refuse_an_input(path, &args.files)?;
     }
-    let (mut new_file, target): (Option<NewFile>, Box<dyn Write + Send>) = match output {
-        // a FIFO or a device (`/dev/stdout`) is written to as it is
-        Some(path) if fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) => {
-            let file = fs::File::options()
-                .write(true)
-                .open(path)
-                .map_err(|err| Error::File { path: path.display().to_string(), source: err })?;
+    let device = output.and_then(open_device);
+    let (mut new_file, target): (Option<NewFile>, Box<dyn Write + Send>) = match (output, device) {
+        (Some(path), Some(device)) => {
+            let file = device.map_err(|err| Error::File { path: path.display().to_string(), source: err })?;
             (None, Box::new(file))
         }
-        Some(path) => {
+        (Some(path), None) => {
             remove_temporary_on_signals().map_err(|err| Error::Usage(format!("cannot handle signals: {err}")))?;
             let file = NewFile::create(path, "export")?;
             let writer =
                 file.file().try_clone().map_err(|err| Error::File { path: file.name().to_owned(), source: err })?;
             (Some(file), Box::new(writer))
         }
-        None => (None, Box::new(stdout)),
+        (None, _) => (None, Box::new(stdout)),
     };
     let output_error = |err: io::Error| match output {
         Some(path) => Error::File { path: path.display().to_string(), source: err },
@@ -222,13 +219,13 @@ fn refuse_an_input(output: &Path, files: &[OsString]) -> Result<(), Error> {
         return Ok(());
     }
     for name in pgn_input::names(files) {
-        let input = if name == "-" {
-            io::stdin().as_fd().try_clone_to_owned().and_then(|fd| fs::File::from(fd).metadata())
+        let (input, metadata) = if name == "-" {
+            let stdin = io::stdin().as_fd().try_clone_to_owned().and_then(|fd| fs::File::from(fd).metadata());
+            ("standard input".to_owned(), stdin)
         } else {
-            fs::metadata(&name)
+            (name.to_string_lossy().into_owned(), fs::metadata(&name))
         };
-        if input.is_ok_and(|input| (input.dev(), input.ino()) == (target.dev(), target.ino())) {
-            let input = if name == "-" { "standard input".to_owned() } else { name.to_string_lossy().into_owned() };
+        if metadata.is_ok_and(|input| (input.dev(), input.ino()) == (target.dev(), target.ino())) {
             return Err(Error::Usage(format!(
                 "{} is also an input ({}): not written over (choose another --output)",
                 escape(&output.display().to_string()),

@@ -42,7 +42,7 @@ use sanfen::san::Letters;
 
 use super::board_view::{self, Style};
 use super::check::escape;
-use super::rewrite::NewFile;
+use super::rewrite::{NewFile, open_device};
 use super::{Error, ExitCode, moves};
 
 /// What `sanfen repl` is asked to do.
@@ -229,8 +229,8 @@ fn write_response(out: &mut impl Write, response: &Response, style: Style, sessi
 /// FIFO or a device written to as it is); the line that says how it went.
 fn write_file(save: &Save) -> String {
     let path = Path::new(&save.path);
-    if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
-        return match std::fs::OpenOptions::new().write(true).open(path).and_then(|mut f| f.write_all(&save.bytes)) {
+    if let Some(device) = open_device(path) {
+        return match device.and_then(|mut file| file.write_all(&save.bytes)) {
             Ok(()) => save.saved(),
             Err(error) => save.failed(&error),
         };

@@ -333,6 +333,14 @@ impl InPlace {
     }
 }
 
+/// A FIFO or a device at `path` (`/dev/stdout`), opened to be written to
+/// as it is (such a file is not replaced: [`NewFile`] refuses it); `None`
+/// for anything else (a regular file, a directory, no file).
+pub fn open_device(path: &Path) -> Option<io::Result<File>> {
+    let metadata = fs::metadata(path).ok()?;
+    (!metadata.is_file() && !metadata.is_dir()).then(|| File::options().write(true).open(path))
+}
+
 /// A new file, written under a temporary name beside it that takes its
 /// name once it is complete ([`NewFile::commit`]): until then whoever looks
 /// sees the file as it was (or no file), and an error, a drop without
@@ -369,12 +377,12 @@ impl NewFile {
     /// above), or the temporary file cannot be created.
     pub fn create(path: &Path, kind: &str) -> Result<NewFile, Error> {
         let name = path.display().to_string();
-        let refuse =
-            |why: String| Error::File { path: name.clone(), source: io::Error::other(format!("{why}: not replaced")) };
+        let error = |message: String| Error::File { path: name.clone(), source: io::Error::other(message) };
+        let refuse = |why: String| error(format!("{why}: not replaced"));
         let (target, existing) = match fs::metadata(path) {
             Ok(metadata) => {
                 if let Some(what) = not_regular(&metadata) {
-                    return Err(Error::File { path: name, source: io::Error::other(format!("{what}: not written")) });
+                    return Err(error(format!("{what}: not written")));
                 }
                 let owner = metadata.uid();
                 if owner != rustix::process::geteuid().as_raw() {
@@ -395,10 +403,7 @@ impl NewFile {
             }
             Err(err) if err.kind() == io::ErrorKind::NotFound => {
                 if fs::symlink_metadata(path).is_ok_and(|link| link.file_type().is_symlink()) {
-                    return Err(Error::File {
-                        path: name,
-                        source: io::Error::other("a symbolic link to no file: not written"),
-                    });
+                    return Err(error("a symbolic link to no file: not written".to_owned()));
                 }
                 (path.to_path_buf(), None)
             }

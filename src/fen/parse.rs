@@ -278,7 +278,8 @@ fn fen(input: &[u8]) -> Result<RawFen, Vec<FenSyntaxError>> {
         let start = input.len() - rest.len();
         if given == 0 {
             // the common case: a good placement, parsed where it stands
-            // (the board is filled in place: it is a few hundred bytes)
+            // (the board is filled in place: it is a few hundred bytes;
+            // when this fails, `Report::field` starts it again)
             if let Ok((after, ())) = placement(rest, &mut raw.board)
                 && after.first().is_none_or(|&b| is_blank_byte(b))
             {
@@ -287,7 +288,6 @@ fn fen(input: &[u8]) -> Result<RawFen, Vec<FenSyntaxError>> {
                 given = 1;
                 continue;
             }
-            raw.board = Board::empty();
         }
         let Ok((after, text)) = field_text(rest) else { break start..start };
         let span = start..start + text.len();
