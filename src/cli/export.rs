@@ -24,18 +24,16 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use arrow_array::UInt64Array;
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float64Type, Int32Type, UInt8Type, UInt32Type, UInt64Type};
-use arrow_array::{Array, ArrayRef, RecordBatch, StringArray};
+use arrow_array::{Array, RecordBatch, StringArray};
 use arrow_schema::{DataType, SchemaRef};
 use indicatif::ProgressBar;
 use parquet::arrow::ArrowWriter;
-use parquet::arrow::arrow_writer::{ArrowColumnChunk, ArrowRowGroupWriterFactory, compute_leaves};
 use parquet::basic::{Compression, Encoding};
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::SerializedFileWriter;
-use parquet::schema::types::ColumnPath;
+use parquet::schema::types::{ColumnDescPtr, ColumnPath};
 use sanfen::pgn::game::read_games_input;
 use sanfen::pgn::input::Input;
 use sanfen::pgn::parallel::{ChunkWork, Ordered, threads_or_cores};
@@ -45,6 +43,7 @@ use sanfen::pgn::{Chunk, Chunker, ReadError};
 
 use super::check::{escape, progress_bar};
 use super::input::Hint;
+use super::moves_parquet::{ColumnChunks, encode_games, encode_moves, write_row_group};
 use super::rewrite::{NewFile, open_device, remove_temporary_on_signals};
 use super::{Error, ExitCode, pgn_input};
 
@@ -331,8 +330,8 @@ impl Exporter<'_> {
 
     /// The moves table's rows of one input.
     fn moves_of(&mut self, file: &str, input: Input) -> Result<Result<(), String>, Stop> {
-        if let SinkKind::Columns { factory, .. } = &self.sink.kind {
-            return self.encoded_moves_of(file, input, factory.clone());
+        if let SinkKind::Columns { columns, .. } = &self.sink.kind {
+            return self.encoded_moves_of(file, input, columns.clone());
         }
         let chunks =
             read_move_rows_input(input, self.threads(), self.options).map_err(|err| self.start_error(err.message))?;
@@ -361,11 +360,11 @@ impl Exporter<'_> {
         &mut self,
         file: &str,
         input: Input,
-        factory: Arc<ArrowRowGroupWriterFactory>,
+        columns: Arc<[ColumnDescPtr]>,
     ) -> Result<Result<(), String>, Stop> {
         let compression = input.compression;
         let chunker = Chunker::with_target(input.reader, ROW_GROUP_BYTES).starting_at(input.start);
-        let work = EncodeWork { options: self.options, schema: self.sink.schema.clone(), factory, file: file.into() };
+        let work = EncodeWork { options: self.options, columns, file: file.into() };
         let mut ordered = Ordered::new(chunker, work, self.threads()).map_err(|err| self.start_error(err))?;
         while let Some(output) = ordered.next() {
             let (encoded, data) = match output {
@@ -399,76 +398,29 @@ struct Encoded {
     /// The games of the chunk.
     games: u64,
     /// The game of each move, from 1 in the chunk.
-    game: ArrayRef,
+    game: Vec<u64>,
     /// The columns, encoded, but the game's (`None` in its place).
-    columns: Vec<Option<ArrowColumnChunk>>,
+    chunks: ColumnChunks,
 }
 
 /// The work on each chunk: its moves, as Parquet column chunks.
 struct EncodeWork {
     options: MoveRowOptions,
     file: Box<str>,
-    schema: SchemaRef,
-    factory: Arc<ArrowRowGroupWriterFactory>,
+    /// The moves table's leaf columns.
+    columns: Arc<[ColumnDescPtr]>,
 }
 
 impl ChunkWork for EncodeWork {
     type Output = (Result<Encoded, ReadError>, Vec<u8>);
 
     fn work(&self, chunk: Chunk) -> Self::Output {
-        let encoded = MoveRows::of_chunk(&chunk, 1, self.options).map(|rows| {
-            let games = rows.games;
-            let batch = moves_batch(rows, &self.file, &self.schema).map_err(io::Error::other);
-            let columns = batch.as_ref().map_err(|err| io::Error::new(err.kind(), err.to_string())).and_then(|batch| {
-                encode_columns(&self.factory, batch, |name| name != "game").map_err(io::Error::other)
-            });
-            (games, batch, columns)
-        });
-        let encoded = encoded.and_then(|(games, batch, columns)| match (batch, columns) {
-            (Ok(batch), Ok(columns)) => Ok(Encoded { games, game: batch.column(1).clone(), columns }),
-            (Err(err), _) | (_, Err(err)) => Err(ReadError::from(err)),
+        let encoded = MoveRows::of_chunk(&chunk, 1, self.options).and_then(|rows| {
+            let chunks = encode_moves(&rows, &self.file, &self.columns).map_err(io::Error::other)?;
+            Ok(Encoded { games: rows.games, game: rows.game, chunks })
         });
         (encoded, chunk.data)
     }
-}
-
-/// Column `index` of a row group, `field` holding `array` (a column of
-/// one leaf), encoded.
-fn encode_column(
-    factory: &ArrowRowGroupWriterFactory,
-    index: usize,
-    field: &arrow_schema::Field,
-    array: &ArrayRef,
-) -> parquet::errors::Result<ArrowColumnChunk> {
-    let writer = factory.create_column_writers(0)?.into_iter().nth(index);
-    let mut writer = writer.ok_or_else(|| parquet::errors::ParquetError::General(format!("no column {index}")))?;
-    for leaf in compute_leaves(field, array)? {
-        writer.write(&leaf)?;
-    }
-    writer.close()
-}
-
-/// The columns of `batch` that `wanted` names, encoded as a row group's
-/// (`None` for the others; the columns are of one leaf each).
-fn encode_columns(
-    factory: &ArrowRowGroupWriterFactory,
-    batch: &RecordBatch,
-    wanted: impl Fn(&str) -> bool,
-) -> parquet::errors::Result<Vec<Option<ArrowColumnChunk>>> {
-    let mut writers = factory.create_column_writers(0)?.into_iter();
-    let mut chunks = Vec::new();
-    for (field, column) in batch.schema_ref().fields().iter().zip(batch.columns()) {
-        for leaf in compute_leaves(field, column)? {
-            let Some(mut writer) = writers.next() else { break };
-            chunks.push(if wanted(field.name()) {
-                writer.write(&leaf)?;
-                Some(writer.close()?)
-            } else {
-                None
-            });
-        }
-    }
-    Ok(chunks)
 }
 
 /// The input, counting the bytes read from it on a progress bar (see
@@ -511,7 +463,8 @@ enum SinkKind {
     /// Row groups encoded by the reading threads ([`Encoded`]).
     Columns {
         file: Box<SerializedFileWriter<ParquetOut>>,
-        factory: Arc<ArrowRowGroupWriterFactory>,
+        /// The table's leaf columns.
+        columns: Arc<[ColumnDescPtr]>,
     },
     Text {
         out: BufWriter<Box<dyn Write + Send>>,
@@ -535,8 +488,9 @@ impl Sink {
                 let writer =
                     ArrowWriter::try_new(out, schema.clone(), Some(parquet_properties())).map_err(parquet_io)?;
                 if columns {
-                    let (file, factory) = writer.into_serialized_writer().map_err(parquet_io)?;
-                    SinkKind::Columns { file: Box::new(file), factory: Arc::new(factory) }
+                    let (file, _) = writer.into_serialized_writer().map_err(parquet_io)?;
+                    let columns = file.schema_descr().columns().into();
+                    SinkKind::Columns { file: Box::new(file), columns }
                 } else {
                     SinkKind::Parquet(Box::new(writer))
                 }
@@ -553,25 +507,16 @@ impl Sink {
 
     /// Writes the row group of `encoded`, its games numbered after `games`.
     fn row_group(&mut self, encoded: Encoded, games: u64) -> io::Result<()> {
-        let SinkKind::Columns { file, factory } = &mut self.kind else {
+        let SinkKind::Columns { file, columns } = &mut self.kind else {
             return Err(io::Error::other("row groups are for Parquet"));
         };
         if encoded.game.is_empty() {
             return Ok(());
         }
-        let numbers = encoded.game.as_primitive::<UInt64Type>();
-        let game: ArrayRef = Arc::new(UInt64Array::from_iter_values(numbers.values().iter().map(|n| n + games)));
-        let index = self.schema.index_of("game").map_err(io::Error::other)?;
-        let numbered = encode_column(factory, index, self.schema.field(index), &game).map_err(parquet_io)?;
-        let mut numbered = Some(numbered);
-        let mut group = file.next_row_group().map_err(parquet_io)?;
-        for chunk in encoded.columns {
-            if let Some(chunk) = chunk.or_else(|| numbered.take()) {
-                chunk.append_to_row_group(&mut group).map_err(parquet_io)?;
-            }
-        }
-        group.close().map_err(parquet_io)?;
-        Ok(())
+        let index = encoded.chunks.columns.iter().position(Option::is_none);
+        let descr = index.and_then(|index| columns.get(index)).ok_or_else(|| io::Error::other("no game column"))?;
+        let numbered = encode_games(&encoded.game, games, descr).map_err(parquet_io)?;
+        write_row_group(file, encoded.chunks, numbered).map_err(parquet_io)
     }
 
     fn write(&mut self, batch: &RecordBatch) -> io::Result<()> {
@@ -614,7 +559,7 @@ impl Sink {
 /// count up by one), the other columns with a dictionary where it pays; a
 /// column chunk's minimum and maximum (for readers that skip row groups),
 /// but for the text of moves ([`NO_STATISTICS`]).
-fn parquet_properties() -> WriterProperties {
+pub(super) fn parquet_properties() -> WriterProperties {
     let mut properties = WriterProperties::builder()
         .set_compression(Compression::SNAPPY)
         .set_statistics_enabled(EnabledStatistics::Chunk);

@@ -12,6 +12,7 @@ mod fen;
 mod fmt;
 mod input;
 mod moves;
+mod moves_parquet;
 mod perft;
 mod pgn_input;
 mod repl;

@@ -69,12 +69,14 @@ impl TextColumn {
     /// # Panics
     ///
     /// `i` is not below [`TextColumn::len`].
+    #[inline]
     pub fn get(&self, i: usize) -> &str {
         let start = if i == 0 { 0 } else { self.ends[i - 1] };
         &self.text[start..self.ends[i]]
     }
 
     /// The number of values.
+    #[inline]
     pub fn len(&self) -> usize {
         self.ends.len()
     }
@@ -91,11 +93,13 @@ impl TextColumn {
     }
 
     /// Ends the value being written in `text`.
+    #[inline]
     fn end(&mut self) {
         self.ends.push(self.text.len());
     }
 
     /// Appends a value.
+    #[inline]
     fn push(&mut self, value: &str) {
         self.text.push_str(value);
         self.end();

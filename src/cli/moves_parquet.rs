@@ -1,0 +1,981 @@
+//! The moves table's Parquet column chunks, encoded straight from
+//! [`MoveRows`]: `sanfen export --table moves --format parquet`.
+//!
+//! Why not through Arrow and parquet's column writers, as the games table
+//! is written: they cost three times what reading and validating the games
+//! costs. Their dictionary interns every value of every text column (a
+//! hash and a byte comparison per row, for `file`, `side`, `san` and `uci`
+//! alike), and their levels are computed from Arrow's arrays. Here the
+//! table's shape is known: a dictionary of the few SAN and UCI texts is
+//! kept by a hash of their bytes as one word, a constant column is one
+//! run, and the levels of a column are one pass over its rows. parquet
+//! still writes the pages' headers, the row groups and the footer (with
+//! the Arrow schema), so what a reader sees is what Arrow's writer makes:
+//! the same columns and types, read back alike (tested against it).
+//!
+//! One data page per column chunk (a row group is about a megabyte of PGN);
+//! the encodings:
+//!
+//! - `file`, `side`, `san`, `uci`: a dictionary (`RLE_DICTIONARY`);
+//! - `game`, `ply`, `number`: `DELTA_BINARY_PACKED` (they count up by one);
+//! - the others `PLAIN`, optional ones with their definition levels (`RLE`).
+//!
+//! Pages are snappy-compressed but the dictionary indices' (which snappy
+//! does not make smaller). A column chunk's minimum and maximum are kept
+//! but for the text of moves, as [`super::export`]'s properties say.
+
+use bytes::Bytes;
+use parquet::basic::{Compression, Encoding};
+use parquet::column::page::{CompressedPage, Page, PageWriter};
+use parquet::column::writer::ColumnCloseResult;
+use parquet::data_type::ByteArray;
+use parquet::errors::{ParquetError, Result};
+use parquet::file::metadata::ColumnChunkMetaData;
+use parquet::file::statistics::Statistics;
+use parquet::file::writer::{SerializedFileWriter, SerializedPageWriter, TrackedWrite};
+use parquet::schema::types::ColumnDescPtr;
+use rustc_hash::FxHashMap;
+use sanfen::Color;
+use sanfen::pgn::commands::Score;
+use sanfen::pgn::rows::{MoveRows, TextColumn};
+
+/// The column chunks of one row group, one after another in `bytes`.
+pub(super) struct ColumnChunks {
+    /// The chunks' pages.
+    pub bytes: Bytes,
+    /// Each leaf column's chunk in schema order (offsets into `bytes`), or
+    /// `None` for one left out ([`encode_moves`]).
+    pub columns: Vec<Option<ColumnCloseResult>>,
+}
+
+/// The moves table's column chunks of `rows`, the moves of games of the
+/// input `file`, for the leaf columns `columns` (of the schema
+/// [`sanfen::pgn::table::moves_schema`] gives), but `game`'s: the games are
+/// numbered across the input, which only the chunks before can tell (see
+/// [`encode_games`]).
+///
+/// # Errors
+///
+/// A column whose page would be over 2 GiB, or a column the moves table
+/// has not.
+pub(super) fn encode_moves(rows: &MoveRows, file: &str, columns: &[ColumnDescPtr]) -> Result<ColumnChunks> {
+    // a few bytes per move and its text, as compressed
+    let text = [Some(&rows.comment), Some(&rows.written), rows.fen.as_ref(), rows.path.as_ref()];
+    let text: usize = text.into_iter().flatten().map(|column| column.text.len()).sum();
+    let mut writer = Writer::new(rows.len() * 8 + text / 2);
+    let mut chunks = Vec::with_capacity(columns.len());
+    for descr in columns {
+        let name = descr.path().parts()[0].as_str();
+        chunks.push(if name == "game" { None } else { Some(writer.moves_column(rows, file, name, descr)?) });
+    }
+    Ok(ColumnChunks { bytes: Bytes::from(writer.out.into_inner()?), columns: chunks })
+}
+
+/// The `game` column's chunk: `games` (numbered in the chunk, from 1) after
+/// `before` games, for the leaf column `descr`.
+///
+/// # Errors
+///
+/// See [`encode_moves`].
+pub(super) fn encode_games(games: &[u64], before: u64, descr: &ColumnDescPtr) -> Result<ColumnChunks> {
+    let mut writer = Writer::new(games.len() / 4);
+    let numbers = games.iter().map(|&game| (game + before) as i64);
+    let close = writer.delta_column(descr, numbers, games.len(), false)?;
+    Ok(ColumnChunks { bytes: Bytes::from(writer.out.into_inner()?), columns: vec![Some(close)] })
+}
+
+/// Writes a row group of the moves table: `moves` from [`encode_moves`],
+/// `games` from [`encode_games`] in the place it left.
+///
+/// # Errors
+///
+/// The chunks are not of the file's columns, or the file cannot be written.
+pub(super) fn write_row_group<W: std::io::Write + Send>(
+    file: &mut SerializedFileWriter<W>,
+    moves: ColumnChunks,
+    mut games: ColumnChunks,
+) -> Result<()> {
+    let mut group = file.next_row_group()?;
+    for close in moves.columns {
+        match close {
+            Some(close) => group.append_column(&moves.bytes, close)?,
+            None => {
+                let close = games.columns.pop().flatten().ok_or_else(|| general("no game column".to_owned()))?;
+                group.append_column(&games.bytes, close)?;
+            }
+        }
+    }
+    group.close()?;
+    Ok(())
+}
+
+/// Writes column chunks one after another.
+struct Writer {
+    out: TrackedWrite<Vec<u8>>,
+    /// The page being made (its levels, then its values).
+    page: Vec<u8>,
+    /// Dictionary indices or levels of the column being written.
+    numbers: Vec<u32>,
+    snappy: snap::raw::Encoder,
+}
+
+/// What a column chunk's metadata says beside its pages.
+struct ChunkMeta {
+    /// Rows of the table.
+    rows: usize,
+    /// Values with their nulls (levels, when the column has them).
+    values: usize,
+    /// The data page's encoding.
+    encoding: Encoding,
+    /// Whether the page has levels.
+    levels: bool,
+    compress: bool,
+    statistics: Option<Statistics>,
+}
+
+impl Writer {
+    /// A writer of about `size` bytes of pages.
+    fn new(size: usize) -> Writer {
+        Writer {
+            out: TrackedWrite::new(Vec::with_capacity(size)),
+            page: Vec::new(),
+            numbers: Vec::new(),
+            snappy: snap::raw::Encoder::new(),
+        }
+    }
+
+    /// The chunk of the moves table's column `name`.
+    fn moves_column(
+        &mut self,
+        rows: &MoveRows,
+        file: &str,
+        name: &str,
+        descr: &ColumnDescPtr,
+    ) -> Result<ColumnCloseResult> {
+        let n = rows.len();
+        match name {
+            "file" => {
+                self.numbers.clear();
+                self.numbers.resize(n, 0);
+                let statistics = (n > 0).then(|| {
+                    let file = Some(ByteArray::from(file));
+                    Statistics::byte_array(file.clone(), file, None, Some(0), false)
+                });
+                self.dictionary_column(descr, &[file], n, statistics)
+            }
+            "side" => {
+                self.numbers.clear();
+                self.numbers.extend(rows.side.iter().map(|&side| u32::from(side == Color::Black)));
+                self.dictionary_column(descr, &["white", "black"], n, None)
+            }
+            "san" | "uci" => {
+                let column = if name == "san" { &rows.san } else { &rows.uci };
+                let mut dictionary = Dictionary::default();
+                self.numbers.clear();
+                self.numbers.extend((0..n).map(|i| dictionary.index(column, i)));
+                self.dictionary_column(descr, &dictionary.values, n, None)
+            }
+            "ply" | "number" => {
+                let values = if name == "ply" { &rows.ply } else { &rows.number };
+                // UINT_32 in INT32: the bits, as Arrow's writer stores them
+                self.delta_column(descr, values.iter().map(|&value| i64::from(value as i32)), n, true)
+            }
+            "is_capture" | "is_check" => {
+                let values = if name == "is_capture" { &rows.capture } else { &rows.check };
+                self.page.clear();
+                plain_booleans(&mut self.page, values);
+                let statistics = (n > 0).then(|| {
+                    let (min, max) = (values.iter().all(|&value| value), values.iter().any(|&value| value));
+                    Statistics::boolean(Some(min), Some(max), None, Some(0), false)
+                });
+                let chunk = ChunkMeta {
+                    rows: n,
+                    values: n,
+                    encoding: Encoding::PLAIN,
+                    levels: false,
+                    compress: true,
+                    statistics,
+                };
+                self.write_chunk(descr, None, chunk)
+            }
+            "clock" | "elapsed" => {
+                let times = if name == "clock" { &rows.clock } else { &rows.elapsed };
+                self.optional_column(descr, times.iter().map(|time| time.map(|time| time.as_secs_f64())), |value| {
+                    value.to_le_bytes()
+                })
+            }
+            "eval_cp" | "eval_mate" => {
+                let mate = name == "eval_mate";
+                let scores = rows.eval.iter().map(|eval| match eval.map(|eval| eval.score) {
+                    // a score beyond int32 (none an engine gives) is null, as
+                    // in the Arrow table
+                    Some(Score::Centipawns(cp)) if !mate => i32::try_from(cp).ok(),
+                    Some(Score::Mate(n)) if mate => Some(n),
+                    _ => None,
+                });
+                self.optional_column(descr, scores, i32::to_le_bytes)
+            }
+            "nags" => self.nags_column(descr, rows),
+            "written" | "comment" => {
+                let column = if name == "written" { &rows.written } else { &rows.comment };
+                self.text_column(descr, column, true)
+            }
+            "fen" | "path" => {
+                let column = if name == "fen" { rows.fen.as_ref() } else { rows.path.as_ref() };
+                let column = column.ok_or_else(|| general(format!("no {name} column in the rows")))?;
+                self.text_column(descr, column, false)
+            }
+            _ => Err(general(format!("the moves table has no column {name}"))),
+        }
+    }
+
+    /// A text column of `values` (`self.numbers` holds each row's index in
+    /// them).
+    fn dictionary_column(
+        &mut self,
+        descr: &ColumnDescPtr,
+        values: &[&str],
+        rows: usize,
+        statistics: Option<Statistics>,
+    ) -> Result<ColumnCloseResult> {
+        let mut dictionary = Vec::with_capacity(values.iter().map(|value| 4 + value.len()).sum());
+        for value in values {
+            plain_text(&mut dictionary, value)?;
+        }
+        let width = bit_width(values.len().saturating_sub(1) as u64).max(1);
+        self.page.clear();
+        self.page.push(width);
+        hybrid(&mut self.page, width, &self.numbers);
+        let chunk = ChunkMeta {
+            rows,
+            values: rows,
+            encoding: Encoding::RLE_DICTIONARY,
+            levels: false,
+            compress: false,
+            statistics,
+        };
+        self.write_chunk(descr, Some((dictionary, values.len())), chunk)
+    }
+
+    /// A column of whole numbers, `len` of them, delta-encoded; `int32`:
+    /// of 32 bits, else 64.
+    fn delta_column(
+        &mut self,
+        descr: &ColumnDescPtr,
+        values: impl Iterator<Item = i64> + Clone,
+        len: usize,
+        int32: bool,
+    ) -> Result<ColumnCloseResult> {
+        self.page.clear();
+        delta_binary_packed(&mut self.page, values.clone(), len, int32);
+        // minimum and maximum unsigned (the columns are UINT_32 and UINT_64)
+        let (min, max) = values.fold((u64::MAX, 0), |(min, max), value| {
+            let value = if int32 { u64::from(value as u32) } else { value as u64 };
+            (min.min(value), max.max(value))
+        });
+        let statistics = (len > 0).then(|| {
+            if int32 {
+                Statistics::int32(Some(min as u32 as i32), Some(max as u32 as i32), None, Some(0), false)
+            } else {
+                Statistics::int64(Some(min as i64), Some(max as i64), None, Some(0), false)
+            }
+        });
+        let chunk = ChunkMeta {
+            rows: len,
+            values: len,
+            encoding: Encoding::DELTA_BINARY_PACKED,
+            levels: false,
+            compress: true,
+            statistics,
+        };
+        self.write_chunk(descr, None, chunk)
+    }
+
+    /// An optional column of numbers (`Some` present, `None` null), each
+    /// written as `bytes` gives it; with its minimum and maximum.
+    fn optional_column<T: Copy + PartialOrd, const N: usize>(
+        &mut self,
+        descr: &ColumnDescPtr,
+        values: impl Iterator<Item = Option<T>>,
+        bytes: impl Fn(T) -> [u8; N],
+    ) -> Result<ColumnCloseResult>
+    where
+        Statistics: FromMinMax<T>,
+    {
+        self.numbers.clear();
+        let mut present = Vec::new();
+        let mut range: Option<(T, T)> = None;
+        for value in values {
+            self.numbers.push(u32::from(value.is_some()));
+            if let Some(value) = value {
+                present.extend_from_slice(&bytes(value));
+                range = Some(match range {
+                    Some((min, max)) => (if value < min { value } else { min }, if value > max { value } else { max }),
+                    None => (value, value),
+                });
+            }
+        }
+        let rows = self.numbers.len();
+        let nulls = (rows - present.len() / N) as u64;
+        self.page.clear();
+        levels(&mut self.page, &self.numbers)?;
+        self.page.extend_from_slice(&present);
+        let (min, max) = range.unzip();
+        let statistics = Some(Statistics::from_min_max(min, max, nulls));
+        let chunk =
+            ChunkMeta { rows, values: rows, encoding: Encoding::PLAIN, levels: true, compress: true, statistics };
+        self.write_chunk(descr, None, chunk)
+    }
+
+    /// The `nags` column: a list of NAGs per row (repetition and definition
+    /// levels, the NAGs as 32-bit numbers).
+    fn nags_column(&mut self, descr: &ColumnDescPtr, rows: &MoveRows) -> Result<ColumnCloseResult> {
+        // one level per NAG, and one for a row without
+        let mut repetition = Vec::with_capacity(rows.len());
+        self.numbers.clear();
+        let mut values = Vec::with_capacity(rows.nag_values.len() * 4);
+        // a row without NAGs counts as a null (as parquet's writer counts it)
+        let mut empty = 0;
+        for i in 0..rows.len() {
+            let nags = rows.nags(i);
+            if nags.is_empty() {
+                empty += 1;
+                repetition.push(0);
+                self.numbers.push(0);
+            }
+            for (j, &nag) in nags.iter().enumerate() {
+                repetition.push(u32::from(j > 0));
+                self.numbers.push(1);
+                values.extend_from_slice(&i32::from(nag).to_le_bytes());
+            }
+        }
+        self.page.clear();
+        levels(&mut self.page, &repetition)?;
+        levels(&mut self.page, &self.numbers)?;
+        self.page.extend_from_slice(&values);
+        let (min, max) = (rows.nag_values.iter().min(), rows.nag_values.iter().max());
+        let (min, max) = (min.map(|&nag| i32::from(nag)), max.map(|&nag| i32::from(nag)));
+        let statistics = Some(Statistics::int32(min, max, None, Some(empty), false));
+        let chunk = ChunkMeta {
+            rows: rows.len(),
+            values: repetition.len(),
+            encoding: Encoding::PLAIN,
+            levels: true,
+            compress: true,
+            statistics,
+        };
+        self.write_chunk(descr, None, chunk)
+    }
+
+    /// A text column written as it is; with `empty_is_null`, an empty
+    /// value null.
+    fn text_column(
+        &mut self,
+        descr: &ColumnDescPtr,
+        column: &TextColumn,
+        empty_is_null: bool,
+    ) -> Result<ColumnCloseResult> {
+        self.page.clear();
+        let rows = column.len();
+        if empty_is_null {
+            self.numbers.clear();
+            let starts = core::iter::once(0).chain(column.ends.iter().copied());
+            self.numbers.extend(starts.zip(&column.ends).map(|(start, &end)| u32::from(end > start)));
+            levels(&mut self.page, &self.numbers)?;
+        }
+        self.page.reserve(column.text.len() + 4 * rows);
+        let mut start = 0;
+        for &end in &column.ends {
+            if !(empty_is_null && end == start) {
+                plain_text(&mut self.page, &column.text[start..end])?;
+            }
+            start = end;
+        }
+        let chunk = ChunkMeta {
+            rows,
+            values: rows,
+            encoding: Encoding::PLAIN,
+            levels: empty_is_null,
+            compress: true,
+            statistics: None,
+        };
+        self.write_chunk(descr, None, chunk)
+    }
+
+    /// Writes a column chunk: the dictionary page (its values `PLAIN`, and
+    /// how many), then `self.page` as its one data page.
+    fn write_chunk(
+        &mut self,
+        descr: &ColumnDescPtr,
+        dictionary: Option<(Vec<u8>, usize)>,
+        chunk: ChunkMeta,
+    ) -> Result<ColumnCloseResult> {
+        let start = self.out.bytes_written();
+        let codec = if chunk.compress { Compression::SNAPPY } else { Compression::UNCOMPRESSED };
+        let mut pages = SerializedPageWriter::new(&mut self.out);
+        let (mut compressed_size, mut uncompressed_size) = (0, 0);
+        let mut dictionary_offset = None;
+        let mut encodings = vec![chunk.encoding];
+        if let Some((values, count)) = dictionary {
+            let size = values.len();
+            let buf = compress(&mut self.snappy, values, chunk.compress)?;
+            let count = u32::try_from(count).map_err(|_| general("a dictionary of over 2^32 values".to_owned()))?;
+            let page = Page::DictionaryPage { buf, num_values: count, encoding: Encoding::PLAIN, is_sorted: false };
+            let spec = pages.write_page(CompressedPage::new(page, size))?;
+            dictionary_offset = Some(spec.offset as i64);
+            compressed_size += spec.compressed_size;
+            uncompressed_size += spec.uncompressed_size;
+            encodings.push(Encoding::PLAIN);
+        }
+        if chunk.levels {
+            encodings.push(Encoding::RLE);
+        }
+        let size = self.page.len();
+        let buf = compress(&mut self.snappy, std::mem::take(&mut self.page), chunk.compress)?;
+        let num_values = u32::try_from(chunk.values).map_err(|_| general("a page of over 2^32 values".to_owned()))?;
+        let page = Page::DataPage {
+            buf,
+            num_values,
+            encoding: chunk.encoding,
+            def_level_encoding: Encoding::RLE,
+            rep_level_encoding: Encoding::RLE,
+            statistics: None,
+        };
+        let spec = pages.write_page(CompressedPage::new(page, size))?;
+        compressed_size += spec.compressed_size;
+        uncompressed_size += spec.uncompressed_size;
+        let mut metadata = ColumnChunkMetaData::builder(descr.clone())
+            .set_compression(codec)
+            .set_encodings(encodings)
+            .set_num_values(chunk.values as i64)
+            .set_total_compressed_size(compressed_size as i64)
+            .set_total_uncompressed_size(uncompressed_size as i64)
+            .set_data_page_offset(spec.offset as i64)
+            .set_dictionary_page_offset(dictionary_offset);
+        if let Some(statistics) = chunk.statistics {
+            metadata = metadata.set_statistics(statistics);
+        }
+        Ok(ColumnCloseResult {
+            bytes_written: (self.out.bytes_written() - start) as u64,
+            rows_written: chunk.rows as u64,
+            metadata: metadata.build()?,
+            bloom_filter: None,
+            column_index: None,
+            offset_index: None,
+        })
+    }
+}
+
+/// Statistics of a column of `T`.
+trait FromMinMax<T> {
+    /// `None`: every value is null.
+    fn from_min_max(min: Option<T>, max: Option<T>, nulls: u64) -> Statistics;
+}
+
+impl FromMinMax<f64> for Statistics {
+    fn from_min_max(min: Option<f64>, max: Option<f64>, nulls: u64) -> Statistics {
+        Statistics::double(min, max, None, Some(nulls), false)
+    }
+}
+
+impl FromMinMax<i32> for Statistics {
+    fn from_min_max(min: Option<i32>, max: Option<i32>, nulls: u64) -> Statistics {
+        Statistics::int32(min, max, None, Some(nulls), false)
+    }
+}
+
+fn general(message: String) -> ParquetError {
+    ParquetError::General(message)
+}
+
+/// A page's bytes, snappy-compressed if `compress`.
+fn compress(snappy: &mut snap::raw::Encoder, page: Vec<u8>, compress: bool) -> Result<Bytes> {
+    if i32::try_from(page.len()).is_err() {
+        return Err(general("a column of a row group over 2 GiB".to_owned()));
+    }
+    if !compress {
+        return Ok(Bytes::from(page));
+    }
+    let mut out = vec![0; snap::raw::max_compress_len(page.len())];
+    let len = snappy.compress(&page, &mut out).map_err(|err| ParquetError::External(Box::new(err)))?;
+    out.truncate(len);
+    Ok(Bytes::from(out))
+}
+
+/// The distinct values of a text column, each with its index (in order of
+/// first appearance).
+#[derive(Default)]
+struct Dictionary<'a> {
+    values: Vec<&'a str>,
+    /// Values of up to 7 bytes, by their bytes and length as one word.
+    short: FxHashMap<u64, u32>,
+    /// Longer values.
+    long: FxHashMap<&'a str, u32>,
+}
+
+impl<'a> Dictionary<'a> {
+    /// The index of value `i` of `column`, added if new.
+    fn index(&mut self, column: &'a TextColumn, i: usize) -> u32 {
+        let start = if i == 0 { 0 } else { column.ends[i - 1] };
+        let end = column.ends[i];
+        let bytes = column.text.as_bytes();
+        let len = end - start;
+        let next = self.values.len() as u32;
+        if len <= 7 {
+            let word = match bytes.get(start..start + 8) {
+                Some(word) => u64::from_le_bytes(word.try_into().unwrap_or_default()),
+                None => {
+                    let mut word = [0; 8];
+                    word[..len].copy_from_slice(&bytes[start..end]);
+                    u64::from_le_bytes(word)
+                }
+            };
+            let key = (word & ((1 << (8 * len)) - 1)) | ((len as u64) << 56);
+            let index = *self.short.entry(key).or_insert(next);
+            if index == next {
+                self.values.push(&column.text[start..end]);
+            }
+            index
+        } else {
+            let value = &column.text[start..end];
+            let index = *self.long.entry(value).or_insert(next);
+            if index == next {
+                self.values.push(value);
+            }
+            index
+        }
+    }
+}
+
+/// Appends `value` in `PLAIN` encoding: its length (4 bytes), its bytes.
+fn plain_text(out: &mut Vec<u8>, value: &str) -> Result<()> {
+    let len = u32::try_from(value.len()).map_err(|_| general("a value over 4 GiB".to_owned()))?;
+    out.extend_from_slice(&len.to_le_bytes());
+    out.extend_from_slice(value.as_bytes());
+    Ok(())
+}
+
+/// Appends booleans in `PLAIN` encoding: a bit each, the first the lowest.
+fn plain_booleans(out: &mut Vec<u8>, values: &[bool]) {
+    for eight in values.chunks(8) {
+        out.push(eight.iter().enumerate().fold(0, |byte, (i, &value)| byte | (u8::from(value) << i)));
+    }
+}
+
+/// Appends levels of 0 or 1 as a version 1 data page holds them: their
+/// length (4 bytes), then the levels in the hybrid encoding.
+fn levels(out: &mut Vec<u8>, levels: &[u32]) -> Result<()> {
+    let at = out.len();
+    out.extend_from_slice(&[0; 4]);
+    hybrid(out, 1, levels);
+    let len = u32::try_from(out.len() - at - 4).map_err(|_| general("levels over 4 GiB".to_owned()))?;
+    out[at..at + 4].copy_from_slice(&len.to_le_bytes());
+    Ok(())
+}
+
+/// The bits that `value` needs.
+fn bit_width(value: u64) -> u8 {
+    (64 - value.leading_zeros()) as u8
+}
+
+/// Values of a bit-packed run at most: 63 groups of 8, a run's header in
+/// one byte, as other writers make them.
+const BIT_PACKED_RUN: usize = 63 * 8;
+
+/// Appends `values`, each of `width` bits, in the RLE / bit-packing hybrid
+/// encoding: a run of 8 or more equal values as one repeated value, the
+/// others bit-packed in groups of 8 (the last group filled with zeros).
+fn hybrid(out: &mut Vec<u8>, width: u8, values: &[u32]) {
+    let mut literals = 0;
+    let mut i = 0;
+    while i < values.len() {
+        let value = values[i];
+        let mut end = i + 1;
+        while end < values.len() && values[end] == value {
+            end += 1;
+        }
+        // the values before the run make whole groups: some of the run
+        // may go with them
+        let pending = i - literals;
+        let borrowed = (8 - pending % 8) % 8;
+        if end - i >= borrowed + 8 {
+            bit_packed(out, width, &values[literals..i + borrowed]);
+            varint(out, ((end - i - borrowed) as u64) << 1);
+            let bytes = value.to_le_bytes();
+            out.extend_from_slice(&bytes[..usize::from(width).div_ceil(8)]);
+            literals = end;
+        }
+        i = end;
+    }
+    bit_packed(out, width, &values[literals..]);
+}
+
+/// Appends `values` as bit-packed runs (a multiple of 8 values but at the
+/// end of a page, whose last group is filled with zeros).
+fn bit_packed(out: &mut Vec<u8>, width: u8, values: &[u32]) {
+    for run in values.chunks(BIT_PACKED_RUN) {
+        let groups = run.len().div_ceil(8);
+        varint(out, ((groups as u64) << 1) | 1);
+        let mut bits: u64 = 0;
+        let mut held = 0;
+        for &value in run {
+            bits |= u64::from(value) << held;
+            held += u32::from(width);
+            while held >= 8 {
+                out.push(bits as u8);
+                bits >>= 8;
+                held -= 8;
+            }
+        }
+        // the last group's missing values are zeros
+        let missing = groups * 8 - run.len();
+        held += missing as u32 * u32::from(width);
+        while held > 0 {
+            out.push(bits as u8);
+            bits >>= 8;
+            held = held.saturating_sub(8);
+        }
+    }
+}
+
+/// Appends `value` as an unsigned LEB128 number.
+fn varint(out: &mut Vec<u8>, mut value: u64) {
+    while value >= 0x80 {
+        out.push(value as u8 | 0x80);
+        value >>= 7;
+    }
+    out.push(value as u8);
+}
+
+/// Appends `value` zigzag-encoded, then as LEB128.
+fn zigzag(out: &mut Vec<u8>, value: i64) {
+    varint(out, ((value << 1) ^ (value >> 63)) as u64);
+}
+
+/// Values per block of the delta encoding, and per miniblock.
+const BLOCK: usize = 128;
+const MINIBLOCK: usize = 32;
+
+/// Appends a miniblock of differences from `min`, each in `width` bits
+/// (missing values at the end of the last block written as zeros).
+fn pack_miniblock(out: &mut Vec<u8>, width: u8, deltas: &[i64], min: i64) {
+    let value = |k: usize| deltas.get(k).map_or(0, |&delta| delta.wrapping_sub(min) as u64);
+    match width {
+        0 => {}
+        1..=32 => {
+            // whole bytes once 8 values are in: 8 widths of bits, so a
+            // group of 8 values fills `width` bytes
+            for group in 0..MINIBLOCK / 8 {
+                let mut bits: u64 = 0;
+                let mut held = 0;
+                for k in group * 8..group * 8 + 8 {
+                    bits |= value(k) << held;
+                    held += u32::from(width);
+                    if held >= 32 {
+                        out.extend_from_slice(&(bits as u32).to_le_bytes());
+                        bits >>= 32;
+                        held -= 32;
+                    }
+                }
+                out.extend_from_slice(&bits.to_le_bytes()[..held as usize / 8]);
+            }
+        }
+        _ => {
+            let mut bits: u128 = 0;
+            let mut held = 0;
+            for k in 0..MINIBLOCK {
+                bits |= u128::from(value(k)) << held;
+                held += u32::from(width);
+                while held >= 8 {
+                    out.push(bits as u8);
+                    bits >>= 8;
+                    held -= 8;
+                }
+            }
+        }
+    }
+}
+
+/// Appends `len` values in the `DELTA_BINARY_PACKED` encoding, the
+/// differences taken in 32-bit arithmetic with `int32` (the values are
+/// then 32-bit), else in 64-bit.
+fn delta_binary_packed(out: &mut Vec<u8>, values: impl Iterator<Item = i64>, len: usize, int32: bool) {
+    varint(out, BLOCK as u64);
+    varint(out, (BLOCK / MINIBLOCK) as u64);
+    varint(out, len as u64);
+    let mut values = values.peekable();
+    let Some(&first) = values.peek() else {
+        zigzag(out, 0);
+        return;
+    };
+    zigzag(out, first);
+    let mut previous = first;
+    let mut deltas = [0i64; BLOCK];
+    values.next();
+    loop {
+        let mut count = 0;
+        for value in values.by_ref().take(BLOCK) {
+            deltas[count] = if int32 {
+                i64::from((value as i32).wrapping_sub(previous as i32))
+            } else {
+                value.wrapping_sub(previous)
+            };
+            previous = value;
+            count += 1;
+        }
+        if count == 0 {
+            return;
+        }
+        let min = deltas[..count].iter().copied().min().unwrap_or(0);
+        zigzag(out, min);
+        let widths_at = out.len();
+        out.extend_from_slice(&[0; BLOCK / MINIBLOCK]);
+        for (m, miniblock) in deltas[..count].chunks(MINIBLOCK).enumerate() {
+            // a difference from the minimum, of at most 32 bits with int32
+            let width = bit_width(miniblock.iter().fold(0, |bits, &delta| bits | delta.wrapping_sub(min) as u64));
+            out[widths_at + m] = width;
+            pack_miniblock(out, width, miniblock, min);
+        }
+        if count < BLOCK {
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use arrow_array::RecordBatch;
+    use parquet::arrow::ArrowWriter;
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    use proptest::prelude::*;
+    use sanfen::pgn::commands::Eval;
+    use sanfen::pgn::rows::MoveRowOptions;
+    use sanfen::pgn::table::{moves_batch, moves_schema};
+
+    use super::*;
+    use crate::cli::export::parquet_properties;
+
+    /// One row of the moves table, as the test makes it.
+    #[derive(Clone, Debug)]
+    struct Row {
+        game: u64,
+        ply: u32,
+        number: u32,
+        black: bool,
+        san: String,
+        uci: String,
+        written: String,
+        capture: bool,
+        check: bool,
+        clock: Option<Duration>,
+        elapsed: Option<Duration>,
+        eval: Option<Score>,
+        nags: Vec<u8>,
+        comment: String,
+        fen: String,
+        path: String,
+    }
+
+    fn push(column: &mut TextColumn, value: &str) {
+        column.text.push_str(value);
+        column.ends.push(column.text.len());
+    }
+
+    fn move_rows(rows: &[Row], options: MoveRowOptions) -> MoveRows {
+        let mut out = MoveRows::new(options);
+        for row in rows {
+            out.game.push(row.game);
+            out.ply.push(row.ply);
+            out.number.push(row.number);
+            out.side.push(if row.black { Color::Black } else { Color::White });
+            push(&mut out.san, &row.san);
+            push(&mut out.uci, &row.uci);
+            push(&mut out.written, &row.written);
+            out.capture.push(row.capture);
+            out.check.push(row.check);
+            out.clock.push(row.clock);
+            out.elapsed.push(row.elapsed);
+            out.eval.push(row.eval.map(|score| Eval { score, depth: None }));
+            out.nag_values.extend_from_slice(&row.nags);
+            out.nag_ends.push(out.nag_values.len());
+            push(&mut out.comment, &row.comment);
+            if let Some(fens) = &mut out.fen {
+                push(fens, &row.fen);
+            }
+            if let Some(paths) = &mut out.path {
+                push(paths, &row.path);
+            }
+        }
+        out
+    }
+
+    /// `rows` written as a Parquet file of one row group, as `sanfen
+    /// export` writes it, and the file.
+    fn written(rows: &MoveRows, options: MoveRowOptions) -> Bytes {
+        let schema = moves_schema(options);
+        let writer = ArrowWriter::try_new(Vec::new(), schema, Some(parquet_properties())).unwrap();
+        let (mut file, _) = writer.into_serialized_writer().unwrap();
+        let columns = file.schema_descr().columns().to_vec();
+        let moves = encode_moves(rows, "games.pgn", &columns).unwrap();
+        let games = encode_games(&rows.game, 0, &columns[1]).unwrap();
+        write_row_group(&mut file, moves, games).unwrap();
+        Bytes::from(file.into_inner().unwrap())
+    }
+
+    /// The table parquet's reader reads from `file`.
+    fn read(file: Bytes) -> RecordBatch {
+        let reader = ParquetRecordBatchReaderBuilder::try_new(file).unwrap().with_batch_size(1 << 20).build().unwrap();
+        let batches: Vec<RecordBatch> = reader.map(Result::unwrap).collect();
+        assert_eq!(batches.len(), 1);
+        batches.into_iter().next().unwrap()
+    }
+
+    /// Written and read back, `rows` are what the library's Arrow table of
+    /// them holds, column by column.
+    fn assert_round_trip(rows: &[Row], options: MoveRowOptions) {
+        let rows = move_rows(rows, options);
+        let schema = moves_schema(options);
+        let expected = moves_batch(rows.clone(), "games.pgn", &schema).unwrap();
+        let got = read(written(&rows, options));
+        assert_eq!(got.schema(), schema);
+        for (i, field) in schema.fields().iter().enumerate() {
+            assert_eq!(got.column(i), expected.column(i), "{}", field.name());
+        }
+    }
+
+    fn row(i: usize) -> Row {
+        Row {
+            game: 1 + i as u64 / 80,
+            ply: 1 + i as u32 % 80,
+            number: 1 + (i as u32 % 80) / 2,
+            black: i % 2 == 1,
+            san: format!("N{}", i % 50),
+            uci: format!("u{i}"),
+            written: String::new(),
+            capture: i.is_multiple_of(3),
+            check: i.is_multiple_of(7),
+            clock: None,
+            elapsed: None,
+            eval: None,
+            nags: Vec::new(),
+            comment: String::new(),
+            fen: String::new(),
+            path: String::new(),
+        }
+    }
+
+    #[test]
+    fn long_runs_and_many_values_read_back() {
+        let mut rows: Vec<Row> = (0..5000).map(row).collect();
+        // runs of one value after values that do not make a whole group of
+        // 8, and a run of 7
+        for (i, row) in rows.iter_mut().enumerate() {
+            if (1003..1100).contains(&i) || (2001..2008).contains(&i) {
+                row.san = "O-O".to_owned();
+            }
+            if i >= 1000 {
+                row.clock = Some(Duration::from_millis(i as u64 * 10));
+            }
+            if i % 1000 == 999 {
+                row.eval = Some(Score::Mate(-3));
+                row.nags = vec![1, 14];
+                row.comment = "a long comment, the same each time".to_owned();
+                row.written = "Ng1f3".to_owned();
+            }
+            if i.is_multiple_of(500) {
+                row.eval = Some(Score::Centipawns(-25));
+            }
+        }
+        // 5000 UCI texts: indices of 13 bits, literals of many runs
+        assert_round_trip(&rows, MoveRowOptions::default());
+        assert_round_trip(&rows, MoveRowOptions { fen: true, variations: true });
+    }
+
+    #[test]
+    fn numbers_at_their_limits_read_back() {
+        let mut rows: Vec<Row> = (0..300).map(row).collect();
+        let limits = [0, 1, u64::from(u32::MAX), i64::MAX as u64, u64::MAX, 0, u64::MAX];
+        for (row, &limit) in rows.iter_mut().zip(limits.iter().cycle()) {
+            row.game = limit;
+            row.ply = limit as u32;
+            row.number = (limit >> 3) as u32;
+            // beyond int32: null, as in the Arrow table
+            row.eval = Some(Score::Centipawns(limit as i64));
+        }
+        assert_round_trip(&rows, MoveRowOptions::default());
+        // one row, and every text empty or longer than a word
+        let mut one = row(0);
+        one.san = String::new();
+        one.uci = "é".repeat(7);
+        assert_round_trip(&[one], MoveRowOptions { fen: true, variations: true });
+    }
+
+    #[test]
+    fn the_games_are_numbered_after_the_chunks_before() {
+        let rows = move_rows(&(0..200).map(row).collect::<Vec<_>>(), MoveRowOptions::default());
+        let schema = moves_schema(MoveRowOptions::default());
+        let writer = ArrowWriter::try_new(Vec::new(), schema, Some(parquet_properties())).unwrap();
+        let (mut file, _) = writer.into_serialized_writer().unwrap();
+        let columns = file.schema_descr().columns().to_vec();
+        let moves = encode_moves(&rows, "games.pgn", &columns).unwrap();
+        let games = encode_games(&rows.game, 41, &columns[1]).unwrap();
+        write_row_group(&mut file, moves, games).unwrap();
+        let got = read(Bytes::from(file.into_inner().unwrap()));
+        let numbers = got.column(1).as_any().downcast_ref::<arrow_array::UInt64Array>().unwrap();
+        let expected: Vec<u64> = rows.game.iter().map(|game| game + 41).collect();
+        assert_eq!(numbers.values().to_vec(), expected);
+        assert_eq!((expected[0], expected[199]), (42, 44));
+    }
+
+    fn text() -> impl Strategy<Value = String> {
+        prop_oneof![Just(String::new()), "[a-h1-8xO=+#-]{1,7}", "\\PC{1,12}"]
+    }
+
+    fn any_row() -> impl Strategy<Value = Row> {
+        let numbers = (prop_oneof![0..3u64, any::<u64>()], prop_oneof![0..3u32, any::<u32>()], 0..3u32, any::<bool>());
+        let texts = (text(), prop_oneof![Just("e2e4".to_owned()), text()], prop_oneof![Just(String::new()), text()]);
+        let flags = (any::<bool>(), 0..3u8);
+        let time = || prop_oneof![Just(None), (0..10_000_000u64).prop_map(|ms| Some(Duration::from_millis(ms)))];
+        let score = prop_oneof![
+            Just(None),
+            any::<i64>().prop_map(|cp| Some(Score::Centipawns(cp))),
+            (-300..300i64).prop_map(|cp| Some(Score::Centipawns(cp))),
+            any::<i32>().prop_map(|n| Some(Score::Mate(n))),
+        ];
+        let notes = (time(), time(), score, prop::collection::vec(any::<u8>(), 0..3), text(), text(), text());
+        (numbers, texts, flags, notes).prop_map(
+            |((game, ply, number, black), (san, uci, written), (capture, check), notes)| {
+                let (clock, elapsed, eval, nags, comment, fen, path) = notes;
+                Row {
+                    game,
+                    ply,
+                    number,
+                    black,
+                    san,
+                    uci,
+                    written,
+                    capture,
+                    check: check == 0,
+                    clock,
+                    elapsed,
+                    eval,
+                    nags,
+                    comment,
+                    fen,
+                    path,
+                }
+            },
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        #[test]
+        fn any_rows_read_back(rows in prop::collection::vec(any_row(), 1..300), fen in any::<bool>(), variations in any::<bool>()) {
+            assert_round_trip(&rows, MoveRowOptions { fen, variations });
+        }
+    }
+}
