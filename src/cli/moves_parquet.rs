@@ -2,8 +2,9 @@
 //! [`MoveRows`]: `sanfen export --table moves --format parquet`.
 //!
 //! Why not through Arrow and parquet's column writers, as the games table
-//! is written: they cost three times what reading and validating the games
-//! costs. Their dictionary interns every value of every text column (a
+//! is written: on the benchmark corpus they took twice as long as reading
+//! and validating the games (export 0.94 s, check 0.25 s; 0.67 s here).
+//! Their dictionary interns every value of every text column (a
 //! hash and a byte comparison per row, for `file`, `side`, `san` and `uci`
 //! alike), and their levels are computed from Arrow's arrays. Here the
 //! table's shape is known: a dictionary of the few SAN and UCI texts is
@@ -22,7 +23,8 @@
 //!
 //! Pages are snappy-compressed but the dictionary indices' (which snappy
 //! does not make smaller). A column chunk's minimum and maximum are kept
-//! but for the text of moves, as [`super::export`]'s properties say.
+//! but for the text of moves, as [`super::export`]'s properties say, and
+//! exact (parquet's writer cuts a `file` name over 64 bytes).
 
 use bytes::Bytes;
 use parquet::basic::{Compression, Encoding};
