@@ -110,6 +110,26 @@ def test_read_pgn_is_export_row_for_row(spark, pgn_folder, table, options):
     assert frame.schema == sanfen.spark.spark_schema(table, **options)
 
 
+@pytest.mark.parametrize("vectorized", ["true", "false"])
+@pytest.mark.parametrize("flags", [["--table", "games"], ["--table", "moves", "--fen", "--variations"]])
+def test_spark_reads_an_exported_file_as_pyarrow_does(spark, pgn_folder, tmp_path, flags, vectorized):
+    """Spark's Parquet readers (its vectorized one and parquet-mr) read the
+    file `sanfen export` writes as pyarrow does: the moves table's pages are
+    encoded by sanfen, not by parquet's Arrow writer."""
+    out = tmp_path / "export.parquet"
+    files = [pgn_folder / "a-plain.pgn", pgn_folder / "b-compressed.pgn.zst"]
+    subprocess.run([sanfen_binary(), "export", *flags, "-o", str(out), *map(str, files)], check=True)
+    spark.conf.set("spark.sql.parquet.enableVectorizedReader", vectorized)
+    try:
+        got = sorted(spark_rows(spark.read.parquet(str(out))), key=key)
+    finally:
+        spark.conf.unset("spark.sql.parquet.enableVectorizedReader")
+    expected = sorted(unordered_maps(pq.read_table(out).to_pylist()), key=key)
+    assert len(got) == len(expected) > 50
+    for mine, theirs in zip(got, expected):
+        assert mine == theirs
+
+
 def test_the_plain_file_is_read_in_ranges(pgn_folder):
     path = pgn_folder / "a-plain.pgn"
     size = path.stat().st_size
