@@ -263,7 +263,9 @@ impl MoveRows {
             });
             return Ok(rows);
         }
-        let validator = Validator::with_base(&chunk.data, chunk.start.offset, Options::default()).keeping_san();
+        // findings are counted, not kept: the rows hold moves alone
+        let options = Options { count_only: true, ..Options::default() };
+        let validator = Validator::with_base(&chunk.data, chunk.start.offset, options).keeping_san();
         let mut builder = RowBuilder { validator, rows: &mut rows, next_game: first_game, row: None, mainline: true };
         let mut reader = Reader::with_start(&chunk.data, chunk.start);
         while reader.read_game(&mut builder).is_some() {}
