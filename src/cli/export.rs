@@ -4,8 +4,9 @@
 //! The library builds the rows as Arrow record batches
 //! ([`sanfen::pgn::table`]: the one schema the Python package uses too),
 //! chunks of games read on `-j N` threads and handed back in input order;
-//! this module writes them out. The games are numbered from 1 in each
-//! input: `file` and `game` join the two tables.
+//! this module writes them out. The moves table's Parquet pages are encoded
+//! from the rows on those threads ([`super::moves_parquet`]). The games are
+//! numbered from 1 in each input: `file` and `game` join the two tables.
 //!
 //! An output file is written under a temporary name beside it and takes its
 //! name only when every input was read ([`NewFile`]): an interrupted run
@@ -555,30 +556,22 @@ impl Sink {
     }
 }
 
-/// Snappy pages; the game, ply and move numbers delta-encoded (they mostly
-/// count up by one), the other columns with a dictionary where it pays; a
-/// column chunk's minimum and maximum (for readers that skip row groups),
-/// but for the text of moves ([`NO_STATISTICS`]).
+/// Snappy pages; the game numbers, lines and byte offsets of games
+/// delta-encoded (they count up), the other columns with a dictionary where
+/// it pays; a column chunk's minimum and maximum (for readers that skip row
+/// groups). The moves table's pages make the same choices
+/// ([`super::moves_parquet`]).
 pub(super) fn parquet_properties() -> WriterProperties {
     let mut properties = WriterProperties::builder()
         .set_compression(Compression::SNAPPY)
         .set_statistics_enabled(EnabledStatistics::Chunk);
-    for column in ["game", "ply", "number", "line", "byte_offset"] {
+    for column in ["game", "line", "byte_offset"] {
         properties = properties
             .set_column_dictionary_enabled(ColumnPath::from(column), false)
             .set_column_encoding(ColumnPath::from(column), Encoding::DELTA_BINARY_PACKED);
     }
-    for column in NO_STATISTICS {
-        properties = properties.set_column_statistics_enabled(ColumnPath::from(column), EnabledStatistics::None);
-    }
     properties.build()
 }
-
-/// The moves table's text columns written without a minimum and maximum:
-/// every row group holds about the whole range of their values, so a
-/// reader skips none by them, and finding them compares every value (the
-/// export of the benchmark corpus took 8% longer with them).
-const NO_STATISTICS: [&str; 7] = ["side", "san", "uci", "written", "comment", "fen", "path"];
 
 /// One value of a column (borrowed from it).
 enum Value<'a> {
