@@ -131,8 +131,6 @@ struct ChunkMeta {
     values: usize,
     /// The data page's encoding.
     encoding: Encoding,
-    /// Whether the page has levels.
-    levels: bool,
     compress: bool,
     statistics: Option<Statistics>,
 }
@@ -192,21 +190,13 @@ impl Writer {
                     let (min, max) = (values.iter().all(|&value| value), values.iter().any(|&value| value));
                     Statistics::boolean(Some(min), Some(max), None, Some(0), false)
                 });
-                let chunk = ChunkMeta {
-                    rows: n,
-                    values: n,
-                    encoding: Encoding::PLAIN,
-                    levels: false,
-                    compress: true,
-                    statistics,
-                };
+                let chunk = ChunkMeta { rows: n, values: n, encoding: Encoding::PLAIN, compress: true, statistics };
                 self.write_chunk(descr, None, chunk)
             }
             "clock" | "elapsed" => {
                 let times = if name == "clock" { &rows.clock } else { &rows.elapsed };
-                self.optional_column(descr, times.iter().map(|time| time.map(|time| time.as_secs_f64())), |value| {
-                    value.to_le_bytes()
-                })
+                let seconds = times.iter().map(|time| time.map(|time| time.as_secs_f64()));
+                self.optional_column(descr, seconds, f64::to_le_bytes, Statistics::double)
             }
             "eval_cp" | "eval_mate" => {
                 let mate = name == "eval_mate";
@@ -217,7 +207,7 @@ impl Writer {
                     Some(Score::Mate(n)) if mate => Some(n),
                     _ => None,
                 });
-                self.optional_column(descr, scores, i32::to_le_bytes)
+                self.optional_column(descr, scores, i32::to_le_bytes, Statistics::int32)
             }
             "nags" => self.nags_column(descr, rows),
             "written" | "comment" => {
@@ -250,14 +240,7 @@ impl Writer {
         self.page.clear();
         self.page.push(width);
         hybrid(&mut self.page, width, &self.numbers);
-        let chunk = ChunkMeta {
-            rows,
-            values: rows,
-            encoding: Encoding::RLE_DICTIONARY,
-            levels: false,
-            compress: false,
-            statistics,
-        };
+        let chunk = ChunkMeta { rows, values: rows, encoding: Encoding::RLE_DICTIONARY, compress: false, statistics };
         self.write_chunk(descr, Some((dictionary, values.len())), chunk)
     }
 
@@ -284,28 +267,22 @@ impl Writer {
                 Statistics::int64(Some(min as i64), Some(max as i64), None, Some(0), false)
             }
         });
-        let chunk = ChunkMeta {
-            rows: len,
-            values: len,
-            encoding: Encoding::DELTA_BINARY_PACKED,
-            levels: false,
-            compress: true,
-            statistics,
-        };
+        let chunk =
+            ChunkMeta { rows: len, values: len, encoding: Encoding::DELTA_BINARY_PACKED, compress: true, statistics };
         self.write_chunk(descr, None, chunk)
     }
 
     /// An optional column of numbers (`Some` present, `None` null), each
-    /// written as `bytes` gives it; with its minimum and maximum.
+    /// written as `bytes` gives it; with its minimum and maximum (none when
+    /// every value is null), made by `statistics` (`Statistics::double`,
+    /// `Statistics::int32`).
     fn optional_column<T: Copy + PartialOrd, const N: usize>(
         &mut self,
         descr: &ColumnDescPtr,
         values: impl Iterator<Item = Option<T>>,
         bytes: impl Fn(T) -> [u8; N],
-    ) -> Result<ColumnCloseResult>
-    where
-        Statistics: FromMinMax<T>,
-    {
+        statistics: StatisticsOf<T>,
+    ) -> Result<ColumnCloseResult> {
         self.numbers.clear();
         let mut present = Vec::new();
         let mut range: Option<(T, T)> = None;
@@ -325,9 +302,8 @@ impl Writer {
         levels(&mut self.page, &self.numbers)?;
         self.page.extend_from_slice(&present);
         let (min, max) = range.unzip();
-        let statistics = Some(Statistics::from_min_max(min, max, nulls));
-        let chunk =
-            ChunkMeta { rows, values: rows, encoding: Encoding::PLAIN, levels: true, compress: true, statistics };
+        let statistics = Some(statistics(min, max, None, Some(nulls), false));
+        let chunk = ChunkMeta { rows, values: rows, encoding: Encoding::PLAIN, compress: true, statistics };
         self.write_chunk(descr, None, chunk)
     }
 
@@ -364,7 +340,6 @@ impl Writer {
             rows: rows.len(),
             values: repetition.len(),
             encoding: Encoding::PLAIN,
-            levels: true,
             compress: true,
             statistics,
         };
@@ -395,14 +370,7 @@ impl Writer {
             }
             start = end;
         }
-        let chunk = ChunkMeta {
-            rows,
-            values: rows,
-            encoding: Encoding::PLAIN,
-            levels: empty_is_null,
-            compress: true,
-            statistics: None,
-        };
+        let chunk = ChunkMeta { rows, values: rows, encoding: Encoding::PLAIN, compress: true, statistics: None };
         self.write_chunk(descr, None, chunk)
     }
 
@@ -422,7 +390,7 @@ impl Writer {
         let mut encodings = vec![chunk.encoding];
         if let Some((values, count)) = dictionary {
             let size = values.len();
-            let buf = compress(&mut self.snappy, values, chunk.compress)?;
+            let buf = compress(&mut self.snappy, &values, chunk.compress)?;
             let count = u32::try_from(count).map_err(|_| general("a dictionary of over 2^32 values".to_owned()))?;
             let page = Page::DictionaryPage { buf, num_values: count, encoding: Encoding::PLAIN, is_sorted: false };
             let spec = pages.write_page(CompressedPage::new(page, size))?;
@@ -431,11 +399,11 @@ impl Writer {
             uncompressed_size += spec.uncompressed_size;
             encodings.push(Encoding::PLAIN);
         }
-        if chunk.levels {
+        if descr.max_def_level() > 0 || descr.max_rep_level() > 0 {
             encodings.push(Encoding::RLE);
         }
         let size = self.page.len();
-        let buf = compress(&mut self.snappy, std::mem::take(&mut self.page), chunk.compress)?;
+        let buf = compress(&mut self.snappy, &self.page, chunk.compress)?;
         let num_values = u32::try_from(chunk.values).map_err(|_| general("a page of over 2^32 values".to_owned()))?;
         let page = Page::DataPage {
             buf,
@@ -470,38 +438,24 @@ impl Writer {
     }
 }
 
-/// Statistics of a column of `T`.
-trait FromMinMax<T> {
-    /// `None`: every value is null.
-    fn from_min_max(min: Option<T>, max: Option<T>, nulls: u64) -> Statistics;
-}
-
-impl FromMinMax<f64> for Statistics {
-    fn from_min_max(min: Option<f64>, max: Option<f64>, nulls: u64) -> Statistics {
-        Statistics::double(min, max, None, Some(nulls), false)
-    }
-}
-
-impl FromMinMax<i32> for Statistics {
-    fn from_min_max(min: Option<i32>, max: Option<i32>, nulls: u64) -> Statistics {
-        Statistics::int32(min, max, None, Some(nulls), false)
-    }
-}
+/// A constructor of [`Statistics`] of values of `T` (`Statistics::double`
+/// ...): minimum, maximum, distinct values, nulls, whether deprecated.
+type StatisticsOf<T> = fn(Option<T>, Option<T>, Option<u64>, Option<u64>, bool) -> Statistics;
 
 fn general(message: String) -> ParquetError {
     ParquetError::General(message)
 }
 
 /// A page's bytes, snappy-compressed if `compress`.
-fn compress(snappy: &mut snap::raw::Encoder, page: Vec<u8>, compress: bool) -> Result<Bytes> {
+fn compress(snappy: &mut snap::raw::Encoder, page: &[u8], compress: bool) -> Result<Bytes> {
     if i32::try_from(page.len()).is_err() {
         return Err(general("a column of a row group over 2 GiB".to_owned()));
     }
     if !compress {
-        return Ok(Bytes::from(page));
+        return Ok(Bytes::copy_from_slice(page));
     }
     let mut out = vec![0; snap::raw::max_compress_len(page.len())];
-    let len = snappy.compress(&page, &mut out).map_err(|err| ParquetError::External(Box::new(err)))?;
+    let len = snappy.compress(page, &mut out).map_err(|err| ParquetError::External(Box::new(err)))?;
     out.truncate(len);
     Ok(Bytes::from(out))
 }
@@ -816,14 +770,14 @@ mod tests {
     }
 
     /// `rows` written as a Parquet file of one row group, as `sanfen
-    /// export` writes it, and the file.
-    fn written(rows: &MoveRows, options: MoveRowOptions) -> Bytes {
+    /// export` writes it, the games numbered after `before`, and the file.
+    fn written(rows: &MoveRows, options: MoveRowOptions, before: u64) -> Bytes {
         let schema = moves_schema(options);
         let writer = ArrowWriter::try_new(Vec::new(), schema, Some(parquet_properties())).unwrap();
         let (mut file, _) = writer.into_serialized_writer().unwrap();
         let columns = file.schema_descr().columns().to_vec();
         let moves = encode_moves(rows, "games.pgn", &columns).unwrap();
-        let games = encode_games(&rows.game, 0, &columns[1]).unwrap();
+        let games = encode_games(&rows.game, before, &columns[1]).unwrap();
         write_row_group(&mut file, moves, games).unwrap();
         Bytes::from(file.into_inner().unwrap())
     }
@@ -842,7 +796,7 @@ mod tests {
         let rows = move_rows(rows, options);
         let schema = moves_schema(options);
         let expected = moves_batch(rows.clone(), "games.pgn", &schema).unwrap();
-        let got = read(written(&rows, options));
+        let got = read(written(&rows, options, 0));
         assert_eq!(got.schema(), schema);
         for (i, field) in schema.fields().iter().enumerate() {
             assert_eq!(got.column(i), expected.column(i), "{}", field.name());
@@ -919,14 +873,7 @@ mod tests {
     #[test]
     fn the_games_are_numbered_after_the_chunks_before() {
         let rows = move_rows(&(0..200).map(row).collect::<Vec<_>>(), MoveRowOptions::default());
-        let schema = moves_schema(MoveRowOptions::default());
-        let writer = ArrowWriter::try_new(Vec::new(), schema, Some(parquet_properties())).unwrap();
-        let (mut file, _) = writer.into_serialized_writer().unwrap();
-        let columns = file.schema_descr().columns().to_vec();
-        let moves = encode_moves(&rows, "games.pgn", &columns).unwrap();
-        let games = encode_games(&rows.game, 41, &columns[1]).unwrap();
-        write_row_group(&mut file, moves, games).unwrap();
-        let got = read(Bytes::from(file.into_inner().unwrap()));
+        let got = read(written(&rows, MoveRowOptions::default(), 41));
         let numbers = got.column(1).as_any().downcast_ref::<arrow_array::UInt64Array>().unwrap();
         let expected: Vec<u64> = rows.game.iter().map(|game| game + 41).collect();
         assert_eq!(numbers.values().to_vec(), expected);
