@@ -358,17 +358,14 @@ impl Writer {
         let rows = column.len();
         if empty_is_null {
             self.numbers.clear();
-            let starts = core::iter::once(0).chain(column.ends.iter().copied());
-            self.numbers.extend(starts.zip(&column.ends).map(|(start, &end)| u32::from(end > start)));
+            self.numbers.extend((0..rows).map(|i| u32::from(!column.range(i).is_empty())));
             levels(&mut self.page, &self.numbers)?;
         }
         self.page.reserve(column.text.len() + 4 * rows);
-        let mut start = 0;
-        for &end in &column.ends {
-            if !(empty_is_null && end == start) {
-                plain_text(&mut self.page, &column.text[start..end])?;
+        for value in (0..rows).map(|i| column.get(i)) {
+            if !(empty_is_null && value.is_empty()) {
+                plain_text(&mut self.page, value)?;
             }
-            start = end;
         }
         let chunk = ChunkMeta { rows, values: rows, encoding: Encoding::PLAIN, compress: true, statistics: None };
         self.write_chunk(descr, None, chunk)
@@ -474,34 +471,30 @@ struct Dictionary<'a> {
 impl<'a> Dictionary<'a> {
     /// The index of value `i` of `column`, added if new.
     fn index(&mut self, column: &'a TextColumn, i: usize) -> u32 {
-        let start = if i == 0 { 0 } else { column.ends[i - 1] };
-        let end = column.ends[i];
-        let bytes = column.text.as_bytes();
-        let len = end - start;
+        let range = column.range(i);
+        let value = &column.text[range.clone()];
+        let len = value.len();
         let next = self.values.len() as u32;
-        if len <= 7 {
-            let word = match bytes.get(start..start + 8) {
+        let index = if len <= 7 {
+            // the value's bytes and those after it in the column as one word
+            // (the key keeps the value's), or the value alone at the end
+            let word = match column.text.as_bytes().get(range.start..range.start + 8) {
                 Some(word) => u64::from_le_bytes(word.try_into().unwrap_or_default()),
                 None => {
                     let mut word = [0; 8];
-                    word[..len].copy_from_slice(&bytes[start..end]);
+                    word[..len].copy_from_slice(value.as_bytes());
                     u64::from_le_bytes(word)
                 }
             };
             let key = (word & ((1 << (8 * len)) - 1)) | ((len as u64) << 56);
-            let index = *self.short.entry(key).or_insert(next);
-            if index == next {
-                self.values.push(&column.text[start..end]);
-            }
-            index
+            *self.short.entry(key).or_insert(next)
         } else {
-            let value = &column.text[start..end];
-            let index = *self.long.entry(value).or_insert(next);
-            if index == next {
-                self.values.push(value);
-            }
-            index
+            *self.long.entry(value).or_insert(next)
+        };
+        if index == next {
+            self.values.push(value);
         }
+        index
     }
 }
 

@@ -71,8 +71,18 @@ impl TextColumn {
     /// `i` is not below [`TextColumn::len`].
     #[inline]
     pub fn get(&self, i: usize) -> &str {
+        &self.text[self.range(i)]
+    }
+
+    /// Where value `i` is in [`TextColumn::text`].
+    ///
+    /// # Panics
+    ///
+    /// `i` is not below [`TextColumn::len`].
+    #[inline]
+    pub fn range(&self, i: usize) -> core::ops::Range<usize> {
         let start = if i == 0 { 0 } else { self.ends[i - 1] };
-        &self.text[start..self.ends[i]]
+        start..self.ends[i]
     }
 
     /// The number of values.
