@@ -7,9 +7,10 @@
 //! Their dictionary interns every value of every text column (a
 //! hash and a byte comparison per row, for `file`, `side`, `san` and `uci`
 //! alike), and their levels are computed from Arrow's arrays. Here the
-//! table's shape is known: a dictionary of the few SAN and UCI texts is
-//! kept by a hash of their bytes as one word, a constant column is one
-//! run, and the levels of a column are one pass over its rows. parquet
+//! table's shape is known: the SAN and UCI columns come as dictionaries
+//! already ([`sanfen::pgn::rows::DictColumn`], built from the moves as
+//! they are read, with no text per row), a constant column is one run, and
+//! the levels of a column are one pass over its rows. parquet
 //! still writes the pages' headers, the row groups and the footer (with
 //! the Arrow schema), so what a reader sees is what Arrow's writer makes:
 //! the same columns and types, read back alike (tested against it).
@@ -38,7 +39,6 @@ use parquet::file::metadata::ColumnChunkMetaData;
 use parquet::file::statistics::Statistics;
 use parquet::file::writer::{SerializedFileWriter, SerializedPageWriter, TrackedWrite};
 use parquet::schema::types::ColumnDescPtr;
-use rustc_hash::FxHashMap;
 use sanfen::Color;
 use sanfen::pgn::commands::Score;
 use sanfen::pgn::rows::{MoveRows, TextColumn};
@@ -172,10 +172,10 @@ impl Writer {
             }
             "san" | "uci" => {
                 let column = if name == "san" { &rows.san } else { &rows.uci };
-                let mut dictionary = Dictionary::default();
                 self.numbers.clear();
-                self.numbers.extend((0..n).map(|i| dictionary.index(column, i)));
-                self.dictionary_column(descr, &dictionary.values, n, None)
+                self.numbers.extend_from_slice(&column.index);
+                let values: Vec<&str> = (0..column.values.len()).map(|i| column.values.get(i)).collect();
+                self.dictionary_column(descr, &values, n, None)
             }
             "ply" | "number" => {
                 let values = if name == "ply" { &rows.ply } else { &rows.number };
@@ -457,47 +457,6 @@ fn compress(snappy: &mut snap::raw::Encoder, page: &[u8], compress: bool) -> Res
     Ok(Bytes::from(out))
 }
 
-/// The distinct values of a text column, each with its index (in order of
-/// first appearance).
-#[derive(Default)]
-struct Dictionary<'a> {
-    values: Vec<&'a str>,
-    /// Values of up to 7 bytes, by their bytes and length as one word.
-    short: FxHashMap<u64, u32>,
-    /// Longer values.
-    long: FxHashMap<&'a str, u32>,
-}
-
-impl<'a> Dictionary<'a> {
-    /// The index of value `i` of `column`, added if new.
-    fn index(&mut self, column: &'a TextColumn, i: usize) -> u32 {
-        let range = column.range(i);
-        let value = &column.text[range.clone()];
-        let len = value.len();
-        let next = self.values.len() as u32;
-        let index = if len <= 7 {
-            // the value's bytes and those after it in the column as one word
-            // (the key keeps the value's), or the value alone at the end
-            let word = match column.text.as_bytes().get(range.start..range.start + 8) {
-                Some(word) => u64::from_le_bytes(word.try_into().unwrap_or_default()),
-                None => {
-                    let mut word = [0; 8];
-                    word[..len].copy_from_slice(value.as_bytes());
-                    u64::from_le_bytes(word)
-                }
-            };
-            let key = (word & ((1 << (8 * len)) - 1)) | ((len as u64) << 56);
-            *self.short.entry(key).or_insert(next)
-        } else {
-            *self.long.entry(value).or_insert(next)
-        };
-        if index == next {
-            self.values.push(value);
-        }
-        index
-    }
-}
-
 /// Appends `value` in `PLAIN` encoding: its length (4 bytes), its bytes.
 fn plain_text(out: &mut Vec<u8>, value: &str) -> Result<()> {
     let len = u32::try_from(value.len()).map_err(|_| general("a value over 4 GiB".to_owned()))?;
@@ -741,8 +700,8 @@ mod tests {
             out.ply.push(row.ply);
             out.number.push(row.number);
             out.side.push(if row.black { Color::Black } else { Color::White });
-            push(&mut out.san, &row.san);
-            push(&mut out.uci, &row.uci);
+            out.san.push(&row.san);
+            out.uci.push(&row.uci);
             push(&mut out.written, &row.written);
             out.capture.push(row.capture);
             out.check.push(row.check);

@@ -32,6 +32,8 @@ use core::fmt::Write as _;
 use std::io::Read;
 use std::time::Duration;
 
+use rustc_hash::FxHashMap;
+
 use crate::Color;
 use crate::Position;
 use crate::pgn::chunk::Chunk;
@@ -41,6 +43,8 @@ use crate::pgn::input::{Compression, Input, InputError};
 use crate::pgn::parallel::Ordered;
 use crate::pgn::reader::{Location, RawText, Reader, ResultToken, Skip, SyntaxError, Visitor};
 use crate::pgn::validate::{Options, Validator};
+use crate::san::{San, SanPlus, Suffix};
+use crate::{Move, Uci};
 
 /// What [`MoveRows`] hold beyond the columns every table has.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -116,6 +120,195 @@ impl TextColumn {
     }
 }
 
+/// A text column of few distinct values (the SAN and UCI of moves): each
+/// distinct value once, in the order of its first row, and each row's value
+/// as its place among them, as Parquet and Arrow store such a column
+/// (dictionary encoding).
+#[derive(Clone, Debug, Default)]
+pub struct DictColumn {
+    /// The distinct values, in the order of their first row.
+    pub values: TextColumn,
+    /// Each row's value: its place in [`DictColumn::values`].
+    pub index: Vec<u32>,
+    /// The place of a value by a key of what it was written from (a SAN,
+    /// a move), so that a row of a value seen before writes no text.
+    by_key: FxHashMap<u32, u32>,
+    /// The keys looked up last, one per slot of a hash of the key (key + 1,
+    /// as 0 marks an empty slot, and place): most rows find their key here,
+    /// which costs less than a look in `by_key`. Empty until the first key.
+    recent: Vec<(u32, u32)>,
+    /// The place of a value by its text.
+    by_text: FxHashMap<Box<str>, u32>,
+}
+
+impl PartialEq for DictColumn {
+    /// The same values in the same rows (however they were looked up).
+    fn eq(&self, other: &DictColumn) -> bool {
+        self.values == other.values && self.index == other.index
+    }
+}
+
+impl DictColumn {
+    /// Value `i`.
+    ///
+    /// # Panics
+    ///
+    /// `i` is not below [`DictColumn::len`].
+    #[inline]
+    pub fn get(&self, i: usize) -> &str {
+        self.values.get(self.index[i] as usize)
+    }
+
+    /// The number of rows.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.index.len()
+    }
+
+    /// No row.
+    pub fn is_empty(&self) -> bool {
+        self.index.is_empty()
+    }
+
+    /// Every row's value written out, one after another.
+    pub fn expand(&self) -> TextColumn {
+        let mut column = TextColumn::default();
+        column.reserve(self.len(), self.values.text.len() / self.values.len().max(1));
+        for &i in &self.index {
+            column.push(self.values.get(i as usize));
+        }
+        column
+    }
+
+    /// Appends a row of `value`.
+    pub fn push(&mut self, value: &str) {
+        let i = self.place(value);
+        self.index.push(i);
+    }
+
+    /// Appends a row of the value `key` stands for, which `write` writes
+    /// into a window and tells the length of when the key is new. A key
+    /// stands for one text only.
+    #[inline]
+    fn push_keyed(&mut self, key: u32, write: impl FnOnce(&mut [u8; 16]) -> usize) {
+        let slot = (key.wrapping_mul(0x9e37_79b1) >> (32 - RECENT_BITS)) as usize;
+        let i = match self.recent.get(slot) {
+            Some(&(recent, i)) if recent == key + 1 => i,
+            _ => self.look_up(key, slot, write),
+        };
+        self.index.push(i);
+    }
+
+    /// The place of the value of `key`, not in its slot of the recent keys
+    /// (`slot`), which it then takes.
+    #[cold]
+    fn look_up(&mut self, key: u32, slot: usize, write: impl FnOnce(&mut [u8; 16]) -> usize) -> u32 {
+        let i = match self.by_key.get(&key) {
+            Some(&i) => i,
+            None => {
+                let mut text = [0; 16];
+                let len = write(&mut text);
+                let i = self.place(core::str::from_utf8(&text[..len]).unwrap_or_default());
+                self.by_key.insert(key, i);
+                i
+            }
+        };
+        if self.recent.is_empty() {
+            self.recent = vec![(0, 0); 1 << RECENT_BITS];
+        }
+        self.recent[slot] = (key + 1, i);
+        i
+    }
+
+    /// The place of `value` among the values, added if new.
+    fn place(&mut self, value: &str) -> u32 {
+        if let Some(&i) = self.by_text.get(value) {
+            return i;
+        }
+        let i = self.values.len() as u32;
+        self.values.push(value);
+        self.by_text.insert(value.into(), i);
+        i
+    }
+
+    /// The value of the last row.
+    #[inline]
+    fn last(&self) -> &str {
+        self.index.last().map_or("", |&i| self.values.get(i as usize))
+    }
+}
+
+/// The slots of a [`DictColumn`]'s recent keys: 2 to this power (more
+/// than a chunk's distinct SANs, usually).
+const RECENT_BITS: u32 = 12;
+
+/// A key of each canonical SAN, told apart by every field its text shows:
+/// the move's kind, piece, origin file and rank, capture, square,
+/// promotion, check mark and annotation.
+fn san_key(san: &SanPlus) -> u32 {
+    let role = |role: Option<crate::Role>| role.map_or(0, |role| role as u32);
+    let (kind, fields) = match san.san {
+        San::Normal { role: piece, file, rank, capture, to, promotion } => {
+            let file = file.map_or(0, |file| file as u32 + 1);
+            let rank = rank.map_or(0, |rank| rank as u32 + 1);
+            (
+                0,
+                piece as u32
+                    | file << 3
+                    | rank << 7
+                    | u32::from(capture) << 11
+                    | (to as u32) << 12
+                    | role(promotion) << 18,
+            )
+        }
+        San::Squares { from, to, capture, promotion } => {
+            (1, from as u32 | (to as u32) << 6 | u32::from(capture) << 12 | role(promotion) << 13)
+        }
+        San::Castle(side) => (2, side as u32),
+        San::Null => (3, 0),
+    };
+    let suffix = match san.suffix {
+        None => 0,
+        Some(Suffix::Check) => 1,
+        Some(Suffix::Checkmate) => 2,
+    };
+    let annotation = san.annotation.map_or(0, |annotation| u32::from(annotation.nag()));
+    fields | kind << 21 | suffix << 23 | annotation << 25
+}
+
+/// A key of each move in UCI (0 for a null move).
+fn uci_key(uci: Option<Uci>) -> u32 {
+    uci.map_or(0, |uci| {
+        1 << 15 | uci.from as u32 | (uci.to as u32) << 6 | uci.promotion.map_or(0, |role| role as u32) << 12
+    })
+}
+
+/// Writes a move in UCI (`0000` for a null move) into a window; its length.
+fn write_uci(uci: Option<Uci>, out: &mut [u8; 16]) -> usize {
+    let Some(uci) = uci else {
+        out[..4].copy_from_slice(b"0000");
+        return 4;
+    };
+    let mut len = 0;
+    for square in [uci.from, uci.to] {
+        out[len] = b'a' + square.file() as u8;
+        out[len + 1] = b'1' + square.rank() as u8;
+        len += 2;
+    }
+    if let Some(role) = uci.promotion {
+        out[len] = role.char() as u8;
+        len += 1;
+    }
+    len
+}
+
+/// Appends a move's SAN and UCI to their columns.
+#[inline]
+fn push_move(rows: &mut MoveRows, san: &SanPlus, uci: Option<Uci>) {
+    rows.san.push_keyed(san_key(san), |out| san.write_ascii(out));
+    rows.uci.push_keyed(uci_key(uci), |out| write_uci(uci, out));
+}
+
 /// The mainline moves of some games, one row per move, as columns (each
 /// column holds one value per row).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -129,10 +322,10 @@ pub struct MoveRows {
     /// The side that moved.
     pub side: Vec<Color>,
     /// The move in canonical SAN, with its check mark.
-    pub san: TextColumn,
+    pub san: DictColumn,
     /// The move in UCI (`0000` for a null move; castling king to rook in
     /// Chess960 games).
-    pub uci: TextColumn,
+    pub uci: DictColumn,
     /// The token as written when it is not [`MoveRows::san`] (`Ng1f3`,
     /// `e4!?`), else empty.
     pub written: TextColumn,
@@ -224,8 +417,8 @@ impl MoveRows {
         self.ply.reserve(moves);
         self.number.reserve(moves);
         self.side.reserve(moves);
-        self.san.reserve(moves, 4);
-        self.uci.reserve(moves, 4);
+        self.san.index.reserve(moves);
+        self.uci.index.reserve(moves);
         self.written.reserve(moves, 0);
         self.capture.reserve(moves);
         self.check.reserve(moves);
@@ -327,20 +520,13 @@ impl MoveRows {
         self.ply.push(node.ply);
         self.number.push(node.number);
         self.side.push(node.side);
-        let mut text = [0; 16];
-        let len = node.san.write_ascii(&mut text);
-        let san = core::str::from_utf8(&text[..len]).unwrap_or_default();
-        self.san.push(san);
-        if node.written == san {
+        push_move(self, &node.san, node.played.map(|m| m.to_uci(mode)));
+        if node.written == self.san.last() {
             self.written.end();
         } else {
             self.written.push(&node.written);
         }
-        match node.played {
-            Some(m) => push_uci(&mut self.uci, m.to_uci(mode)),
-            None => self.uci.push("0000"),
-        }
-        self.capture.push(node.played.is_some_and(crate::Move::is_capture));
+        self.capture.push(node.played.is_some_and(Move::is_capture));
         self.check.push(node.san.suffix.is_some());
         self.clock.push(node.clock());
         self.elapsed.push(node.elapsed());
@@ -363,18 +549,6 @@ impl MoveRows {
             paths.push(path);
         }
     }
-}
-
-/// Appends a move in UCI to a text column.
-fn push_uci(column: &mut TextColumn, uci: crate::Uci) {
-    for square in [uci.from, uci.to] {
-        column.text.push(square.file().char());
-        column.text.push(square.rank().char());
-    }
-    if let Some(role) = uci.promotion {
-        column.text.push(role.char());
-    }
-    column.end();
 }
 
 /// One row of [`MoveRows`]: a mainline move (see the columns of
@@ -506,20 +680,13 @@ impl Visitor for RowBuilder<'_, '_> {
         rows.ply.push(ply);
         rows.number.push(number);
         rows.side.push(side);
-        let mut text = [0; 16];
-        let len = san.write_ascii(&mut text);
-        let san_text = core::str::from_utf8(&text[..len]).unwrap_or_default();
-        rows.san.push(san_text);
-        if token == san_text.as_bytes() {
+        push_move(rows, &san, m.map(|m| m.to_uci(mode)));
+        if token == rows.san.last().as_bytes() {
             rows.written.end();
         } else {
             rows.written.push(&RawText(token).decode());
         }
-        match m {
-            Some(m) => push_uci(&mut rows.uci, m.to_uci(mode)),
-            None => rows.uci.push("0000"),
-        }
-        rows.capture.push(m.is_some_and(crate::Move::is_capture));
+        rows.capture.push(m.is_some_and(Move::is_capture));
         rows.check.push(san.suffix.is_some());
         if let Some(nag) = glued_annotation(token) {
             rows.nag_values.push(nag);
@@ -683,5 +850,131 @@ impl Iterator for MoveRowChunks {
                 Err(err)
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::san::{Annotation, CastlingSide};
+    use crate::{File, Rank, Role, Square};
+
+    /// Every SAN of a broad set: each kind, piece, origin, capture,
+    /// promotion, check mark and annotation, on a few squares.
+    fn sans() -> Vec<SanPlus> {
+        let roles = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
+        let promotions = [None, Some(Role::Knight), Some(Role::Bishop), Some(Role::Rook), Some(Role::Queen)];
+        let squares = [Square::A1, Square::E4, Square::H8, Square::D5];
+        let files = core::iter::once(None).chain(File::ALL.map(Some));
+        let ranks: Vec<Option<Rank>> = core::iter::once(None).chain(Rank::ALL.map(Some)).collect();
+        let mut moves = vec![San::Null, San::Castle(CastlingSide::KingSide), San::Castle(CastlingSide::QueenSide)];
+        for file in files {
+            for &rank in &ranks {
+                for role in roles {
+                    for to in squares {
+                        for capture in [false, true] {
+                            for promotion in promotions {
+                                moves.push(San::Normal { role, file, rank, capture, to, promotion });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for from in squares {
+            for to in squares {
+                for capture in [false, true] {
+                    for promotion in promotions {
+                        moves.push(San::Squares { from, to, capture, promotion });
+                    }
+                }
+            }
+        }
+        let annotations = [None, Some(Annotation::Good), Some(Annotation::Blunder), Some(Annotation::Dubious)];
+        let mut sans = Vec::new();
+        for san in moves {
+            for suffix in [None, Some(Suffix::Check), Some(Suffix::Checkmate)] {
+                for annotation in annotations {
+                    sans.push(SanPlus { san, suffix, annotation, en_passant_mark: false });
+                }
+            }
+        }
+        sans
+    }
+
+    fn text(san: &SanPlus) -> String {
+        let mut out = [0; 16];
+        let len = san.write_ascii(&mut out);
+        String::from_utf8(out[..len].to_vec()).unwrap()
+    }
+
+    #[test]
+    fn a_san_key_stands_for_one_text() {
+        let sans = sans();
+        // (3 + 9 * 9 * 6 * 4 * 2 * 5 + 4 * 4 * 2 * 5) moves, 3 check marks, 4 annotations
+        assert_eq!(sans.len(), 235_236);
+        let mut texts: FxHashMap<u32, String> = FxHashMap::default();
+        for san in &sans {
+            let text = text(san);
+            let known = texts.entry(san_key(san)).or_insert_with(|| text.clone());
+            assert_eq!(*known, text, "{san:?}");
+        }
+        // every SAN has a key of its own (some share a text: a pawn push
+        // with and without its origin)
+        assert_eq!(texts.len(), sans.len());
+    }
+
+    #[test]
+    fn a_uci_key_stands_for_one_text() {
+        let mut texts: FxHashMap<u32, String> = FxHashMap::default();
+        let promotions = [None, Some(Role::Knight), Some(Role::Queen)];
+        let moves = Square::ALL.into_iter().flat_map(|from| {
+            Square::ALL.into_iter().flat_map(move |to| promotions.map(move |promotion| Uci { from, to, promotion }))
+        });
+        for uci in moves.map(Some).chain([None]) {
+            let mut out = [0; 16];
+            let len = write_uci(uci, &mut out);
+            let text = core::str::from_utf8(&out[..len]).unwrap().to_owned();
+            assert_eq!(text, uci.map_or_else(|| "0000".to_owned(), |uci| uci.to_string()));
+            assert!(texts.insert(uci_key(uci), text).is_none(), "{uci:?}");
+        }
+        assert_eq!(texts.len(), 64 * 64 * 3 + 1);
+    }
+
+    #[test]
+    fn a_dictionary_column_keeps_each_value_once_in_order_of_its_first_row() {
+        let e4 = SanPlus::new(San::Normal {
+            role: Role::Pawn,
+            file: None,
+            rank: None,
+            capture: false,
+            to: Square::E4,
+            promotion: None,
+        });
+        let nf3 = SanPlus::new(San::Normal {
+            role: Role::Knight,
+            file: None,
+            rank: None,
+            capture: false,
+            to: Square::F3,
+            promotion: None,
+        });
+        let mut keyed = DictColumn::default();
+        for san in [nf3, e4, nf3, nf3, e4] {
+            keyed.push_keyed(san_key(&san), |out| san.write_ascii(out));
+        }
+        keyed.push("e4");
+        keyed.push("O-O");
+        let mut by_text = DictColumn::default();
+        for text in ["Nf3", "e4", "Nf3", "Nf3", "e4", "e4", "O-O"] {
+            by_text.push(text);
+        }
+        assert_eq!(keyed, by_text);
+        assert_eq!(keyed.index, [0, 1, 0, 0, 1, 1, 2]);
+        assert_eq!((keyed.values.text.as_str(), keyed.values.ends.as_slice()), ("Nf3e4O-O", &[3, 5, 8][..]));
+        assert_eq!((keyed.len(), keyed.get(3), keyed.last()), (7, "Nf3", "O-O"));
+        let expanded = keyed.expand();
+        assert_eq!(expanded.text, "Nf3e4Nf3Nf3e4e4O-O");
+        assert_eq!(expanded.ends, [3, 5, 8, 11, 13, 15, 18]);
     }
 }
