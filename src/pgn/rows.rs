@@ -186,15 +186,14 @@ impl DictColumn {
         self.index.push(i);
     }
 
-    /// Appends a row of the value `key` stands for, which `write` writes
-    /// into a window and tells the length of when the key is new. A key
-    /// stands for one text only.
+    /// Appends a row of the value `key` stands for, which `text` writes
+    /// when the key is new. A key stands for one text only.
     #[inline]
-    fn push_keyed(&mut self, key: u32, write: impl FnOnce(&mut [u8; 16]) -> usize) {
+    fn push_keyed(&mut self, key: u32, text: impl FnOnce() -> String) {
         let slot = (key.wrapping_mul(0x9e37_79b1) >> (32 - RECENT_BITS)) as usize;
         let i = match self.recent.get(slot) {
             Some(&(recent, i)) if recent == key + 1 => i,
-            _ => self.look_up(key, slot, write),
+            _ => self.look_up(key, slot, text),
         };
         self.index.push(i);
     }
@@ -202,13 +201,11 @@ impl DictColumn {
     /// The place of the value of `key`, not in its slot of the recent keys
     /// (`slot`), which it then takes.
     #[cold]
-    fn look_up(&mut self, key: u32, slot: usize, write: impl FnOnce(&mut [u8; 16]) -> usize) -> u32 {
+    fn look_up(&mut self, key: u32, slot: usize, text: impl FnOnce() -> String) -> u32 {
         let i = match self.by_key.get(&key) {
             Some(&i) => i,
             None => {
-                let mut text = [0; 16];
-                let len = write(&mut text);
-                let i = self.place(core::str::from_utf8(&text[..len]).unwrap_or_default());
+                let i = self.place(&text());
                 self.by_key.insert(key, i);
                 i
             }
@@ -283,30 +280,11 @@ fn uci_key(uci: Option<Uci>) -> u32 {
     })
 }
 
-/// Writes a move in UCI (`0000` for a null move) into a window; its length.
-fn write_uci(uci: Option<Uci>, out: &mut [u8; 16]) -> usize {
-    let Some(uci) = uci else {
-        out[..4].copy_from_slice(b"0000");
-        return 4;
-    };
-    let mut len = 0;
-    for square in [uci.from, uci.to] {
-        out[len] = b'a' + square.file() as u8;
-        out[len + 1] = b'1' + square.rank() as u8;
-        len += 2;
-    }
-    if let Some(role) = uci.promotion {
-        out[len] = role.char() as u8;
-        len += 1;
-    }
-    len
-}
-
 /// Appends a move's SAN and UCI to their columns.
 #[inline]
 fn push_move(rows: &mut MoveRows, san: &SanPlus, uci: Option<Uci>) {
-    rows.san.push_keyed(san_key(san), |out| san.write_ascii(out));
-    rows.uci.push_keyed(uci_key(uci), |out| write_uci(uci, out));
+    rows.san.push_keyed(san_key(san), || san.to_string());
+    rows.uci.push_keyed(uci_key(uci), || uci.map_or_else(|| "0000".to_owned(), |uci| uci.to_string()));
 }
 
 /// The mainline moves of some games, one row per move, as columns (each
@@ -902,12 +880,6 @@ mod tests {
         sans
     }
 
-    fn text(san: &SanPlus) -> String {
-        let mut out = [0; 16];
-        let len = san.write_ascii(&mut out);
-        String::from_utf8(out[..len].to_vec()).unwrap()
-    }
-
     #[test]
     fn a_san_key_stands_for_one_text() {
         let sans = sans();
@@ -915,7 +887,7 @@ mod tests {
         assert_eq!(sans.len(), 235_236);
         let mut texts: FxHashMap<u32, String> = FxHashMap::default();
         for san in &sans {
-            let text = text(san);
+            let text = san.to_string();
             let known = texts.entry(san_key(san)).or_insert_with(|| text.clone());
             assert_eq!(*known, text, "{san:?}");
         }
@@ -925,20 +897,16 @@ mod tests {
     }
 
     #[test]
-    fn a_uci_key_stands_for_one_text() {
-        let mut texts: FxHashMap<u32, String> = FxHashMap::default();
+    fn every_move_has_a_uci_key_of_its_own() {
+        let mut keys = rustc_hash::FxHashSet::default();
         let promotions = [None, Some(Role::Knight), Some(Role::Queen)];
         let moves = Square::ALL.into_iter().flat_map(|from| {
             Square::ALL.into_iter().flat_map(move |to| promotions.map(move |promotion| Uci { from, to, promotion }))
         });
         for uci in moves.map(Some).chain([None]) {
-            let mut out = [0; 16];
-            let len = write_uci(uci, &mut out);
-            let text = core::str::from_utf8(&out[..len]).unwrap().to_owned();
-            assert_eq!(text, uci.map_or_else(|| "0000".to_owned(), |uci| uci.to_string()));
-            assert!(texts.insert(uci_key(uci), text).is_none(), "{uci:?}");
+            assert!(keys.insert(uci_key(uci)), "{uci:?}");
         }
-        assert_eq!(texts.len(), 64 * 64 * 3 + 1);
+        assert_eq!(keys.len(), 64 * 64 * 3 + 1);
     }
 
     #[test]
@@ -961,7 +929,7 @@ mod tests {
         });
         let mut keyed = DictColumn::default();
         for san in [nf3, e4, nf3, nf3, e4] {
-            keyed.push_keyed(san_key(&san), |out| san.write_ascii(out));
+            keyed.push_keyed(san_key(&san), || san.to_string());
         }
         keyed.push("e4");
         keyed.push("O-O");
