@@ -148,6 +148,11 @@ impl core::fmt::Display for Uci {
     }
 }
 
+/// A move in UCI, or `0000` for a null move (`None`), as UCI writes one.
+pub(crate) fn uci_text(uci: Option<Uci>) -> String {
+    uci.map_or_else(|| "0000".to_owned(), |uci| uci.to_string())
+}
+
 /// The text is not a UCI move such as `e2e4` or `e7e8q`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseUciError;

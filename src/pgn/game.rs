@@ -166,7 +166,7 @@ impl Node {
 
     /// The move in UCI: [`Node::uci`], or `0000` for a null move.
     pub fn uci_text(&self) -> String {
-        self.uci.map_or_else(|| "0000".to_owned(), |uci| uci.to_string())
+        crate::moves::uci_text(self.uci)
     }
 }
 

@@ -284,7 +284,7 @@ fn uci_key(uci: Option<Uci>) -> u32 {
 #[inline]
 fn push_move(rows: &mut MoveRows, san: &SanPlus, uci: Option<Uci>) {
     rows.san.push_keyed(san_key(san), || san.to_string());
-    rows.uci.push_keyed(uci_key(uci), || uci.map_or_else(|| "0000".to_owned(), |uci| uci.to_string()));
+    rows.uci.push_keyed(uci_key(uci), || crate::moves::uci_text(uci));
 }
 
 /// The mainline moves of some games, one row per move, as columns (each
