@@ -172,12 +172,37 @@ impl DictColumn {
 
     /// Every row's value written out, one after another.
     pub fn expand(&self) -> TextColumn {
-        let mut column = TextColumn::default();
-        column.reserve(self.len(), self.values.text.len() / self.values.len().max(1));
+        // Values of at most WIDTH bytes (every SAN and UCI) are copied
+        // WIDTH bytes at a time, the next value written over the excess:
+        // a copy of fixed width costs less than one of the value's length.
+        const WIDTH: usize = 16;
+        let values: Vec<core::ops::Range<usize>> = (0..self.values.len()).map(|i| self.values.range(i)).collect();
+        let mut ends = Vec::with_capacity(self.len());
+        let mut end = 0;
         for &i in &self.index {
-            column.push(self.values.get(i as usize));
+            end += values[i as usize].len();
+            ends.push(end);
         }
-        column
+        if values.iter().any(|value| value.len() > WIDTH) {
+            let mut text = String::with_capacity(end);
+            for &i in &self.index {
+                text.push_str(&self.values.text[values[i as usize].clone()]);
+            }
+            return TextColumn { text, ends };
+        }
+        let mut from = Vec::with_capacity(self.values.text.len() + WIDTH);
+        from.extend_from_slice(self.values.text.as_bytes());
+        from.resize(self.values.text.len() + WIDTH, 0);
+        let mut text = vec![0; end + WIDTH];
+        let mut at = 0;
+        for &i in &self.index {
+            let value = &values[i as usize];
+            text[at..at + WIDTH].copy_from_slice(&from[value.start..value.start + WIDTH]);
+            at += value.len();
+        }
+        text.truncate(end);
+        let text = String::from_utf8(text).expect("whole values, one after another");
+        TextColumn { text, ends }
     }
 
     /// Appends a row of `value`.
@@ -944,5 +969,26 @@ mod tests {
         let expanded = keyed.expand();
         assert_eq!(expanded.text, "Nf3e4Nf3Nf3e4e4O-O");
         assert_eq!(expanded.ends, [3, 5, 8, 11, 13, 15, 18]);
+    }
+
+    #[test]
+    fn a_dictionary_column_expands_values_of_any_length_and_script() {
+        // up to 16 bytes each: copied 16 bytes at a time
+        let mut short = DictColumn::default();
+        for text in ["exd8=Q+", "", "0000", "sixteen bytes ok", "é", "exd8=Q+", "", "é"] {
+            short.push(text);
+        }
+        let expanded = short.expand();
+        assert_eq!(expanded.text, "exd8=Q+0000sixteen bytes okéexd8=Q+é");
+        assert_eq!(expanded.ends, [7, 7, 11, 27, 29, 36, 36, 38]);
+        // a longer value: copied by its length
+        let mut long = DictColumn::default();
+        for text in ["seventeen bytes!!", "a", "seventeen bytes!!"] {
+            long.push(text);
+        }
+        let expanded = long.expand();
+        assert_eq!(expanded.text, "seventeen bytes!!aseventeen bytes!!");
+        assert_eq!(expanded.ends, [17, 18, 35]);
+        assert_eq!(DictColumn::default().expand(), TextColumn::default());
     }
 }
