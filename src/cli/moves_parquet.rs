@@ -500,10 +500,13 @@ fn hybrid(out: &mut Vec<u8>, width: u8, values: &[u32]) {
     let mut i = 0;
     while i < values.len() {
         let value = values[i];
-        let mut end = i + 1;
-        while end < values.len() && values[end] == value {
-            end += 1;
+        // a run shorter than 8 is among the literals: most values of an
+        // index column are, so one look tells most of them apart
+        if values.get(i + 7).is_some_and(|&last| last != value) {
+            i += 1;
+            continue;
         }
+        let end = run_end(values, i);
         // the values before the run make whole groups: some of the run
         // may go with them
         let pending = i - literals;
@@ -520,32 +523,52 @@ fn hybrid(out: &mut Vec<u8>, width: u8, values: &[u32]) {
     bit_packed(out, width, &values[literals..]);
 }
 
+/// The end of the run of equal values that starts at `start`.
+fn run_end(values: &[u32], start: usize) -> usize {
+    let value = values[start];
+    let mut end = start + 1;
+    // eight at a time (compared at once) while the run lasts: the runs
+    // of levels of a column of few values are long
+    while let Some(eight) = values.get(end..end + 8)
+        && eight.iter().all(|&other| other == value)
+    {
+        end += 8;
+    }
+    while end < values.len() && values[end] == value {
+        end += 1;
+    }
+    end
+}
+
 /// Appends `values` as bit-packed runs (a multiple of 8 values but at the
 /// end of a page, whose last group is filled with zeros).
 fn bit_packed(out: &mut Vec<u8>, width: u8, values: &[u32]) {
     for run in values.chunks(BIT_PACKED_RUN) {
         let groups = run.len().div_ceil(8);
         varint(out, ((groups as u64) << 1) | 1);
-        let mut bits: u64 = 0;
-        let mut held = 0;
-        for &value in run {
-            bits |= u64::from(value) << held;
-            held += u32::from(width);
-            while held >= 8 {
-                out.push(bits as u8);
-                bits >>= 8;
-                held -= 8;
-            }
-        }
-        // the last group's missing values are zeros
-        let missing = groups * 8 - run.len();
-        held += missing as u32 * u32::from(width);
-        while held > 0 {
-            out.push(bits as u8);
-            bits >>= 8;
-            held = held.saturating_sub(8);
+        for group in run.chunks(8) {
+            pack_group(out, width, (0..8).map(|k| group.get(k).map_or(0, |&value| u64::from(value))));
         }
     }
+}
+
+/// Appends a group of 8 values of `width` bits (at most 32), the first in
+/// the lowest bits: `width` bytes.
+#[inline]
+fn pack_group(out: &mut Vec<u8>, width: u8, values: impl Iterator<Item = u64>) {
+    // whole 32-bit words as soon as they are full
+    let mut bits: u64 = 0;
+    let mut held = 0;
+    for value in values {
+        bits |= value << held;
+        held += u32::from(width);
+        if held >= 32 {
+            out.extend_from_slice(&(bits as u32).to_le_bytes());
+            bits >>= 32;
+            held -= 32;
+        }
+    }
+    out.extend_from_slice(&bits.to_le_bytes()[..held as usize / 8]);
 }
 
 /// Appends `value` as an unsigned LEB128 number.
@@ -573,21 +596,8 @@ fn pack_miniblock(out: &mut Vec<u8>, width: u8, deltas: &[i64], min: i64) {
     match width {
         0 => {}
         1..=32 => {
-            // whole bytes once 8 values are in: 8 widths of bits, so a
-            // group of 8 values fills `width` bytes
             for group in 0..MINIBLOCK / 8 {
-                let mut bits: u64 = 0;
-                let mut held = 0;
-                for k in group * 8..group * 8 + 8 {
-                    bits |= value(k) << held;
-                    held += u32::from(width);
-                    if held >= 32 {
-                        out.extend_from_slice(&(bits as u32).to_le_bytes());
-                        bits >>= 32;
-                        held -= 32;
-                    }
-                }
-                out.extend_from_slice(&bits.to_le_bytes()[..held as usize / 8]);
+                pack_group(out, width, (group * 8..group * 8 + 8).map(value));
             }
         }
         _ => {
@@ -774,6 +784,59 @@ mod tests {
             fen: String::new(),
             path: String::new(),
         }
+    }
+
+    /// `values` bit-packed one bit at a time, in groups of 8 (the last
+    /// filled with zeros), with no run header.
+    fn bits_one_by_one(width: u8, values: &[u32]) -> Vec<u8> {
+        let mut bits = Vec::new();
+        for k in 0..values.len().div_ceil(8) * 8 {
+            let value = values.get(k).copied().unwrap_or(0);
+            bits.extend((0..width).map(|bit| (value >> bit) & 1 == 1));
+        }
+        bits.chunks(8).map(|byte| byte.iter().rev().fold(0, |acc, &bit| (acc << 1) | u8::from(bit))).collect()
+    }
+
+    #[test]
+    fn bit_packing_matches_packing_bit_by_bit_at_every_width() {
+        for width in 1..=32u8 {
+            let max = u32::MAX >> (32 - width);
+            // 21 values: two whole groups and a part, the largest among them
+            let values: Vec<u32> =
+                (0..21u32).map(|k| if k == 5 { max } else { k.wrapping_mul(2_654_435_761) & max }).collect();
+            let mut out = Vec::new();
+            bit_packed(&mut out, width, &values);
+            // the header: 3 groups, bit-packed
+            assert_eq!(out[0], 3 << 1 | 1, "width {width}");
+            assert_eq!(out[1..], bits_one_by_one(width, &values)[..], "width {width}");
+        }
+    }
+
+    #[test]
+    fn hybrid_runs_start_at_whole_groups() {
+        // a run alone: its length and value
+        let mut out = Vec::new();
+        hybrid(&mut out, 1, &[1; 10]);
+        assert_eq!(out, [10 << 1, 1]);
+        // 3 literals borrow 5 of the run of 14 to make a group; 9 remain a run
+        let mut values = vec![0, 1, 0];
+        values.extend([1; 14]);
+        let mut out = Vec::new();
+        hybrid(&mut out, 1, &values);
+        assert_eq!(out, [1 << 1 | 1, 0b1111_1010, 9 << 1, 1]);
+        // a run of 7, and one of 8 that the 7 borrow 1 of, stay literals
+        let mut values = vec![2; 7];
+        values.extend([3; 8]);
+        let mut out = Vec::new();
+        hybrid(&mut out, 2, &values);
+        let mut literals = vec![2 << 1 | 1];
+        literals.extend(bits_one_by_one(2, &values));
+        assert_eq!(out, literals);
+        // one more, and 8 of the run remain a run
+        values.push(3);
+        let mut out = Vec::new();
+        hybrid(&mut out, 2, &values);
+        assert_eq!(out, [1 << 1 | 1, 0b1010_1010, 0b1110_1010, 8 << 1, 3]);
     }
 
     #[test]
