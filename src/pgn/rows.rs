@@ -684,7 +684,10 @@ impl Visitor for RowBuilder<'_, '_> {
         rows.number.push(number);
         rows.side.push(side);
         push_move(rows, &san, m.map(|m| m.to_uci(mode)));
-        if token == rows.san.last().as_bytes() {
+        // compared byte by byte in place: a call of memcmp cost more, for
+        // tokens of a few bytes
+        let text = rows.san.last().as_bytes();
+        if token.len() == text.len() && token.iter().zip(text).all(|(a, b)| a == b) {
             rows.written.end();
         } else {
             rows.written.push(&RawText(token).decode());
