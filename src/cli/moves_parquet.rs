@@ -234,7 +234,7 @@ impl Writer {
     ) -> Result<ColumnCloseResult> {
         let mut dictionary = Vec::with_capacity(values.iter().map(|value| 4 + value.len()).sum());
         for value in values {
-            plain_text(&mut dictionary, value)?;
+            plain_text(&mut dictionary, value.as_bytes())?;
         }
         let width = bit_width(values.len().saturating_sub(1) as u64).max(1);
         self.page.clear();
@@ -358,13 +358,13 @@ impl Writer {
         let rows = column.len();
         if empty_is_null {
             self.numbers.clear();
-            self.numbers.extend((0..rows).map(|i| u32::from(!column.range(i).is_empty())));
+            self.numbers.extend(column.ranges().map(|range| u32::from(!range.is_empty())));
             levels(&mut self.page, &self.numbers)?;
         }
         self.page.reserve(column.text.len() + 4 * rows);
-        for value in (0..rows).map(|i| column.get(i)) {
-            if !(empty_is_null && value.is_empty()) {
-                plain_text(&mut self.page, value)?;
+        for range in column.ranges() {
+            if !(empty_is_null && range.is_empty()) {
+                plain_text(&mut self.page, &column.text.as_bytes()[range])?;
             }
         }
         let chunk = ChunkMeta { rows, values: rows, encoding: Encoding::PLAIN, compress: true, statistics: None };
@@ -458,10 +458,10 @@ fn compress(snappy: &mut snap::raw::Encoder, page: &[u8], compress: bool) -> Res
 }
 
 /// Appends `value` in `PLAIN` encoding: its length (4 bytes), its bytes.
-fn plain_text(out: &mut Vec<u8>, value: &str) -> Result<()> {
+fn plain_text(out: &mut Vec<u8>, value: &[u8]) -> Result<()> {
     let len = u32::try_from(value.len()).map_err(|_| general("a value over 4 GiB".to_owned()))?;
     out.extend_from_slice(&len.to_le_bytes());
-    out.extend_from_slice(value.as_bytes());
+    out.extend_from_slice(value);
     Ok(())
 }
 

@@ -29,6 +29,7 @@
 //! ```
 
 use core::fmt::Write as _;
+use std::borrow::Cow;
 use std::io::Read;
 use std::time::Duration;
 
@@ -87,6 +88,11 @@ impl TextColumn {
     pub fn range(&self, i: usize) -> core::ops::Range<usize> {
         let start = if i == 0 { 0 } else { self.ends[i - 1] };
         start..self.ends[i]
+    }
+
+    /// Where each value is in [`TextColumn::text`], in order.
+    pub fn ranges(&self) -> impl Iterator<Item = core::ops::Range<usize>> + '_ {
+        core::iter::once(0).chain(self.ends.iter().copied()).zip(&self.ends).map(|(start, &end)| start..end)
     }
 
     /// The number of values.
@@ -176,7 +182,7 @@ impl DictColumn {
         // WIDTH bytes at a time, the next value written over the excess:
         // a copy of fixed width costs less than one of the value's length.
         const WIDTH: usize = 16;
-        let values: Vec<core::ops::Range<usize>> = (0..self.values.len()).map(|i| self.values.range(i)).collect();
+        let values: Vec<core::ops::Range<usize>> = self.values.ranges().collect();
         let mut ends = Vec::with_capacity(self.len());
         let mut end = 0;
         for &i in &self.index {
@@ -493,6 +499,20 @@ impl MoveRows {
         }
     }
 
+    /// Appends the last row's move as written, `token` (its text made by
+    /// `text`), or an empty value when it is the row's SAN.
+    #[inline]
+    fn push_written<'t>(&mut self, token: &[u8], text: impl FnOnce() -> Cow<'t, str>) {
+        // compared byte by byte in place: a call of memcmp cost more, for
+        // tokens of a few bytes
+        let san = self.san.last().as_bytes();
+        if token.len() == san.len() && token.iter().zip(san).all(|(a, b)| a == b) {
+            self.written.end();
+        } else {
+            self.written.push(&text());
+        }
+    }
+
     /// The rows of `line`, played from `start`, on the line at `path`.
     fn push_line(&mut self, line: &Line, start: &Position, game: u64, path: &mut String) {
         let mut pos = start.clone();
@@ -524,11 +544,7 @@ impl MoveRows {
         self.number.push(node.number);
         self.side.push(node.side);
         push_move(self, &node.san, node.played.map(|m| m.to_uci(mode)));
-        if node.written == self.san.last() {
-            self.written.end();
-        } else {
-            self.written.push(&node.written);
-        }
+        self.push_written(node.written.as_bytes(), || Cow::Borrowed(&node.written));
         self.capture.push(node.played.is_some_and(Move::is_capture));
         self.check.push(node.san.suffix.is_some());
         self.clock.push(node.clock());
@@ -684,14 +700,7 @@ impl Visitor for RowBuilder<'_, '_> {
         rows.number.push(number);
         rows.side.push(side);
         push_move(rows, &san, m.map(|m| m.to_uci(mode)));
-        // compared byte by byte in place: a call of memcmp cost more, for
-        // tokens of a few bytes
-        let text = rows.san.last().as_bytes();
-        if token.len() == text.len() && token.iter().zip(text).all(|(a, b)| a == b) {
-            rows.written.end();
-        } else {
-            rows.written.push(&RawText(token).decode());
-        }
+        rows.push_written(token, || RawText(token).decode());
         rows.capture.push(m.is_some_and(Move::is_capture));
         rows.check.push(san.suffix.is_some());
         if let Some(nag) = glued_annotation(token) {
