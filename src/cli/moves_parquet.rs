@@ -195,19 +195,19 @@ impl Writer {
             }
             "clock" | "elapsed" => {
                 let times = if name == "clock" { &rows.clock } else { &rows.elapsed };
-                let seconds = times.iter().map(|time| time.map(|time| time.as_secs_f64()));
-                self.optional_column(descr, seconds, f64::to_le_bytes, Statistics::double)
+                let seconds = times.present().iter().map(|&(row, time)| (row, time.as_secs_f64()));
+                self.optional_column(descr, n, seconds, f64::to_le_bytes, Statistics::double)
             }
             "eval_cp" | "eval_mate" => {
                 let mate = name == "eval_mate";
-                let scores = rows.eval.iter().map(|eval| match eval.map(|eval| eval.score) {
+                let scores = rows.eval.present().iter().filter_map(|&(row, eval)| match eval.score {
                     // a score beyond int32 (none an engine gives) is null, as
                     // in the Arrow table
-                    Some(Score::Centipawns(cp)) if !mate => i32::try_from(cp).ok(),
-                    Some(Score::Mate(n)) if mate => Some(n),
+                    Score::Centipawns(cp) if !mate => Some((row, i32::try_from(cp).ok()?)),
+                    Score::Mate(n) if mate => Some((row, n)),
                     _ => None,
                 });
-                self.optional_column(descr, scores, i32::to_le_bytes, Statistics::int32)
+                self.optional_column(descr, n, scores, i32::to_le_bytes, Statistics::int32)
             }
             "nags" => self.nags_column(descr, rows),
             "written" | "comment" => {
@@ -272,31 +272,32 @@ impl Writer {
         self.write_chunk(descr, None, chunk)
     }
 
-    /// An optional column of numbers (`Some` present, `None` null), each
-    /// written as `bytes` gives it; with its minimum and maximum (none when
-    /// every value is null), made by `statistics` (`Statistics::double`,
-    /// `Statistics::int32`).
+    /// An optional column of numbers, `rows` rows of which those in
+    /// `values` (in increasing order of row) hold a value and the others
+    /// are null, each value written as `bytes` gives it; with its minimum
+    /// and maximum (none when every value is null), made by `statistics`
+    /// (`Statistics::double`, `Statistics::int32`).
     fn optional_column<T: Copy + PartialOrd, const N: usize>(
         &mut self,
         descr: &ColumnDescPtr,
-        values: impl Iterator<Item = Option<T>>,
+        rows: usize,
+        values: impl Iterator<Item = (usize, T)>,
         bytes: impl Fn(T) -> [u8; N],
         statistics: StatisticsOf<T>,
     ) -> Result<ColumnCloseResult> {
+        // the definition levels: 0 for a null, 1 for a value
         self.numbers.clear();
+        self.numbers.resize(rows, 0);
         let mut present = Vec::new();
         let mut range: Option<(T, T)> = None;
-        for value in values {
-            self.numbers.push(u32::from(value.is_some()));
-            if let Some(value) = value {
-                present.extend_from_slice(&bytes(value));
-                range = Some(match range {
-                    Some((min, max)) => (if value < min { value } else { min }, if value > max { value } else { max }),
-                    None => (value, value),
-                });
-            }
+        for (row, value) in values {
+            self.numbers[row] = 1;
+            present.extend_from_slice(&bytes(value));
+            range = Some(match range {
+                Some((min, max)) => (if value < min { value } else { min }, if value > max { value } else { max }),
+                None => (value, value),
+            });
         }
-        let rows = self.numbers.len();
         let nulls = (rows - present.len() / N) as u64;
         self.page.clear();
         levels(&mut self.page, &self.numbers)?;

@@ -22,7 +22,7 @@
 //! assert_eq!(rows.len(), 5);
 //! assert_eq!(rows.game, [1, 1, 1, 2, 2]);
 //! assert_eq!(rows.san.get(2), "Nf3");
-//! assert_eq!(rows.clock[0].map(|clock| clock.as_secs()), Some(180));
+//! assert_eq!(rows.clock.get(0).map(|clock| clock.as_secs()), Some(180));
 //! let row = rows.row(2);
 //! assert_eq!((row.game, row.ply, row.san, row.uci, row.nags), (1, 3, "Nf3", "g1f3", &[1][..]));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -266,6 +266,74 @@ impl DictColumn {
     }
 }
 
+/// A column in which most rows hold no value (the clocks, elapsed times
+/// and evaluations of moves, which many games never write): the rows that
+/// hold one, in order, each with its value. A row without a value costs
+/// no memory.
+///
+/// ```
+/// use sanfen::pgn::rows::SparseColumn;
+///
+/// let mut column = SparseColumn::default();
+/// for value in [None, Some(7), None, None, Some(9)] {
+///     column.push(value);
+/// }
+/// assert_eq!((column.len(), column.get(1), column.get(2)), (5, Some(7), None));
+/// assert_eq!(column.present(), [(1, 7), (4, 9)]);
+/// assert_eq!(column.iter().collect::<Vec<_>>(), [None, Some(7), None, None, Some(9)]);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SparseColumn<T> {
+    /// The rows that hold a value, in increasing order, with their values.
+    present: Vec<(usize, T)>,
+    /// The number of rows.
+    len: usize,
+}
+
+impl<T> Default for SparseColumn<T> {
+    fn default() -> SparseColumn<T> {
+        SparseColumn { present: Vec::new(), len: 0 }
+    }
+}
+
+impl<T: Copy> SparseColumn<T> {
+    /// The number of rows.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// No row.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The value of row `i`, if it holds one (`None` past the last row).
+    pub fn get(&self, i: usize) -> Option<T> {
+        self.present.binary_search_by_key(&i, |&(row, _)| row).ok().map(|at| self.present[at].1)
+    }
+
+    /// The rows that hold a value, in increasing order, with their values.
+    pub fn present(&self) -> &[(usize, T)] {
+        &self.present
+    }
+
+    /// Every row's value, in order.
+    pub fn iter(&self) -> impl Iterator<Item = Option<T>> + '_ {
+        let mut present = self.present.iter().peekable();
+        (0..self.len).map(move |row| present.next_if(|&&(at, _)| at == row).map(|&(_, value)| value))
+    }
+
+    /// Appends a row.
+    #[inline]
+    pub fn push(&mut self, value: Option<T>) {
+        if let Some(value) = value {
+            self.present.push((self.len, value));
+        }
+        self.len += 1;
+    }
+}
+
 /// The slots of a [`DictColumn`]'s recent keys: 2 to this power (more
 /// than a chunk's distinct SANs, usually).
 const RECENT_BITS: u32 = 12;
@@ -343,11 +411,11 @@ pub struct MoveRows {
     /// Whether the move gives check (mate included).
     pub check: Vec<bool>,
     /// The first clock (`[%clk]`) in the comments after the move.
-    pub clock: Vec<Option<Duration>>,
+    pub clock: SparseColumn<Duration>,
     /// The first elapsed move time (`[%emt]`) in the comments after the move.
-    pub elapsed: Vec<Option<Duration>>,
+    pub elapsed: SparseColumn<Duration>,
     /// The first evaluation (`[%eval]`) in the comments after the move.
-    pub eval: Vec<Option<Eval>>,
+    pub eval: SparseColumn<Eval>,
     /// The NAGs after the move, an annotation glued to it first, all rows'
     /// one after another: see [`MoveRows::nags`].
     pub nag_values: Vec<u8>,
@@ -405,9 +473,9 @@ impl MoveRows {
             written: self.written.get(i),
             capture: self.capture[i],
             check: self.check[i],
-            clock: self.clock[i],
-            elapsed: self.elapsed[i],
-            eval: self.eval[i],
+            clock: self.clock.get(i),
+            elapsed: self.elapsed.get(i),
+            eval: self.eval.get(i),
             nags: self.nags(i),
             comment: self.comment.get(i),
             fen: self.fen.as_ref().map(|fens| fens.get(i)),
@@ -431,9 +499,6 @@ impl MoveRows {
         self.written.reserve(moves, 0);
         self.capture.reserve(moves);
         self.check.reserve(moves);
-        self.clock.reserve(moves);
-        self.elapsed.reserve(moves);
-        self.eval.reserve(moves);
         self.nag_ends.reserve(moves);
         self.comment.reserve(moves, 0);
         if let Some(fens) = &mut self.fen {

@@ -42,7 +42,7 @@ use crate::pgn::SEVEN_TAG_ROSTER;
 use crate::pgn::commands::Score;
 use crate::pgn::game::{Game, ReadError};
 use crate::pgn::reader::{Location, ResultToken};
-use crate::pgn::rows::{MoveRowOptions, MoveRows, TextColumn};
+use crate::pgn::rows::{MoveRowOptions, MoveRows, SparseColumn, TextColumn};
 use crate::{Color, Severity};
 
 /// The schema of the moves table, in column order:
@@ -108,7 +108,7 @@ fn nag_field() -> Field {
 /// A text column over 2 GiB, or a schema that is not the rows'.
 pub fn moves_batch(rows: MoveRows, file: &str, schema: &SchemaRef) -> Result<RecordBatch, ArrowError> {
     let sides = StringArray::from_iter_values(rows.side.iter().map(|&side| side_name(side)));
-    let seconds = |times: &[Option<std::time::Duration>]| -> Float64Array {
+    let seconds = |times: &SparseColumn<std::time::Duration>| -> Float64Array {
         times.iter().map(|time| time.map(|time| time.as_secs_f64())).collect()
     };
     let cp: Int32Array = rows
