@@ -765,7 +765,11 @@ impl Visitor for RowBuilder<'_, '_> {
         rows.number.push(number);
         rows.side.push(side);
         push_move(rows, &san, m.map(|m| m.to_uci(mode)));
-        rows.push_written(token, || RawText(token).decode());
+        if self.validator.last_written_as_san() {
+            rows.written.end();
+        } else {
+            rows.push_written(token, || RawText(token).decode());
+        }
         rows.capture.push(m.is_some_and(Move::is_capture));
         rows.check.push(san.suffix.is_some());
         if let Some(nag) = glued_annotation(token) {

@@ -424,6 +424,9 @@ struct Line {
     undo: Option<Undo>,
     /// The canonical SAN of the last move played, with its check mark.
     san: Option<SanPlus>,
+    /// The last move played was written as `san` is, byte for byte, as the
+    /// fast path tells (`false` when not known).
+    written_as_san: bool,
     /// Half-moves played from the game's start along this line.
     ply: u32,
     /// A move could not be played: the rest of the line is not judged.
@@ -445,6 +448,7 @@ impl Line {
             pos,
             undo: None,
             san: None,
+            written_as_san: false,
             ply,
             dead: false,
             since_dead: 0,
@@ -658,6 +662,10 @@ impl Recorder<'_> {
             }
             if KEEP_SAN {
                 line.san = Some(fast.san());
+                // the fast path reads canonical SAN only, each text as its
+                // value writes it: the token is the SAN but for the check
+                // mark and annotation written
+                line.written_as_san = fast.suffix == fast.written.suffix && fast.written.annotation.is_none();
             }
             advance(line);
             return true;
@@ -680,6 +688,7 @@ impl Recorder<'_> {
                 }
                 line.undo = Some(played.undo);
                 line.san = Some(played.san);
+                line.written_as_san = false;
                 line.checkers = played.checkers;
                 advance(line);
                 true
@@ -841,6 +850,13 @@ impl<'a> Validator<'a> {
     /// ([`Validator::keeping_san`]); `None` before its first move.
     pub(crate) fn last_san(&self) -> Option<SanPlus> {
         self.lines.last().and_then(|line| line.san)
+    }
+
+    /// Whether the token of the last move played on the line being played
+    /// is known to be its canonical SAN ([`Validator::last_san`]) byte for
+    /// byte: `false` when it is not, or not known.
+    pub(crate) fn last_written_as_san(&self) -> bool {
+        self.lines.last().is_some_and(|line| line.written_as_san)
     }
 
     /// The moves played so far in the game (mainline and variations): it
