@@ -694,7 +694,7 @@ struct Builder<'a> {
 
 impl<'a> Builder<'a> {
     fn new(validator: Validator<'a>, carry: Carry) -> Builder<'a> {
-        Builder { validator: validator.keeping_san(), carry, game: None, frames: Vec::new() }
+        Builder { validator, carry, game: None, frames: Vec::new() }
     }
 
     /// After the last game: the text after it and the findings about it.
@@ -790,29 +790,13 @@ impl Visitor for Builder<'_> {
 
     fn san(&mut self, token: &[u8], at: Location) {
         let alive = self.frames.last().is_some_and(|frame| !frame.dead);
-        // what the node needs of the position before the move (not a copy of it)
-        let before = if alive {
-            self.validator.playing().map(|pos| (pos.fullmoves(), pos.turn(), pos.castling_mode()))
-        } else {
-            None
-        };
-        let played = self.validator.moves_played();
-        self.validator.san(token, at);
-        let Some((number, side, mode)) = before else {
+        let played = self.validator.play_san(token, at);
+        let Some(played) = played.filter(|_| alive) else {
             if let Some(frame) = self.frames.last_mut() {
                 frame.dead = true;
             }
             return;
         };
-        if self.validator.moves_played() == played {
-            if let Some(frame) = self.frames.last_mut() {
-                frame.dead = true;
-            }
-            return;
-        }
-        let Some(m) = self.validator.last_played() else { return };
-        let Some(san) = self.validator.last_san() else { return };
-        let uci = m.map(|m| m.to_uci(mode));
         let ply = self.frames.last().and_then(|frame| frame.line.moves.last()).map_or_else(
             || {
                 // the first move of a variation: the ply of the move it
@@ -823,13 +807,13 @@ impl Visitor for Builder<'_> {
             |node| node.ply + 1,
         );
         let node = Node {
-            played: m,
-            san,
-            uci,
+            played: played.m,
+            san: played.san,
+            uci: played.uci,
             written: decode(token),
             at,
-            number,
-            side,
+            number: played.number,
+            side: played.side,
             ply,
             nags: glued_annotation(token).into_iter().collect(),
             comments: Vec::new(),

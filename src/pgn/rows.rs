@@ -542,7 +542,7 @@ impl MoveRows {
         }
         // findings are counted, not kept: the rows hold moves alone
         let options = Options { count_only: true, ..Options::default() };
-        let validator = Validator::with_base(&chunk.data, chunk.start.offset, options).keeping_san();
+        let validator = Validator::with_base(&chunk.data, chunk.start.offset, options);
         let mut builder = RowBuilder { validator, rows: &mut rows, next_game: first_game, row: None, mainline: true };
         let mut reader = Reader::with_start(&chunk.data, chunk.start);
         while reader.read_game(&mut builder).is_some() {}
@@ -739,22 +739,11 @@ impl Visitor for RowBuilder<'_, '_> {
 
     fn san(&mut self, token: &[u8], at: Location) {
         self.close();
-        let before = if self.mainline {
-            self.validator.playing().map(|pos| (pos.fullmoves(), pos.turn(), pos.castling_mode()))
-        } else {
-            None
-        };
-        let played = self.validator.moves_played();
-        self.validator.san(token, at);
-        let Some((number, side, mode)) = before else { return };
-        let (Some(m), Some(san)) = (self.validator.last_played(), self.validator.last_san()) else {
+        let played = self.validator.play_san(token, at);
+        let Some(played) = played.filter(|_| self.mainline) else {
             self.mainline = false;
             return;
         };
-        if self.validator.moves_played() == played {
-            self.mainline = false;
-            return;
-        }
         let rows = &mut *self.rows;
         let ply = match rows.game.last() {
             Some(&game) if game == self.next_game => rows.ply.last().map_or(1, |ply| ply + 1),
@@ -762,16 +751,16 @@ impl Visitor for RowBuilder<'_, '_> {
         };
         rows.game.push(self.next_game);
         rows.ply.push(ply);
-        rows.number.push(number);
-        rows.side.push(side);
-        push_move(rows, &san, m.map(|m| m.to_uci(mode)));
-        if self.validator.last_written_as_san() {
+        rows.number.push(played.number);
+        rows.side.push(played.side);
+        push_move(rows, &played.san, played.uci);
+        if played.written_as_san {
             rows.written.end();
         } else {
             rows.push_written(token, || RawText(token).decode());
         }
-        rows.capture.push(m.is_some_and(Move::is_capture));
-        rows.check.push(san.suffix.is_some());
+        rows.capture.push(played.m.is_some_and(Move::is_capture));
+        rows.check.push(played.san.suffix.is_some());
         if let Some(nag) = glued_annotation(token) {
             rows.nag_values.push(nag);
         }

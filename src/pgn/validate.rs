@@ -411,6 +411,25 @@ impl GameReport {
     }
 }
 
+/// A move token played ([`Validator::play_san`]): what a builder of games
+/// or rows keeps of it.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct SanPlayed {
+    /// The move, `None` for a null move.
+    pub(crate) m: Option<crate::Move>,
+    /// The move in UCI, in the game's castling mode (`None` for a null move).
+    pub(crate) uci: Option<crate::Uci>,
+    /// The move's canonical SAN, with the check mark it earns.
+    pub(crate) san: SanPlus,
+    /// The token is `san` byte for byte, as the fast path tells (`false`
+    /// when it is not, or not known).
+    pub(crate) written_as_san: bool,
+    /// The number of the move.
+    pub(crate) number: u32,
+    /// The side that made it.
+    pub(crate) side: Color,
+}
+
 /// A line of play: the mainline or a variation.
 #[derive(Clone, Debug)]
 struct Line {
@@ -422,11 +441,6 @@ struct Line {
     /// position before it (or, on a dead line, before the move that could not
     /// be played, which is `pos`).
     undo: Option<Undo>,
-    /// The canonical SAN of the last move played, with its check mark.
-    san: Option<SanPlus>,
-    /// The last move played was written as `san` is, byte for byte, as the
-    /// fast path tells (`false` when not known).
-    written_as_san: bool,
     /// Half-moves played from the game's start along this line.
     ply: u32,
     /// A move could not be played: the rest of the line is not judged.
@@ -447,8 +461,6 @@ impl Line {
             checkers: pos.checkers(),
             pos,
             undo: None,
-            san: None,
-            written_as_san: false,
             ply,
             dead: false,
             since_dead: 0,
@@ -480,9 +492,6 @@ struct Tags {
 #[derive(Debug)]
 struct Recorder<'a> {
     input: &'a [u8],
-    /// Keep the canonical SAN of each move played ([`Validator::last_san`]),
-    /// for a game builder; checking alone does without.
-    keep_san: bool,
     /// The offset of `input[0]` in the stream.
     base: u64,
     options: Options,
@@ -639,15 +648,16 @@ impl Recorder<'_> {
     /// Plays one SAN token on `line`: the fast path (canonical SAN, found
     /// without generating the legal moves), else the resolver, which reads
     /// every spelling and explains.
-    /// With `KEEP_SAN`, the move's canonical SAN is kept on the line (a
-    /// copy of this function of its own, so that checking alone pays
-    /// nothing for it).
-    fn play<const KEEP_SAN: bool>(&mut self, line: &mut Line, token: &[u8], at: Location) -> bool {
+    /// Gives what was played, or `None` when the token could not be played
+    /// (inlined: checking alone, which drops it, then computes none of it).
+    #[inline(always)]
+    fn play(&mut self, line: &mut Line, token: &[u8], at: Location) -> Option<SanPlayed> {
         if line.dead {
             line.since_dead += 1;
-            return false;
+            return None;
         }
         self.check_number(line, token, at);
+        let (number, side, mode) = (line.pos.fullmoves(), line.pos.turn(), line.pos.castling_mode());
         // the fast path: canonical SAN naming exactly one legal move
         if let Some((written, m)) = play::find_fast(&line.pos, line.checkers, token, play::Options::PGN.letters) {
             line.undo = Some(line.pos.undo_info(Some(m)));
@@ -655,29 +665,42 @@ impl Recorder<'_> {
             line.checkers = line.pos.checkers_after(m);
             let fast = play::Fast { written, suffix: play::earned_suffix(&line.pos, line.checkers, &written) };
             if fast.suffix != fast.written.suffix {
-                // the move is played: its side and number are the other side's
-                let turn = line.pos.turn().other();
-                let number = line.pos.fullmoves() - u32::from(turn == Color::Black);
-                self.push_suffix_lint(&fast, at, token, Some((line.ply + 1, number, turn)));
+                self.push_suffix_lint(&fast, at, token, Some((line.ply + 1, number, side)));
             }
-            if KEEP_SAN {
-                line.san = Some(fast.san());
+            advance(line);
+            return Some(SanPlayed {
+                m: Some(m),
+                uci: Some(m.to_uci(mode)),
+                san: fast.san(),
                 // the fast path reads canonical SAN only, each text as its
                 // value writes it: the token is the SAN but for the check
                 // mark and annotation written
-                line.written_as_san = fast.suffix == fast.written.suffix && fast.written.annotation.is_none();
-            }
-            advance(line);
-            return true;
+                written_as_san: fast.suffix == fast.written.suffix && fast.written.annotation.is_none(),
+                number,
+                side,
+            });
         }
-        let context = (line.ply + 1, line.pos.fullmoves(), line.pos.turn());
-        self.play_slow(line, token, at, Some(context))
+        let played = self.play_slow(line, token, at, Some((line.ply + 1, number, side)))?;
+        Some(SanPlayed {
+            m: played.0,
+            uci: played.0.map(|m| m.to_uci(mode)),
+            san: played.1,
+            written_as_san: false,
+            number,
+            side,
+        })
     }
 
     /// Any other token: the lenient resolver, every finding, the null-move
     /// policy (kept out of the hot path's code).
     #[inline(never)]
-    fn play_slow(&mut self, line: &mut Line, token: &[u8], at: Location, context: Option<(u32, u32, Color)>) -> bool {
+    fn play_slow(
+        &mut self,
+        line: &mut Line,
+        token: &[u8],
+        at: Location,
+        context: Option<(u32, u32, Color)>,
+    ) -> Option<(Option<crate::Move>, SanPlus)> {
         match play::play_slow(&mut line.pos, token, play::Options::PGN) {
             Ok(played) => {
                 if !played.is_canonical() {
@@ -687,11 +710,9 @@ impl Recorder<'_> {
                     self.push_with(FindingKind::NullMove, at, token, context);
                 }
                 line.undo = Some(played.undo);
-                line.san = Some(played.san);
-                line.written_as_san = false;
                 line.checkers = played.checkers;
                 advance(line);
-                true
+                Some((played.m, played.san))
             }
             Err(error) => {
                 let kind = match error {
@@ -701,7 +722,7 @@ impl Recorder<'_> {
                 };
                 self.push_with(kind, at, token, context);
                 kill(line);
-                false
+                None
             }
         }
     }
@@ -805,7 +826,6 @@ impl<'a> Validator<'a> {
         Validator {
             recorder: Recorder {
                 input,
-                keep_san: false,
                 base,
                 options,
                 findings: Vec::new(),
@@ -832,37 +852,16 @@ impl<'a> Validator<'a> {
         self.lines.last().filter(|line| !line.dead).map(|line| &line.pos)
     }
 
-    /// The last move played on the line being played: `Some(None)` for a
-    /// null move; `None` before its first move.
-    pub(crate) fn last_played(&self) -> Option<Option<crate::Move>> {
-        self.lines.last().and_then(|line| line.undo.as_ref()).map(Undo::played)
-    }
-
-    /// The validator keeps the canonical SAN of each move played, for
-    /// [`Validator::last_san`].
-    pub(crate) fn keeping_san(mut self) -> Validator<'a> {
-        self.recorder.keep_san = true;
-        self
-    }
-
-    /// The canonical SAN (with the check mark it earns) of the last move
-    /// played on the line being played, when the validator keeps it
-    /// ([`Validator::keeping_san`]); `None` before its first move.
-    pub(crate) fn last_san(&self) -> Option<SanPlus> {
-        self.lines.last().and_then(|line| line.san)
-    }
-
-    /// Whether the token of the last move played on the line being played
-    /// is known to be its canonical SAN ([`Validator::last_san`]) byte for
-    /// byte: `false` when it is not, or not known.
-    pub(crate) fn last_written_as_san(&self) -> bool {
-        self.lines.last().is_some_and(|line| line.written_as_san)
-    }
-
-    /// The moves played so far in the game (mainline and variations): it
-    /// grows by one when a move token is played.
-    pub(crate) fn moves_played(&self) -> u64 {
-        self.report.moves
+    /// Plays a move token on the line being played, as [`Visitor::san`]
+    /// does, and gives what was played: `None` when the token could not be
+    /// played, or no move can be played on the line (for a visitor that
+    /// builds games or rows around the validator).
+    #[inline(always)]
+    pub(crate) fn play_san(&mut self, token: &[u8], at: Location) -> Option<SanPlayed> {
+        let line = self.lines.last_mut()?;
+        let played = self.recorder.play(line, token, at)?;
+        self.report.moves += 1;
+        Some(played)
     }
 
     /// Findings about text after the last game read (comments, escape lines,
@@ -1112,15 +1111,8 @@ impl Visitor for Validator<'_> {
     }
 
     fn san(&mut self, token: &[u8], at: Location) {
-        if let Some(line) = self.lines.last_mut()
-            && if self.recorder.keep_san {
-                self.recorder.play::<true>(line, token, at)
-            } else {
-                self.recorder.play::<false>(line, token, at)
-            }
-        {
-            self.report.moves += 1;
-        }
+        // checking keeps nothing of the move
+        let _ = self.play_san(token, at);
     }
 
     fn comment(&mut self, _text: RawText<'_>, _at: Location) {
