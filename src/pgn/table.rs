@@ -31,11 +31,12 @@
 use std::sync::Arc;
 
 use arrow_array::builder::{MapBuilder, StringBuilder, UInt32Builder, UInt64Builder};
+use arrow_array::types::{Float64Type, Int32Type};
 use arrow_array::{
-    ArrayRef, BooleanArray, Float64Array, Int32Array, ListArray, RecordBatch, StringArray, UInt8Array, UInt32Array,
-    UInt64Array,
+    ArrayRef, ArrowPrimitiveType, BooleanArray, ListArray, PrimitiveArray, RecordBatch, StringArray, UInt8Array,
+    UInt32Array, UInt64Array,
 };
-use arrow_buffer::{Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
+use arrow_buffer::{BooleanBufferBuilder, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{ArrowError, DataType, Field, Fields, Schema, SchemaRef};
 
 use crate::pgn::SEVEN_TAG_ROSTER;
@@ -108,26 +109,26 @@ fn nag_field() -> Field {
 /// A text column over 2 GiB, or a schema that is not the rows'.
 pub fn moves_batch(rows: MoveRows, file: &str, schema: &SchemaRef) -> Result<RecordBatch, ArrowError> {
     let sides = StringArray::from_iter_values(rows.side.iter().map(|&side| side_name(side)));
-    let seconds = |times: &SparseColumn<std::time::Duration>| -> Float64Array {
-        times.iter().map(|time| time.map(|time| time.as_secs_f64())).collect()
+    let len = rows.game.len();
+    let seconds = |times: &SparseColumn<std::time::Duration>| {
+        sparse_array::<Float64Type>(len, times.present().iter().map(|&(row, time)| (row, time.as_secs_f64())))
     };
-    let cp: Int32Array = rows
-        .eval
-        .iter()
-        .map(|eval| match eval.map(|eval| eval.score) {
+    let evals = rows.eval.present().iter();
+    let cp = sparse_array::<Int32Type>(
+        len,
+        evals.clone().filter_map(|&(row, eval)| match eval.score {
             // a score beyond int32 (none an engine gives) is null
-            Some(Score::Centipawns(cp)) => i32::try_from(cp).ok(),
-            _ => None,
-        })
-        .collect();
-    let mate: Int32Array = rows
-        .eval
-        .iter()
-        .map(|eval| match eval.map(|eval| eval.score) {
-            Some(Score::Mate(n)) => Some(n),
-            _ => None,
-        })
-        .collect();
+            Score::Centipawns(cp) => Some((row, i32::try_from(cp).ok()?)),
+            Score::Mate(_) => None,
+        }),
+    );
+    let mate = sparse_array::<Int32Type>(
+        len,
+        evals.filter_map(|&(row, eval)| match eval.score {
+            Score::Mate(n) => Some((row, n)),
+            Score::Centipawns(_) => None,
+        }),
+    );
     let nags = ListArray::try_new(
         Arc::new(nag_field()),
         offsets(&rows.nag_ends)?,
@@ -169,6 +170,23 @@ fn repeated(text: &str, len: usize) -> Result<ArrayRef, ArrowError> {
     debug_assert_eq!(offsets.last().copied(), Some(size));
     let values = Buffer::from_vec(text.repeat(len).into_bytes());
     Ok(Arc::new(StringArray::try_new(offsets, values, None)?))
+}
+
+/// A column of `len` numbers, null but in the rows `values` gives (in
+/// increasing order), each with its value: set in place, not row by row.
+fn sparse_array<T: ArrowPrimitiveType>(
+    len: usize,
+    values: impl Iterator<Item = (usize, T::Native)>,
+) -> PrimitiveArray<T> {
+    let mut numbers = vec![T::Native::default(); len];
+    let mut valid = BooleanBufferBuilder::new(len);
+    valid.append_n(len, false);
+    for (row, value) in values {
+        numbers[row] = value;
+        valid.set_bit(row, true);
+    }
+    let nulls = NullBuffer::new(valid.finish());
+    PrimitiveArray::new(ScalarBuffer::from(numbers), (nulls.null_count() > 0).then_some(nulls))
 }
 
 /// Offsets of Arrow's `utf8` and `list` layouts from where each value ends.
