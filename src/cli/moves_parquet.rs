@@ -40,7 +40,6 @@ use parquet::file::statistics::Statistics;
 use parquet::file::writer::{SerializedFileWriter, SerializedPageWriter, TrackedWrite};
 use parquet::schema::types::ColumnDescPtr;
 use sanfen::Color;
-use sanfen::pgn::commands::Score;
 use sanfen::pgn::rows::{MoveRows, TextColumn};
 
 /// The column chunks of one row group, one after another in `bytes`.
@@ -195,20 +194,10 @@ impl Writer {
             }
             "clock" | "elapsed" => {
                 let times = if name == "clock" { &rows.clock } else { &rows.elapsed };
-                let seconds = times.present().iter().map(|&(row, time)| (row, time.as_secs_f64()));
-                self.optional_column(descr, n, seconds, f64::to_le_bytes, Statistics::double)
+                self.optional_column(descr, n, times.seconds(), f64::to_le_bytes, Statistics::double)
             }
-            "eval_cp" | "eval_mate" => {
-                let mate = name == "eval_mate";
-                let scores = rows.eval.present().iter().filter_map(|&(row, eval)| match eval.score {
-                    // a score beyond int32 (none an engine gives) is null, as
-                    // in the Arrow table
-                    Score::Centipawns(cp) if !mate => Some((row, i32::try_from(cp).ok()?)),
-                    Score::Mate(n) if mate => Some((row, n)),
-                    _ => None,
-                });
-                self.optional_column(descr, n, scores, i32::to_le_bytes, Statistics::int32)
-            }
+            "eval_cp" => self.optional_column(descr, n, rows.eval.centipawns(), i32::to_le_bytes, Statistics::int32),
+            "eval_mate" => self.optional_column(descr, n, rows.eval.mates(), i32::to_le_bytes, Statistics::int32),
             "nags" => self.nags_column(descr, rows),
             "written" | "comment" => {
                 let column = if name == "written" { &rows.written } else { &rows.comment };
@@ -677,6 +666,7 @@ mod tests {
 
     use super::*;
     use crate::cli::export::parquet_properties;
+    use sanfen::pgn::commands::Score;
 
     /// One row of the moves table, as the test makes it.
     #[derive(Clone, Debug)]

@@ -38,7 +38,7 @@ use rustc_hash::FxHashMap;
 use crate::Color;
 use crate::Position;
 use crate::pgn::chunk::Chunk;
-use crate::pgn::commands::{Command, Comment, Eval, read_commands};
+use crate::pgn::commands::{Command, Comment, Eval, Score, read_commands};
 use crate::pgn::game::{Game, Line, Node, ReadError, comment_cow, for_each_game, glued_annotation, ordered_input};
 use crate::pgn::input::{Compression, Input, InputError};
 use crate::pgn::parallel::Ordered;
@@ -331,6 +331,35 @@ impl<T: Copy> SparseColumn<T> {
             self.present.push((self.len, value));
         }
         self.len += 1;
+    }
+}
+
+impl SparseColumn<Duration> {
+    /// The rows that hold a time, each with it in seconds (as the tables
+    /// store it).
+    pub fn seconds(&self) -> impl Iterator<Item = (usize, f64)> + '_ {
+        self.present.iter().map(|&(row, time)| (row, time.as_secs_f64()))
+    }
+}
+
+impl SparseColumn<Eval> {
+    /// The rows whose evaluation is in centipawns, each with it (as the
+    /// tables store it, in 32 bits: a score beyond, which no engine gives,
+    /// is left out).
+    pub fn centipawns(&self) -> impl Iterator<Item = (usize, i32)> + '_ {
+        self.present.iter().filter_map(|&(row, eval)| match eval.score {
+            Score::Centipawns(cp) => Some((row, i32::try_from(cp).ok()?)),
+            Score::Mate(_) => None,
+        })
+    }
+
+    /// The rows whose evaluation is a mate, each with its number of moves
+    /// (negative when Black mates).
+    pub fn mates(&self) -> impl Iterator<Item = (usize, i32)> + '_ {
+        self.present.iter().filter_map(|&(row, eval)| match eval.score {
+            Score::Mate(n) => Some((row, n)),
+            Score::Centipawns(_) => None,
+        })
     }
 }
 
@@ -931,6 +960,31 @@ mod tests {
     use super::*;
     use crate::san::{Annotation, CastlingSide};
     use crate::{File, Rank, Role, Square};
+
+    #[test]
+    fn sparse_times_and_evaluations_as_the_tables_store_them() {
+        let mut times = SparseColumn::default();
+        for time in [None, Some(Duration::from_millis(1500)), None, Some(Duration::from_secs(180))] {
+            times.push(time);
+        }
+        assert_eq!(times.seconds().collect::<Vec<_>>(), [(1, 1.5), (3, 180.0)]);
+        let mut evals = SparseColumn::default();
+        let eval = |score| Some(Eval { score, depth: None });
+        for score in [
+            eval(Score::Centipawns(-25)),
+            None,
+            eval(Score::Mate(-3)),
+            // beyond 32 bits: in neither table column
+            eval(Score::Centipawns(i64::from(i32::MAX) + 1)),
+            eval(Score::Centipawns(i64::from(i32::MIN))),
+            eval(Score::Mate(7)),
+        ] {
+            evals.push(score);
+        }
+        assert_eq!(evals.centipawns().collect::<Vec<_>>(), [(0, -25), (4, i32::MIN)]);
+        assert_eq!(evals.mates().collect::<Vec<_>>(), [(2, -3), (5, 7)]);
+        assert_eq!(evals.len(), 6);
+    }
 
     /// Every SAN of a broad set: each kind, piece, origin, capture,
     /// promotion, check mark and annotation, on a few squares.

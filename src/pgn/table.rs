@@ -40,7 +40,6 @@ use arrow_buffer::{BooleanBufferBuilder, Buffer, NullBuffer, OffsetBuffer, Scala
 use arrow_schema::{ArrowError, DataType, Field, Fields, Schema, SchemaRef};
 
 use crate::pgn::SEVEN_TAG_ROSTER;
-use crate::pgn::commands::Score;
 use crate::pgn::game::{Game, ReadError};
 use crate::pgn::reader::{Location, ResultToken};
 use crate::pgn::rows::{MoveRowOptions, MoveRows, SparseColumn, TextColumn};
@@ -110,25 +109,9 @@ fn nag_field() -> Field {
 pub fn moves_batch(rows: MoveRows, file: &str, schema: &SchemaRef) -> Result<RecordBatch, ArrowError> {
     let sides = StringArray::from_iter_values(rows.side.iter().map(|&side| side_name(side)));
     let len = rows.game.len();
-    let seconds = |times: &SparseColumn<std::time::Duration>| {
-        sparse_array::<Float64Type>(len, times.present().iter().map(|&(row, time)| (row, time.as_secs_f64())))
-    };
-    let evals = rows.eval.present().iter();
-    let cp = sparse_array::<Int32Type>(
-        len,
-        evals.clone().filter_map(|&(row, eval)| match eval.score {
-            // a score beyond int32 (none an engine gives) is null
-            Score::Centipawns(cp) => Some((row, i32::try_from(cp).ok()?)),
-            Score::Mate(_) => None,
-        }),
-    );
-    let mate = sparse_array::<Int32Type>(
-        len,
-        evals.filter_map(|&(row, eval)| match eval.score {
-            Score::Mate(n) => Some((row, n)),
-            Score::Centipawns(_) => None,
-        }),
-    );
+    let seconds = |times: &SparseColumn<std::time::Duration>| sparse_array::<Float64Type>(len, times.seconds());
+    let cp = sparse_array::<Int32Type>(len, rows.eval.centipawns());
+    let mate = sparse_array::<Int32Type>(len, rows.eval.mates());
     let nags = ListArray::try_new(
         Arc::new(nag_field()),
         offsets(&rows.nag_ends)?,
