@@ -35,7 +35,7 @@ use crate::pgn::reader::{
 use crate::pgn::start::{Start, StartError, start_position};
 use crate::play::{self, PlayError, Played};
 use crate::resolve::{MoveLint, SanError};
-use crate::san::{ParseSanError, SanLintKind, SanPlus};
+use crate::san::{ParseSanError, SanLintKind, SanPlus, Suffix};
 use crate::{Bitboard, Color, Position, Severity};
 
 /// What the validator may be asked to keep beyond the findings themselves.
@@ -665,7 +665,7 @@ impl Recorder<'_> {
             line.checkers = line.pos.checkers_after(m);
             let fast = play::Fast { written, suffix: play::earned_suffix(&line.pos, line.checkers, &written) };
             if fast.suffix != fast.written.suffix {
-                self.push_suffix_lint(&fast, at, token, Some((line.ply + 1, number, side)));
+                self.push_suffix_lint(fast.written, fast.suffix, at, token, Some((line.ply + 1, number, side)));
             }
             advance(line);
             return Some(SanPlayed {
@@ -730,10 +730,17 @@ impl Recorder<'_> {
     /// The finding of a move in canonical SAN but for its check mark.
     #[cold]
     #[inline(never)]
-    fn push_suffix_lint(&mut self, fast: &play::Fast, at: Location, token: &[u8], context: Option<(u32, u32, Color)>) {
+    fn push_suffix_lint(
+        &mut self,
+        written: SanPlus,
+        earned: Option<Suffix>,
+        at: Location,
+        token: &[u8],
+        context: Option<(u32, u32, Color)>,
+    ) {
         let mut lints = Vec::new();
-        crate::resolve::suffix_lints(fast.written.suffix, fast.suffix, &mut lints);
-        let canonical = SanPlus { suffix: fast.suffix, ..fast.written };
+        crate::resolve::suffix_lints(written.suffix, earned, &mut lints);
+        let canonical = SanPlus { suffix: earned, ..written };
         for lint in lints {
             self.push_with(FindingKind::MoveShape { lint, canonical }, at, token, context);
         }
