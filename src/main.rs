@@ -15,7 +15,9 @@ use cli::ExitCode;
 
 /// mimalloc: `export` allocates and frees large column buffers for every
 /// chunk of input, which glibc's malloc maps, faults in and unmaps each
-/// time.
+/// time. Built without its transparent huge pages (`no_thp` in Cargo.toml):
+/// with them, `check` faulted in and zeroed 2 MiB pages it barely used
+/// (20 MB resident instead of 12, and 1.5% slower on the bench corpus).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
