@@ -658,37 +658,27 @@ impl Recorder<'_> {
         }
         self.check_number(line, token, at);
         let (number, side, mode) = (line.pos.fullmoves(), line.pos.turn(), line.pos.castling_mode());
+        let context = Some((line.ply + 1, number, side));
         // the fast path: canonical SAN naming exactly one legal move
-        if let Some((written, m)) = play::find_fast(&line.pos, line.checkers, token, play::Options::PGN.letters) {
-            line.undo = Some(line.pos.undo_info(Some(m)));
-            line.pos.play_unchecked(m);
-            line.checkers = line.pos.checkers_after(m);
-            let fast = play::Fast { written, suffix: play::earned_suffix(&line.pos, line.checkers, &written) };
-            if fast.suffix != fast.written.suffix {
-                self.push_suffix_lint(fast.written, fast.suffix, at, token, Some((line.ply + 1, number, side)));
-            }
-            advance(line);
-            return Some(SanPlayed {
-                m: Some(m),
-                uci: Some(m.to_uci(mode)),
-                san: fast.san(),
+        let (m, san, written_as_san) =
+            if let Some((written, m)) = play::find_fast(&line.pos, line.checkers, token, play::Options::PGN.letters) {
+                line.undo = Some(line.pos.undo_info(Some(m)));
+                line.pos.play_unchecked(m);
+                line.checkers = line.pos.checkers_after(m);
+                let fast = play::Fast { written, suffix: play::earned_suffix(&line.pos, line.checkers, &written) };
+                if fast.suffix != written.suffix {
+                    self.push_suffix_lint(written, fast.suffix, at, token, context);
+                }
+                advance(line);
                 // the fast path reads canonical SAN only, each text as its
                 // value writes it: the token is the SAN but for the check
                 // mark and annotation written
-                written_as_san: fast.suffix == fast.written.suffix && fast.written.annotation.is_none(),
-                number,
-                side,
-            });
-        }
-        let played = self.play_slow(line, token, at, Some((line.ply + 1, number, side)))?;
-        Some(SanPlayed {
-            m: played.0,
-            uci: played.0.map(|m| m.to_uci(mode)),
-            san: played.1,
-            written_as_san: false,
-            number,
-            side,
-        })
+                (Some(m), fast.san(), fast.suffix == written.suffix && written.annotation.is_none())
+            } else {
+                let (m, san) = self.play_slow(line, token, at, context)?;
+                (m, san, false)
+            };
+        Some(SanPlayed { m, uci: m.map(|m| m.to_uci(mode)), san, written_as_san, number, side })
     }
 
     /// Any other token: the lenient resolver, every finding, the null-move
