@@ -23,7 +23,7 @@ use std::ops::Range;
 use std::os::fd::AsFd;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float64Type, Int32Type, UInt8Type, UInt32Type, UInt64Type};
@@ -365,7 +365,7 @@ impl Exporter<'_> {
     ) -> Result<Result<(), String>, Stop> {
         let compression = input.compression;
         let chunker = Chunker::with_target(input.reader, ROW_GROUP_BYTES).starting_at(input.start);
-        let work = EncodeWork { options: self.options, columns, file: file.into() };
+        let work = EncodeWork { options: self.options, columns, file: file.into(), spare: Mutex::default() };
         let mut ordered = Ordered::new(chunker, work, self.threads()).map_err(|err| self.start_error(err))?;
         while let Some(output) = ordered.next() {
             let (encoded, data) = match output {
@@ -410,16 +410,24 @@ struct EncodeWork {
     file: Box<str>,
     /// The moves table's leaf columns.
     columns: Arc<[ColumnDescPtr]>,
+    /// Rows whose chunk is encoded, for the next chunks (one per thread at
+    /// most): their columns' memory is reused, not allocated and faulted in
+    /// again for every chunk.
+    spare: Mutex<Vec<MoveRows>>,
 }
 
 impl ChunkWork for EncodeWork {
     type Output = (Result<Encoded, ReadError>, Vec<u8>);
 
     fn work(&self, chunk: Chunk) -> Self::Output {
-        let encoded = MoveRows::of_chunk(&chunk, 1, self.options).and_then(|rows| {
+        let spare = self.spare.lock().unwrap_or_else(PoisonError::into_inner).pop();
+        let mut rows = spare.unwrap_or_else(|| MoveRows::new(self.options));
+        let encoded = rows.read_chunk(&chunk, 1).and_then(|()| {
             let chunks = encode_moves(&rows, &self.file, &self.columns).map_err(io::Error::other)?;
-            Ok(Encoded { games: rows.games, game: rows.game, chunks })
+            // the game numbers go with the chunks; the rows' other columns stay
+            Ok(Encoded { games: rows.games, game: core::mem::take(&mut rows.game), chunks })
         });
+        self.spare.lock().unwrap_or_else(PoisonError::into_inner).push(rows);
         (encoded, chunk.data)
     }
 }

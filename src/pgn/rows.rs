@@ -106,6 +106,12 @@ impl TextColumn {
         self.ends.is_empty()
     }
 
+    /// No value, the room kept.
+    fn clear(&mut self) {
+        self.text.clear();
+        self.ends.clear();
+    }
+
     /// Room for `values` more values of about `size` bytes.
     fn reserve(&mut self, values: usize, size: usize) {
         self.ends.reserve(values);
@@ -209,6 +215,15 @@ impl DictColumn {
         text.truncate(end);
         let text = String::from_utf8(text).expect("whole values, one after another");
         TextColumn { text, ends }
+    }
+
+    /// No value and no row, the room kept.
+    fn clear(&mut self) {
+        self.values.clear();
+        self.index.clear();
+        self.by_key.clear();
+        self.recent.fill((0, 0));
+        self.by_text.clear();
     }
 
     /// Appends a row of `value`.
@@ -322,6 +337,12 @@ impl<T: Copy> SparseColumn<T> {
     pub fn iter(&self) -> impl Iterator<Item = Option<T>> + '_ {
         let mut present = self.present.iter().peekable();
         (0..self.len).map(move |row| present.next_if(|&&(at, _)| at == row).map(|&(_, value)| value))
+    }
+
+    /// No row, the room kept.
+    fn clear(&mut self) {
+        self.present.clear();
+        self.len = 0;
     }
 
     /// Appends a row.
@@ -553,29 +574,92 @@ impl MoveRows {
     /// ([`ReadError::TooLarge`]); the other pieces give no row.
     pub fn of_chunk(chunk: &Chunk, first_game: u64, options: MoveRowOptions) -> Result<MoveRows, ReadError> {
         let mut rows = MoveRows::new(options);
+        rows.read_chunk(chunk, first_game)?;
+        Ok(rows)
+    }
+
+    /// What the rows hold beyond the columns every table has.
+    pub fn options(&self) -> MoveRowOptions {
+        MoveRowOptions { fen: self.fen.is_some(), variations: self.path.is_some() }
+    }
+
+    /// The moves of the games of one chunk, numbered from `first_game`, in
+    /// place of the rows held (with the same [`MoveRows::options`]), as
+    /// [`MoveRows::of_chunk`] reads them. The room of the rows held is kept:
+    /// chunk after chunk read into the same rows, the columns are allocated
+    /// and their memory faulted in once, not for every chunk.
+    ///
+    /// # Errors
+    ///
+    /// See [`MoveRows::of_chunk`]; the rows are then empty.
+    pub fn read_chunk(&mut self, chunk: &Chunk, first_game: u64) -> Result<(), ReadError> {
+        self.clear();
         if let Some(oversized) = chunk.oversized {
             if oversized.last {
                 let size = chunk.start.offset + chunk.data.len() as u64 - oversized.game.offset;
                 return Err(ReadError::TooLarge { at: oversized.game, size });
             }
-            return Ok(rows);
+            return Ok(());
         }
-        rows.reserve(chunk.data.len() / BYTES_PER_MOVE);
-        if options.variations {
+        self.reserve(chunk.data.len() / BYTES_PER_MOVE);
+        if self.path.is_some() {
             let mut number = first_game;
             for_each_game(&chunk.data, chunk.start, |game| {
-                rows.push_game(&game, number);
+                self.push_game(&game, number);
                 number += 1;
             });
-            return Ok(rows);
+            return Ok(());
         }
         // findings are counted, not kept: the rows hold moves alone
         let options = Options { count_only: true, ..Options::default() };
         let validator = Validator::with_base(&chunk.data, chunk.start.offset, options);
-        let mut builder = RowBuilder { validator, rows: &mut rows, next_game: first_game, row: None, mainline: true };
+        let mut builder = RowBuilder { validator, rows: self, next_game: first_game, row: None, mainline: true };
         let mut reader = Reader::with_start(&chunk.data, chunk.start);
         while reader.read_game(&mut builder).is_some() {}
-        Ok(rows)
+        Ok(())
+    }
+
+    /// No row, the columns' room kept.
+    fn clear(&mut self) {
+        let MoveRows {
+            game,
+            ply,
+            number,
+            side,
+            san,
+            uci,
+            written,
+            capture,
+            check,
+            clock,
+            elapsed,
+            eval,
+            nag_values,
+            nag_ends,
+            comment,
+            fen,
+            path,
+            games,
+        } = self;
+        game.clear();
+        ply.clear();
+        number.clear();
+        side.clear();
+        san.clear();
+        uci.clear();
+        written.clear();
+        capture.clear();
+        check.clear();
+        clock.clear();
+        elapsed.clear();
+        eval.clear();
+        nag_values.clear();
+        nag_ends.clear();
+        comment.clear();
+        for column in [fen, path].into_iter().flatten() {
+            column.clear();
+        }
+        *games = 0;
     }
 }
 

@@ -249,3 +249,51 @@ fn a_game_too_large_is_an_error_item_and_counts() {
         .collect();
     assert_eq!(sans, ["d4", "c4"]);
 }
+
+#[test]
+fn rows_read_chunk_after_chunk_into_the_same_rows_are_each_chunks_rows() {
+    // the rows held before leave their room, not their values (nor the
+    // dictionaries' keys): every chunk of every data file, and a game too
+    // large, read into one `MoveRows` after another, give the rows a new
+    // `MoveRows` gets
+    let big = format!(
+        "1. d4 *\n\n[Event \"big\"]\n\n1. e4 {{{}}} *\n\n",
+        "x".repeat(Chunker::<std::io::Empty>::MAX_GAME + 10)
+    );
+    let inputs = common::pgn_files()
+        .into_iter()
+        .map(|name| (std::fs::read(common::pgn_root().join(&name)).expect("a data file"), name))
+        .chain([(format!("{big}1. c4 c5 *\n").into_bytes(), "a game too large".to_owned())]);
+    let (mut chunks, mut rows, mut too_large) = (0, 0, 0);
+    for (data, name) in inputs {
+        let fen = data.len() < 2 << 20;
+        let kinds = [
+            MoveRowOptions { fen, variations: false },
+            MoveRowOptions { fen: false, variations: false },
+            MoveRowOptions { fen: false, variations: true },
+        ];
+        for options in kinds {
+            let mut reused = MoveRows::new(options);
+            let mut chunker = Chunker::with_target(&data[..], 64 << 10);
+            while let Some(chunk) = chunker.next_chunk(Vec::new()).expect("bytes in memory") {
+                chunks += 1;
+                let again = reused.read_chunk(&chunk, 7);
+                match (MoveRows::of_chunk(&chunk, 7, options), again) {
+                    (Ok(new), Ok(())) => {
+                        assert_eq!(reused, new, "{name}, chunk at {}, {options:?}", chunk.start.offset);
+                        assert_eq!(reused.options(), options);
+                        rows += new.len();
+                    }
+                    (Err(ReadError::TooLarge { at, .. }), Err(ReadError::TooLarge { at: again, .. })) => {
+                        assert_eq!(at, again, "{name}");
+                        assert!(reused.is_empty() && reused.games == 0, "{name}");
+                        too_large += 1;
+                    }
+                    (new, again) => panic!("{name}: {:?} read again as {again:?}", new.map(|rows| rows.len())),
+                }
+            }
+        }
+    }
+    assert!(chunks > 2000 && rows > 10_000_000, "{chunks} chunks, {rows} rows");
+    assert_eq!(too_large, 3);
+}
