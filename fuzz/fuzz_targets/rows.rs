@@ -4,8 +4,8 @@
 //!
 //! - reading never panics;
 //! - the rows are the mainline moves of the games `read_games_from_slice`
-//!   builds: the same games, numbers, plies, SAN, UCI, clocks, evaluations,
-//!   NAGs and comments;
+//!   builds: the same games, numbers, plies, SAN, UCI, clocks, elapsed
+//!   times, evaluations, NAGs and comments' prose;
 //! - the input cut into chunks by the `Chunker` (small targets, with the
 //!   quick search and line by line), each chunk's rows read on their own and
 //!   numbered on, gives exactly the rows of the input read as one chunk.
@@ -64,12 +64,31 @@ fn check(input: &[u8]) {
     let mut expected = Vec::new();
     for (index, game) in games.iter().enumerate() {
         for node in &game.mainline.moves {
-            expected.push(format!("{} {} {} {}", index + 1, node.ply, node.san, node.uci_text()));
+            let prose: Vec<&str> = node.comments.iter().map(|c| c.prose()).filter(|p| !p.is_empty()).collect();
+            expected.push(format!(
+                "{} {} {} {} {:?} {:?} {:?} {:?} {:?}",
+                index + 1,
+                node.ply,
+                node.san,
+                node.uci_text(),
+                node.clock(),
+                node.elapsed(),
+                node.eval(),
+                node.nags,
+                prose.join(" ")
+            ));
         }
     }
     let got: Vec<String> = whole
         .iter()
-        .flat_map(|rows| rows.rows().map(|row| format!("{} {} {} {}", row.game, row.ply, row.san, row.uci)))
+        .flat_map(|rows| {
+            rows.rows().map(|row| {
+                format!(
+                    "{} {} {} {} {:?} {:?} {:?} {:?} {:?}",
+                    row.game, row.ply, row.san, row.uci, row.clock, row.elapsed, row.eval, row.nags, row.comment
+                )
+            })
+        })
         .collect();
-    assert_eq!(got, expected, "the rows are the games' mainline moves");
+    assert_eq!(got, expected, "the rows are the games' mainline moves, with their commands and comments");
 }

@@ -290,6 +290,54 @@ pub(crate) fn read_commands(text: &str) -> (Vec<Command>, String) {
     (commands, prose)
 }
 
+/// The first clock, elapsed time and evaluation of a comment.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Timings {
+    /// The first `[%clk]`.
+    pub(crate) clock: Option<Duration>,
+    /// The first `[%emt]`.
+    pub(crate) elapsed: Option<Duration>,
+    /// The first `[%eval]`.
+    pub(crate) eval: Option<Eval>,
+}
+
+/// The timings of a comment that holds nothing but `[%clk]`, `[%emt]` and
+/// `[%eval]` commands and ASCII whitespace (`{ [%clk 0:03:00] }`,
+/// `{ [%eval 0.17] [%clk 0:03:00] }`: the comment lichess writes after
+/// every move), read from its bytes: what [`read_commands`] reads of it,
+/// whose prose is then empty, with no text made. `None` for any other
+/// comment (prose, another command, arguments that do not read), which
+/// [`read_commands`] reads.
+pub(crate) fn timings_only(bytes: &[u8]) -> Option<Timings> {
+    let space = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
+    let mut timings = Timings::default();
+    let mut rest = bytes;
+    loop {
+        let Some(start) = rest.iter().position(|b| !space(b)) else { return Some(timings) };
+        let command = &rest[start..];
+        // compared byte by byte: a call of memcmp cost more
+        let (name, after) = match command {
+            [b'[', b'%', b'c', b'l', b'k', after @ ..] => (b'c', after),
+            [b'[', b'%', b'e', b'm', b't', after @ ..] => (b'm', after),
+            [b'[', b'%', b'e', b'v', b'a', b'l', after @ ..] => (b'e', after),
+            _ => return None,
+        };
+        // whitespace after the name, then the arguments up to `]`
+        let args_start = after.iter().position(|b| !space(b)).filter(|&at| at > 0)?;
+        let close = memchr::memchr(b']', after)?;
+        let args = after.get(args_start..close)?;
+        if args.contains(&b'[') {
+            return None;
+        }
+        match name {
+            b'c' => _ = timings.clock.get_or_insert(duration_of(args)?),
+            b'm' => _ = timings.elapsed.get_or_insert(duration_of(args)?),
+            _ => _ = timings.eval.get_or_insert(eval(core::str::from_utf8(args).ok()?)?),
+        }
+        rest = &after[close + 1..];
+    }
+}
+
 /// Where the first `[%` in `text` is.
 fn command_start(text: &str) -> Option<usize> {
     let bytes = text.as_bytes();
@@ -341,33 +389,49 @@ fn command_at(text: &str) -> Option<(Command, usize)> {
 
 /// ASCII digits only, at least one.
 fn digits(text: &str) -> Option<u64> {
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+    whole(text.as_bytes())
+}
+
+/// ASCII digits only, at least one, as a number (`None` past `u64`).
+fn whole(digits: &[u8]) -> Option<u64> {
+    if digits.is_empty() {
         return None;
     }
-    text.parse().ok()
+    digits.iter().try_fold(0u64, |value, &b| {
+        let digit = b.wrapping_sub(b'0');
+        if digit > 9 {
+            return None;
+        }
+        value.checked_mul(10)?.checked_add(u64::from(digit))
+    })
 }
 
 /// `h:mm:ss`, `h:mm:ss.` or `h:mm:ss.fff` (any number of digits, each
 /// field any number of digits, as python-chess reads it).
 fn duration(args: &str) -> Option<Duration> {
-    let mut fields = args.splitn(3, ':');
-    let hours = digits(fields.next()?)?;
-    let minutes = digits(fields.next()?)?;
-    let seconds = fields.next()?;
-    let (whole, fraction) = match seconds.split_once('.') {
-        Some((whole, fraction)) => (whole, fraction),
-        None => (seconds, ""),
+    duration_of(args.as_bytes())
+}
+
+/// [`duration`] of bytes.
+fn duration_of(args: &[u8]) -> Option<Duration> {
+    let colon = memchr::memchr(b':', args)?;
+    let (hours, rest) = (whole(&args[..colon])?, &args[colon + 1..]);
+    let colon = memchr::memchr(b':', rest)?;
+    let (minutes, seconds) = (whole(&rest[..colon])?, &rest[colon + 1..]);
+    let (seconds, fraction) = match memchr::memchr(b'.', seconds) {
+        Some(point) => (&seconds[..point], &seconds[point + 1..]),
+        None => (seconds, &[][..]),
     };
-    let whole = digits(whole)?;
-    if !fraction.bytes().all(|b| b.is_ascii_digit()) {
+    let seconds = whole(seconds)?;
+    if !fraction.iter().all(u8::is_ascii_digit) {
         return None;
     }
     // nanoseconds: the first nine digits of the fraction
     let mut nanos = 0u32;
     for i in 0..9 {
-        nanos = nanos * 10 + fraction.as_bytes().get(i).map_or(0, |b| u32::from(b - b'0'));
+        nanos = nanos * 10 + fraction.get(i).map_or(0, |b| u32::from(b - b'0'));
     }
-    let secs = hours.checked_mul(3600)?.checked_add(minutes.checked_mul(60)?)?.checked_add(whole)?;
+    let secs = hours.checked_mul(3600)?.checked_add(minutes.checked_mul(60)?)?.checked_add(seconds)?;
     Some(Duration::new(secs, nanos))
 }
 
@@ -432,6 +496,7 @@ fn marks<T>(args: &str, make: impl Fn(MarkColor, &[Square]) -> Option<T>) -> Opt
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn cp(cp: i64) -> Option<Eval> {
         Some(Eval { score: Score::Centipawns(cp), depth: None })
@@ -476,6 +541,12 @@ mod tests {
             ("a:03:00", None),
             ("-0:03:00", None),
             ("0:03:0x", None),
+            ("0:00:01.1234567891", Some(Duration::new(1, 123_456_789))),
+            ("0:00:01.2.3", None),
+            ("0::01", None),
+            ("18446744073709551615:00:00", None),
+            ("0:0:18446744073709551616", None),
+            ("0:0:18446744073709551615", Some(Duration::from_secs(u64::MAX))),
         ] {
             assert_eq!(duration(args), expected, "{args:?}");
         }
@@ -542,5 +613,99 @@ mod tests {
             assert_eq!(comment.commands()[0].to_string(), text);
         }
         assert_eq!(Comment::new("[%eval -.5]").commands()[0].to_string(), "[%eval -0.50]");
+    }
+
+    /// The first clock, elapsed time and evaluation of `commands`.
+    fn first_timings(commands: &[Command]) -> Timings {
+        let mut timings = Timings::default();
+        for command in commands {
+            match command {
+                Command::Clock(clock) => _ = timings.clock.get_or_insert(*clock),
+                Command::Elapsed(elapsed) => _ = timings.elapsed.get_or_insert(*elapsed),
+                Command::Eval(eval) => _ = timings.eval.get_or_insert(*eval),
+                _ => {}
+            }
+        }
+        timings
+    }
+
+    /// Comments of timing commands (some that do not read), other commands,
+    /// whitespace of every kind, prose and stray brackets.
+    fn any_comment() -> impl Strategy<Value = String> {
+        const PIECES: &[&str] = &[
+            " ",
+            "\t",
+            "\n",
+            "\r\n",
+            "\u{b}",
+            "\u{a0}",
+            "[%clk 0:03:00]",
+            "[%clk 1:02:03.5]",
+            "[%emt 0:00:05]",
+            "[%eval 0.17]",
+            "[%eval #-3]",
+            "[%eval 0.25,20]",
+            "[%clk\t0:00:01]",
+            "[%clk 5:00]",
+            "[%clks 0:01:00]",
+            "[%clk]",
+            "[%clk ]",
+            "[%clk0:03:00]",
+            "[%eval0.5]",
+            "[%emt_ 0:00:01]",
+            "[%clk  0:01:00 ]",
+            "[%eval x]",
+            "[%csl Ga4]",
+            "[%clk 0:01:0[0]",
+            "[%emt 0:00:0\u{e9}]",
+            "word",
+            "\u{e9}",
+            "[",
+            "]",
+            "[%",
+            "%",
+        ];
+        let piece =
+            prop_oneof![prop::sample::select(PIECES).prop_map(str::to_owned), "[\\[\\]%clkemtva0-9:.#, -]{0,12}"];
+        prop::collection::vec(piece, 0..8).prop_map(|pieces| pieces.concat())
+    }
+
+    /// Comments lichess writes: timing commands that read, ASCII whitespace
+    /// around and between them.
+    fn timings_comment() -> impl Strategy<Value = String> {
+        const COMMANDS: &[&str] = &[
+            "[%clk 0:03:00]",
+            "[%clk 1:02:03.5]",
+            "[%emt 0:00:05]",
+            "[%eval 0.17]",
+            "[%eval #-3]",
+            "[%eval 0.25,20]",
+            "[%clk\n 0:00:01]",
+        ];
+        let space = prop::sample::select(&[" ", "", "\t", "\n", " \r\n "][..]);
+        prop::collection::vec((space.clone(), prop::sample::select(COMMANDS)), 0..4)
+            .prop_flat_map(move |parts| (Just(parts), space.clone()))
+            .prop_map(|(parts, end)| {
+                parts.into_iter().flat_map(|(space, command)| [space, command]).chain([end]).collect()
+            })
+    }
+
+    proptest! {
+        #[test]
+        fn timings_read_from_bytes_are_what_read_commands_reads(text in any_comment()) {
+            let (commands, prose) = read_commands(&text);
+            if let Some(timings) = timings_only(text.as_bytes()) {
+                prop_assert_eq!(prose, "");
+                prop_assert!(commands.iter().all(|c| matches!(c, Command::Clock(_) | Command::Elapsed(_) | Command::Eval(_))));
+                prop_assert_eq!(timings, first_timings(&commands));
+            }
+        }
+
+        #[test]
+        fn comments_of_timings_alone_are_read_from_bytes(text in timings_comment()) {
+            let (commands, prose) = read_commands(&text);
+            prop_assert_eq!(prose, "");
+            prop_assert_eq!(timings_only(text.as_bytes()), Some(first_timings(&commands)));
+        }
     }
 }

@@ -38,7 +38,7 @@ use rustc_hash::FxHashMap;
 use crate::Color;
 use crate::Position;
 use crate::pgn::chunk::Chunk;
-use crate::pgn::commands::{Command, Comment, Eval, Score, read_commands};
+use crate::pgn::commands::{Command, Comment, Eval, Score, Timings, read_commands, timings_only};
 use crate::pgn::game::{Game, Line, Node, ReadError, comment_cow, for_each_game, glued_annotation, ordered_input};
 use crate::pgn::input::{Compression, Input, InputError};
 use crate::pgn::parallel::Ordered;
@@ -894,6 +894,14 @@ impl Visitor for RowBuilder<'_, '_> {
     fn comment(&mut self, text: RawText<'_>, at: Location) {
         self.validator.comment(text, at);
         let Some(row) = &mut self.row else { return };
+        if let Some(timings) = timings_only(text.0) {
+            // no prose: read without making text
+            let Timings { clock, elapsed, eval } = timings;
+            row.clock = row.clock.or(clock);
+            row.elapsed = row.elapsed.or(elapsed);
+            row.eval = row.eval.or(eval);
+            return;
+        }
         let (commands, prose) = read_commands(&comment_cow(text.0));
         for command in commands {
             match command {
