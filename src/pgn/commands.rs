@@ -324,7 +324,14 @@ pub(crate) fn timings_only(bytes: &[u8]) -> Option<Timings> {
         };
         // whitespace after the name, then the arguments up to `]`
         let args_start = after.iter().position(|b| !space(b)).filter(|&at| at > 0)?;
-        let close = memchr::memchr(b']', after)?;
+        // the first `]`: after the bytes of numbers, found byte by byte (a
+        // call of memchr cost more for the few bytes of a clock), else
+        // searched for
+        let number = |b: &u8| matches!(b, b'0'..=b'9' | b':' | b'.' | b',' | b'#' | b'-' | b'+');
+        let close = match after[args_start..].iter().position(|b| !number(b)) {
+            Some(at) if after[args_start + at] == b']' => args_start + at,
+            _ => memchr::memchr(b']', after)?,
+        };
         let args = after.get(args_start..close)?;
         if args.contains(&b'[') {
             return None;
@@ -414,11 +421,12 @@ fn duration(args: &str) -> Option<Duration> {
 
 /// [`duration`] of bytes.
 fn duration_of(args: &[u8]) -> Option<Duration> {
-    let colon = memchr::memchr(b':', args)?;
+    // a few bytes: searched byte by byte, which costs less than memchr
+    let colon = args.iter().position(|&b| b == b':')?;
     let (hours, rest) = (whole(&args[..colon])?, &args[colon + 1..]);
-    let colon = memchr::memchr(b':', rest)?;
+    let colon = rest.iter().position(|&b| b == b':')?;
     let (minutes, seconds) = (whole(&rest[..colon])?, &rest[colon + 1..]);
-    let (seconds, fraction) = match memchr::memchr(b'.', seconds) {
+    let (seconds, fraction) = match seconds.iter().position(|&b| b == b'.') {
         Some(point) => (&seconds[..point], &seconds[point + 1..]),
         None => (seconds, &[][..]),
     };
