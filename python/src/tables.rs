@@ -15,7 +15,7 @@ use arrow_schema::{ArrowError, SchemaRef};
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3_arrow::PyTable;
-use sanfen::pgn::game::read_games_input;
+use sanfen::pgn::game::read_game_outlines_input;
 use sanfen::pgn::input::Input;
 use sanfen::pgn::rows::{MoveRowOptions, read_move_rows_input};
 use sanfen::pgn::table::{GameTable, games_schema, moves_batch, moves_schema};
@@ -76,7 +76,8 @@ pub fn games_table(py: Python<'_>, source: &Bound<'_, PyAny>, threads: Option<us
 /// `before`.
 fn games_batches(py: Python<'_>, source: Source, threads: usize, before: u64) -> PyResult<Vec<RecordBatch>> {
     let Source { input, name, raised } = source;
-    let mut games = read_games_input(input, threads).map_err(|err| Source::raise(&raised, input_error(&err, &name)))?;
+    let mut games =
+        read_game_outlines_input(input, threads).map_err(|err| Source::raise(&raised, input_error(&err, &name)))?;
     let mut batches = Vec::new();
     let mut table = GameTable::new();
     let mut number = before;

@@ -35,7 +35,7 @@ use parquet::basic::{Compression, Encoding};
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::{ColumnDescPtr, ColumnPath};
-use sanfen::pgn::game::read_games_input;
+use sanfen::pgn::game::read_game_outlines_input;
 use sanfen::pgn::input::Input;
 use sanfen::pgn::parallel::{ChunkWork, Ordered, threads_or_cores};
 use sanfen::pgn::rows::{MoveRowOptions, MoveRows, read_move_rows_input};
@@ -305,7 +305,7 @@ impl Exporter<'_> {
     /// The games table's rows of one input; `Err` with the message of a read
     /// that failed part way.
     fn games_of(&mut self, file: &str, input: Input) -> Result<Result<(), String>, Stop> {
-        let games = read_games_input(input, self.threads()).map_err(|err| self.start_error(err.message))?;
+        let games = read_game_outlines_input(input, self.threads()).map_err(|err| self.start_error(err.message))?;
         let mut table = GameTable::new();
         let mut failure = None;
         for game in games {

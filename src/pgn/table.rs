@@ -301,7 +301,9 @@ impl GameTable {
         self.len == 0
     }
 
-    /// Appends the row of `game`, the `number`th of the input `file`.
+    /// Appends the row of `game`, the `number`th of the input `file`. The
+    /// row is made of the game's outline alone (the same row for the game
+    /// [`crate::pgn::game::read_game_outlines_input`] reads).
     pub fn push(&mut self, file: &str, number: u64, game: &Game) {
         self.len += 1;
         self.file.append_value(file);

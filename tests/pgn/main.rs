@@ -7,6 +7,7 @@ mod common;
 mod check;
 mod fidelity;
 mod fmt;
+mod outlines;
 mod reader;
 mod rows;
 mod split;
