@@ -35,7 +35,7 @@ use parquet::basic::{Compression, Encoding};
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::{ColumnDescPtr, ColumnPath};
-use sanfen::pgn::game::read_game_outlines_input;
+use sanfen::pgn::game::{PARALLEL_CHUNK_TARGET, read_game_outlines_input};
 use sanfen::pgn::input::Input;
 use sanfen::pgn::parallel::{ChunkWork, Ordered, threads_or_cores};
 use sanfen::pgn::rows::{MoveRowOptions, MoveRows, read_move_rows_input};
@@ -331,8 +331,10 @@ impl Exporter<'_> {
 
     /// The moves table's rows of one input.
     fn moves_of(&mut self, file: &str, input: Input) -> Result<Result<(), String>, Stop> {
-        if let SinkKind::Columns { columns, .. } = &self.sink.kind {
-            return self.encoded_moves_of(file, input, columns.clone());
+        match &self.sink.kind {
+            SinkKind::Columns { columns, .. } => return self.encoded_moves_of(file, input, columns.clone()),
+            &SinkKind::Text { csv, terminal, .. } => return self.text_moves_of(file, input, csv, terminal),
+            SinkKind::Parquet(_) => {}
         }
         let chunks =
             read_move_rows_input(input, self.threads(), self.options).map_err(|err| self.start_error(err.message))?;
@@ -388,6 +390,159 @@ impl Exporter<'_> {
         }
         Ok(Ok(()))
     }
+}
+
+impl Exporter<'_> {
+    /// The moves table's rows of one input as CSV (`csv`) or JSON Lines,
+    /// written but for their game numbers on the threads that read the
+    /// games (one chunk of the input each): this thread numbers the games
+    /// and writes.
+    fn text_moves_of(
+        &mut self,
+        file: &str,
+        input: Input,
+        csv: bool,
+        terminal: bool,
+    ) -> Result<Result<(), String>, Stop> {
+        let compression = input.compression;
+        let chunker = Chunker::with_target(input.reader, PARALLEL_CHUNK_TARGET).starting_at(input.start);
+        let schema = self.sink.schema.clone();
+        let work = TextWork { options: self.options, file: file.into(), schema, csv, terminal };
+        let mut ordered = Ordered::new(chunker, work, self.threads()).map_err(|err| self.start_error(err))?;
+        let SinkKind::Text { out, .. } = &mut self.sink.kind else {
+            return Err(Stop::Output(io::Error::other("text rows are for CSV and JSON Lines")));
+        };
+        let mut buffer = Vec::new();
+        while let Some(output) = ordered.next() {
+            let (rows, data) = match output {
+                Ok(output) => output,
+                Err(err) => {
+                    let bytes = ordered.bytes_read();
+                    return Ok(Err(sanfen::pgn::input::ReadError::new(bytes, compression, &err).to_string()));
+                }
+            };
+            ordered.recycle(data);
+            match rows {
+                Ok(rows) => {
+                    buffer.clear();
+                    rows.write(&mut buffer, self.games);
+                    out.write_all(&buffer)?;
+                    self.games += rows.games;
+                }
+                // a game too large to read has no moves, and counts
+                Err(ReadError::TooLarge { .. }) => self.games += 1,
+                Err(err @ ReadError::Io { .. }) => return Ok(Err(err.to_string())),
+            }
+        }
+        Ok(Ok(()))
+    }
+}
+
+/// The work on each chunk: its moves as CSV or JSON Lines, but for their
+/// game numbers.
+struct TextWork {
+    options: MoveRowOptions,
+    file: Box<str>,
+    /// The moves table's.
+    schema: SchemaRef,
+    csv: bool,
+    /// Control characters escaped (see [`csv_fields`]).
+    terminal: bool,
+}
+
+impl ChunkWork for TextWork {
+    type Output = (Result<TextRows, ReadError>, Vec<u8>);
+
+    fn work(&self, chunk: Chunk) -> Self::Output {
+        let rows = MoveRows::of_chunk(&chunk, 1, self.options).and_then(|rows| {
+            let games = rows.games;
+            let batch = moves_batch(rows, &self.file, &self.schema).map_err(io::Error::other)?;
+            Ok(TextRows::of(&batch, games, self.csv, self.terminal))
+        });
+        (rows, chunk.data)
+    }
+}
+
+/// A chunk's moves as lines of text, each but for its game number (the
+/// table's second column, after `file`): what the lines start with, up to
+/// the number; the number, from 1 in the chunk; and the rest of each line.
+struct TextRows {
+    /// The chunk's games.
+    games: u64,
+    /// Each line up to its game number (the same for every line).
+    prefix: String,
+    /// The game of each line, from 1 in the chunk.
+    game: Vec<u64>,
+    /// Each line after its game number, line end included, one after
+    /// another.
+    text: String,
+    /// Where each line ends in `text`.
+    ends: Vec<usize>,
+}
+
+impl TextRows {
+    /// The lines of `batch` (rows of the moves table: `file` first, then
+    /// `game`), the moves of `games` games.
+    fn of(batch: &RecordBatch, games: u64, csv: bool, terminal: bool) -> TextRows {
+        let columns = batch.num_columns();
+        let game = batch.column(1).as_primitive::<UInt64Type>().values().to_vec();
+        let (mut prefix, mut text, mut field) = (String::new(), String::new(), String::new());
+        let mut ends = Vec::with_capacity(batch.num_rows());
+        if batch.num_rows() > 0 {
+            if csv {
+                csv_fields(&mut prefix, &mut field, batch, 0, terminal, 0..1);
+                prefix.push(',');
+            } else {
+                prefix.push('{');
+                json_fields(&mut prefix, batch, 0, 0..1);
+                prefix.push(',');
+                json_string(&mut prefix, batch.schema_ref().field(1).name());
+                prefix.push(':');
+            }
+        }
+        for row in 0..batch.num_rows() {
+            if csv {
+                csv_fields(&mut text, &mut field, batch, row, terminal, 2..columns);
+            } else {
+                json_fields(&mut text, batch, row, 2..columns);
+                text.push('}');
+            }
+            text.push('\n');
+            ends.push(text.len());
+        }
+        TextRows { games, prefix, game, text, ends }
+    }
+
+    /// Appends the lines to `out`, their games numbered after `before`.
+    fn write(&self, out: &mut Vec<u8>, before: u64) {
+        let mut start = 0;
+        for (&game, &end) in self.game.iter().zip(&self.ends) {
+            out.extend_from_slice(self.prefix.as_bytes());
+            push_number(out, game + before);
+            out.extend_from_slice(&self.text.as_bytes()[start..end]);
+            start = end;
+        }
+    }
+}
+
+/// Appends `n` in decimal.
+fn push_number(out: &mut Vec<u8>, n: u64) {
+    out.extend_from_slice(decimal(n, &mut [0; 20]).as_bytes());
+}
+
+/// `n` in decimal, written at the end of `digits` (as `{n}` writes it,
+/// without the formatting machinery's cost).
+fn decimal(mut n: u64, digits: &mut [u8; 20]) -> &str {
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    core::str::from_utf8(&digits[at..]).expect("ASCII digits")
 }
 
 /// The bytes of PGN per Parquet row group, about: some 75,000 moves.
@@ -627,11 +782,20 @@ fn write_plain(out: &mut String, value: &Value<'_>, separator: char) {
     use core::fmt::Write as _;
     match value {
         Value::Text(text) => out.push_str(text),
-        Value::Unsigned(n) => {
-            let _ = write!(out, "{n}");
-        }
+        Value::Unsigned(n) => out.push_str(decimal(*n, &mut [0; 20])),
         Value::Signed(n) => {
-            let _ = write!(out, "{n}");
+            if *n < 0 {
+                out.push('-');
+            }
+            out.push_str(decimal(n.unsigned_abs(), &mut [0; 20]));
+        }
+        // a whole number (most clocks) as Rust writes it, `180` for 180.0,
+        // without the float formatting's cost
+        Value::Float(x) if x.fract() == 0.0 && x.abs() < 1e15 && !(*x == 0.0 && x.is_sign_negative()) => {
+            if *x < 0.0 {
+                out.push('-');
+            }
+            out.push_str(decimal(x.abs() as u64, &mut [0; 20]));
         }
         Value::Float(x) => {
             let _ = write!(out, "{x}");
@@ -668,7 +832,16 @@ fn write_plain(out: &mut String, value: &Value<'_>, separator: char) {
 /// DEL, C1) is written raw.
 fn json_row(out: &mut String, batch: &RecordBatch, row: usize) {
     out.push('{');
-    for (i, (field, column)) in batch.schema_ref().fields().iter().zip(batch.columns()).enumerate() {
+    json_fields(out, batch, row, 0..batch.num_columns());
+    out.push('}');
+}
+
+/// The members of a row's JSON object for the columns `columns`, each but
+/// the first column's after a comma.
+fn json_fields(out: &mut String, batch: &RecordBatch, row: usize, columns: Range<usize>) {
+    let fields = batch.schema_ref().fields();
+    for i in columns {
+        let (field, column) = (&fields[i], batch.column(i));
         if i > 0 {
             out.push(',');
         }
@@ -685,7 +858,6 @@ fn json_row(out: &mut String, batch: &RecordBatch, row: usize) {
             Some(other) => write_plain(out, &other, ','),
         }
     }
-    out.push('}');
 }
 
 fn json_string(out: &mut String, text: &str) {
@@ -710,7 +882,21 @@ fn json_string(out: &mut String, text: &str) {
 /// the other tags are a JSON object; fields quoted when they need it.
 /// Written to a terminal, control characters are escaped.
 fn csv_row(out: &mut String, field: &mut String, batch: &RecordBatch, row: usize, terminal: bool) {
-    for (i, column) in batch.columns().iter().enumerate() {
+    csv_fields(out, field, batch, row, terminal, 0..batch.num_columns());
+}
+
+/// The fields of a row's CSV line for the columns `columns`, each but the
+/// first column's after a comma (see [`csv_row`]).
+fn csv_fields(
+    out: &mut String,
+    field: &mut String,
+    batch: &RecordBatch,
+    row: usize,
+    terminal: bool,
+    columns: Range<usize>,
+) {
+    for i in columns {
+        let column = batch.column(i);
         if i > 0 {
             out.push(',');
         }
@@ -759,6 +945,27 @@ fn csv_field(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_are_written_as_rust_writes_them() {
+        for n in [0, 7, 10, 99, 180, 65_536, u64::from(u32::MAX), u64::MAX] {
+            assert_eq!(decimal(n, &mut [0; 20]), n.to_string());
+        }
+        let plain = |value: Value<'_>| {
+            let mut out = String::new();
+            write_plain(&mut out, &value, ' ');
+            out
+        };
+        for n in [0, -1, 1, i64::MIN, i64::MAX, -250, 300] {
+            assert_eq!(plain(Value::Signed(n)), n.to_string());
+        }
+        let floats = [0.0, -0.0, 180.0, -3.0, 9.25, 0.1, 1e15, 1e15 - 1.0, -1e15, 1e300, f64::MAX, 2.5e-8, 59.999];
+        for x in floats {
+            assert_eq!(plain(Value::Float(x)), x.to_string(), "{x:?}");
+        }
+        assert_eq!(plain(Value::Float(-0.0)), "-0");
+        assert_eq!(plain(Value::Float(180.0)), "180");
+    }
 
     #[test]
     fn csv_fields_are_quoted_when_needed() {
