@@ -862,6 +862,13 @@ fn json_fields(out: &mut String, batch: &RecordBatch, row: usize, columns: Range
 
 fn json_string(out: &mut String, text: &str) {
     out.push('"');
+    // printable ASCII but `"` and `\` (most text, every column's name): as
+    // it is, without looking at each character again
+    if text.bytes().all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\') {
+        out.push_str(text);
+        out.push('"');
+        return;
+    }
     for c in text.chars() {
         match c {
             '"' => out.push_str("\\\""),
@@ -980,6 +987,23 @@ mod tests {
         let mut out = String::new();
         json_string(&mut out, "a\"b\\c\n\u{1b}[31m\u{7f}\u{9b}é");
         assert_eq!(out, "\"a\\\"b\\\\c\\n\\u001b[31m\\u007f\\u009bé\"");
+        // each alone, and text with none (written as it is)
+        for (text, expected) in [
+            ("\"", "\\\""),
+            ("\\", "\\\\"),
+            ("\u{0}", "\\u0000"),
+            ("\u{1f}", "\\u001f"),
+            ("\u{7f}", "\\u007f"),
+            ("\u{85}", "\\u0085"),
+            ("\t", "\\t"),
+            ("é", "é"),
+            (" plain ASCII, ~ {[%clk 0:01:00]} ", " plain ASCII, ~ {[%clk 0:01:00]} "),
+            ("", ""),
+        ] {
+            out.clear();
+            json_string(&mut out, text);
+            assert_eq!(out, format!("\"{expected}\""), "{text:?}");
+        }
     }
 
     #[test]
