@@ -36,9 +36,11 @@
 //! Cut points are found in two ways. First a quick search from the target
 //! on, which looks at a few lines only: a line that starts with a
 //! well-formed tag pair is a cut point when the last line before it that
-//! holds more than whitespace is not a `%` escape line and holds no `[` (the
-//! reader is then in movetext, in a comment the tag line ends, or between
-//! games, never in a tag section). When no such line comes within the target
+//! holds more than whitespace is not a `%` escape line and holds no `[`, or
+//! ends with a result token and holds `[` and `;` only inside `{ }`
+//! comments that open on it (lichess's movetext, with its `[%clk]`
+//! comments): the reader is then in movetext, in a comment the tag line
+//! ends, or between games, never in a tag section. When no such line comes within the target
 //! (at least 4 KiB) after the target, the chunk is scanned line by line from
 //! its start (a `\n` ends a line), following the reader's rules for what
 //! hides a `[` (`{ }` comments, with their recovery at a line that starts with
@@ -590,10 +592,12 @@ enum Search {
 
 /// Whether the line at `at` (`buf[at - 1]` is a `\n`) is a quick cut point:
 /// it starts with a well-formed tag pair, and the last line before it that
-/// holds more than whitespace neither is a `%` escape line nor holds a `[`.
-/// The reader cannot be in a tag section there (that line was not a tag),
-/// so it starts a game at the tag: the `[` ends the movetext, or the comment
-/// that the tag line recovers from, or it comes between games.
+/// holds more than whitespace is not a `%` escape line and either holds no
+/// `[` or ends the game ([`ends_game`]: lichess's movetext lines, whose
+/// comments hold `[%clk]`). The reader cannot be in a tag section there
+/// (that line was not a tag, or a token after its tags ended their
+/// section), so it starts a game at the tag: the `[` ends the movetext, or
+/// the comment that the tag line recovers from, or it comes between games.
 fn is_quick_cut(buf: &[u8], at: usize) -> bool {
     if !is_recovery_line(buf, at) {
         return false;
@@ -604,7 +608,32 @@ fn is_quick_cut(buf: &[u8], at: usize) -> bool {
         return false;
     }
     let start = memchr::memrchr(b'\n', &buf[..end]).map_or(0, |k| k + 1);
-    buf[start] != b'%' && memchr::memchr(b'[', &buf[start..end]).is_none()
+    let line = &buf[start..end];
+    line[0] != b'%' && (memchr::memchr(b'[', line).is_none() || ends_game(line))
+}
+
+/// Whether the reader ends a game at the end of `line` (a line that holds
+/// more than whitespace and is no `%` escape line), whatever its state at
+/// the line's start: the line's last token is a result token, and each `[`
+/// and `;` on it is inside a `{ }` comment that opens on the line
+/// (`1. e4 { [%clk 0:03:00] } 1... e5 { [%clk 0:03:00] } 1-0`). Read from
+/// the line's start as if outside a comment, the line's state is the
+/// reader's from its first brace on (comments do not nest), and before it a
+/// `[` or `;` is refused. So either the reader reads the result in
+/// movetext, where it ends the game (in a tag section, the first token
+/// ended it), or the whole line was inside a comment that the tag line
+/// after it recovers from.
+fn ends_game(line: &[u8]) -> bool {
+    let mut in_comment = false;
+    for &b in line {
+        match b {
+            b'{' => in_comment = true,
+            b'}' => in_comment = false,
+            b'[' | b';' if !in_comment => return false,
+            _ => {}
+        }
+    }
+    !in_comment && ends_with_result(line)
 }
 
 /// What the chunker knows of the reader's state at the start of a line.
@@ -818,5 +847,44 @@ fn ends_with_result(line: &[u8]) -> bool {
             return false;
         }
         token = &token[digits + dots..];
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether the last line of `text` (which starts with `[`) is a quick
+    /// cut point.
+    fn quick_cut_at_last_line(text: &str) -> bool {
+        let at = text.trim_end().rfind('\n').expect("two lines") + 1;
+        is_quick_cut(text.as_bytes(), at)
+    }
+
+    #[test]
+    fn a_tag_line_after_a_line_that_ends_the_game_is_a_quick_cut_point() {
+        for (text, cut) in [
+            // lichess's movetext
+            ("1. e4 { [%clk 0:03:00] } 1... e5 { [%clk 0:03:00] } 1-0\n\n[Event \"b\"]\n", true),
+            ("1. e4 {[%clk 0:01:00]}1-0\n[Event \"b\"]\n", true),
+            ("1. e4 { [%eval 0.2] [%clk 0:01:00] } *  \n \n[Event \"b\"]\n", true),
+            ("1. e4 e5 1/2-1/2\n[Event \"b\"]\n", true),
+            // no result at the end: the game may go on
+            ("1. e4 { [%clk 0:03:00] } e5\n[Event \"b\"]\n", false),
+            ("1. e4 { [%clk 0:03:00] 1-0 }\n[Event \"b\"]\n", false),
+            ("1. e4 { [%clk 0:03:00] } 1-0 { open\n[Event \"b\"]\n", false),
+            // a `[` or `;` outside the line's comments: maybe a tag section
+            ("[Event \"a\" 1-0\n[Site \"b\"]\n", false),
+            ("[Result \"1-0\"]\n[Site \"b\"]\n", false),
+            ("1. e4 ; [%clk 0:03:00] 1-0\n[Event \"b\"]\n", false),
+            ("x [a] } 1. e4 { [%clk 0:03:00] } 1-0\n[Event \"b\"]\n", false),
+            ("1. e4 1-0 [Event \"c\"] 1-0\n[Event \"b\"]\n", false),
+            // an escape line
+            ("%1. e4 { [x] } 1-0\n[Event \"b\"]\n", false),
+            // no `[` at all: as before
+            ("1. e4 e5\n[Event \"b\"]\n", true),
+        ] {
+            assert_eq!(quick_cut_at_last_line(text), cut, "{text:?}");
+        }
     }
 }
