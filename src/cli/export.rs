@@ -365,34 +365,14 @@ impl Exporter<'_> {
         input: Input,
         columns: Arc<[ColumnDescPtr]>,
     ) -> Result<Result<(), String>, Stop> {
-        let compression = input.compression;
-        let chunker = Chunker::with_target(input.reader, ROW_GROUP_BYTES).starting_at(input.start);
         let work = EncodeWork { options: self.options, columns, file: file.into(), spare: Mutex::default() };
-        let mut ordered = Ordered::new(chunker, work, self.threads()).map_err(|err| self.start_error(err))?;
-        while let Some(output) = ordered.next() {
-            let (encoded, data) = match output {
-                Ok(output) => output,
-                Err(err) => {
-                    let bytes = ordered.bytes_read();
-                    return Ok(Err(sanfen::pgn::input::ReadError::new(bytes, compression, &err).to_string()));
-                }
-            };
-            ordered.recycle(data);
-            match encoded {
-                Ok(encoded) => {
-                    let games = encoded.games;
-                    self.sink.row_group(encoded, self.games)?;
-                    self.games += games;
-                }
-                Err(ReadError::TooLarge { .. }) => self.games += 1,
-                Err(err @ ReadError::Io { .. }) => return Ok(Err(err.to_string())),
-            }
-        }
-        Ok(Ok(()))
+        self.chunks_of(input, ROW_GROUP_BYTES, work, |sink, encoded: Encoded, before| {
+            let games = encoded.games;
+            sink.row_group(encoded, before)?;
+            Ok(games)
+        })
     }
-}
 
-impl Exporter<'_> {
     /// The moves table's rows of one input as CSV (`csv`) or JSON Lines,
     /// written but for their game numbers on the threads that read the
     /// games (one chunk of the input each): this thread numbers the games
@@ -404,17 +384,40 @@ impl Exporter<'_> {
         csv: bool,
         terminal: bool,
     ) -> Result<Result<(), String>, Stop> {
-        let compression = input.compression;
-        let chunker = Chunker::with_target(input.reader, PARALLEL_CHUNK_TARGET).starting_at(input.start);
         let schema = self.sink.schema.clone();
         let work = TextWork { options: self.options, file: file.into(), schema, csv, terminal };
-        let mut ordered = Ordered::new(chunker, work, self.threads()).map_err(|err| self.start_error(err))?;
-        let SinkKind::Text { out, .. } = &mut self.sink.kind else {
-            return Err(Stop::Output(io::Error::other("text rows are for CSV and JSON Lines")));
-        };
         let mut buffer = Vec::new();
+        self.chunks_of(input, PARALLEL_CHUNK_TARGET, work, |sink, rows: TextRows, before| {
+            let SinkKind::Text { out, .. } = &mut sink.kind else {
+                return Err(io::Error::other("text rows are for CSV and JSON Lines"));
+            };
+            buffer.clear();
+            rows.write(&mut buffer, before);
+            out.write_all(&buffer)?;
+            Ok(rows.games)
+        })
+    }
+
+    /// `work` on the chunks of about `target` bytes of one input, on the
+    /// reading threads; each chunk's output, in input order, handed to
+    /// `write` with the sink and the games before the chunk, which gives
+    /// the chunk's games. A game too large to read counts, with no rows.
+    /// `Err` with the message of a read that failed part way.
+    fn chunks_of<T, W>(
+        &mut self,
+        input: Input,
+        target: usize,
+        work: W,
+        mut write: impl FnMut(&mut Sink, T, u64) -> io::Result<u64>,
+    ) -> Result<Result<(), String>, Stop>
+    where
+        W: ChunkWork<Output = (Result<T, ReadError>, Vec<u8>)>,
+    {
+        let compression = input.compression;
+        let chunker = Chunker::with_target(input.reader, target).starting_at(input.start);
+        let mut ordered = Ordered::new(chunker, work, self.threads()).map_err(|err| self.start_error(err))?;
         while let Some(output) = ordered.next() {
-            let (rows, data) = match output {
+            let (chunk, data) = match output {
                 Ok(output) => output,
                 Err(err) => {
                     let bytes = ordered.bytes_read();
@@ -422,13 +425,8 @@ impl Exporter<'_> {
                 }
             };
             ordered.recycle(data);
-            match rows {
-                Ok(rows) => {
-                    buffer.clear();
-                    rows.write(&mut buffer, self.games);
-                    out.write_all(&buffer)?;
-                    self.games += rows.games;
-                }
+            match chunk {
+                Ok(chunk) => self.games += write(self.sink, chunk, self.games)?,
                 // a game too large to read has no moves, and counts
                 Err(ReadError::TooLarge { .. }) => self.games += 1,
                 Err(err @ ReadError::Io { .. }) => return Ok(Err(err.to_string())),

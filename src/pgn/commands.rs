@@ -301,6 +301,25 @@ pub(crate) struct Timings {
     pub(crate) eval: Option<Eval>,
 }
 
+impl Timings {
+    /// Keeps `command` when it is the first of its kind.
+    pub(crate) fn take(&mut self, command: &Command) {
+        match command {
+            Command::Clock(clock) => _ = self.clock.get_or_insert(*clock),
+            Command::Elapsed(elapsed) => _ = self.elapsed.get_or_insert(*elapsed),
+            Command::Eval(eval) => _ = self.eval.get_or_insert(*eval),
+            _ => {}
+        }
+    }
+
+    /// Keeps those of `later`'s timings this has none of.
+    pub(crate) fn then(&mut self, later: Timings) {
+        self.clock = self.clock.or(later.clock);
+        self.elapsed = self.elapsed.or(later.elapsed);
+        self.eval = self.eval.or(later.eval);
+    }
+}
+
 /// The timings of a comment that holds nothing but `[%clk]`, `[%emt]` and
 /// `[%eval]` commands and ASCII whitespace (`{ [%clk 0:03:00] }`,
 /// `{ [%eval 0.17] [%clk 0:03:00] }`: the comment lichess writes after
@@ -626,16 +645,21 @@ mod tests {
     /// The first clock, elapsed time and evaluation of `commands`.
     fn first_timings(commands: &[Command]) -> Timings {
         let mut timings = Timings::default();
-        for command in commands {
-            match command {
-                Command::Clock(clock) => _ = timings.clock.get_or_insert(*clock),
-                Command::Elapsed(elapsed) => _ = timings.elapsed.get_or_insert(*elapsed),
-                Command::Eval(eval) => _ = timings.eval.get_or_insert(*eval),
-                _ => {}
-            }
-        }
+        commands.iter().for_each(|command| timings.take(command));
         timings
     }
+
+    /// Timing commands that read, as lichess writes them and not.
+    const TIMING_COMMANDS: &[&str] = &[
+        "[%clk 0:03:00]",
+        "[%clk 1:02:03.5]",
+        "[%emt 0:00:05]",
+        "[%eval 0.17]",
+        "[%eval #-3]",
+        "[%eval 0.25,20]",
+        "[%clk\n 0:00:01]",
+        "[%clk\t0:00:01]",
+    ];
 
     /// Comments of timing commands (some that do not read), other commands,
     /// whitespace of every kind, prose and stray brackets.
@@ -647,13 +671,6 @@ mod tests {
             "\r\n",
             "\u{b}",
             "\u{a0}",
-            "[%clk 0:03:00]",
-            "[%clk 1:02:03.5]",
-            "[%emt 0:00:05]",
-            "[%eval 0.17]",
-            "[%eval #-3]",
-            "[%eval 0.25,20]",
-            "[%clk\t0:00:01]",
             "[%clk 5:00]",
             "[%clks 0:01:00]",
             "[%clk]",
@@ -673,25 +690,19 @@ mod tests {
             "[%",
             "%",
         ];
-        let piece =
-            prop_oneof![prop::sample::select(PIECES).prop_map(str::to_owned), "[\\[\\]%clkemtva0-9:.#, -]{0,12}"];
+        let piece = prop_oneof![
+            prop::sample::select(PIECES).prop_map(str::to_owned),
+            prop::sample::select(TIMING_COMMANDS).prop_map(str::to_owned),
+            "[\\[\\]%clkemtva0-9:.#, -]{0,12}"
+        ];
         prop::collection::vec(piece, 0..8).prop_map(|pieces| pieces.concat())
     }
 
     /// Comments lichess writes: timing commands that read, ASCII whitespace
     /// around and between them.
     fn timings_comment() -> impl Strategy<Value = String> {
-        const COMMANDS: &[&str] = &[
-            "[%clk 0:03:00]",
-            "[%clk 1:02:03.5]",
-            "[%emt 0:00:05]",
-            "[%eval 0.17]",
-            "[%eval #-3]",
-            "[%eval 0.25,20]",
-            "[%clk\n 0:00:01]",
-        ];
         let space = prop::sample::select(&[" ", "", "\t", "\n", " \r\n "][..]);
-        prop::collection::vec((space.clone(), prop::sample::select(COMMANDS)), 0..4)
+        prop::collection::vec((space.clone(), prop::sample::select(TIMING_COMMANDS)), 0..4)
             .prop_flat_map(move |parts| (Just(parts), space.clone()))
             .prop_map(|(parts, end)| {
                 parts.into_iter().flat_map(|(space, command)| [space, command]).chain([end]).collect()

@@ -389,9 +389,7 @@ pub fn read_games_path(path: impl AsRef<std::path::Path>) -> Result<Games<Box<dy
 /// The input is not PGN text ([`Input::not_text`]: kind
 /// [`io::ErrorKind::InvalidData`]), or the threads cannot start.
 pub fn read_games_input(input: Input, threads: usize) -> Result<ParallelGames, InputError> {
-    let compression = input.compression;
-    let ordered = ordered_input(input, build_chunk as fn(Chunk) -> ChunkGames, threads, GAME_CHUNK_TARGET)?;
-    Ok(ParallelGames { ordered, compression, pending: Pending::default() })
+    parallel_games(input, threads, build_chunk)
 }
 
 /// [`read_games_input`], each game read as an outline: its tags, its moves
@@ -419,8 +417,13 @@ pub fn read_games_input(input: Input, threads: usize) -> Result<ParallelGames, I
 ///
 /// See [`read_games_input`].
 pub fn read_game_outlines_input(input: Input, threads: usize) -> Result<ParallelGames, InputError> {
+    parallel_games(input, threads, build_outline_chunk)
+}
+
+/// The games of `input`, each chunk's built by `build` on `threads` threads.
+fn parallel_games(input: Input, threads: usize, build: fn(Chunk) -> ChunkGames) -> Result<ParallelGames, InputError> {
     let compression = input.compression;
-    let ordered = ordered_input(input, build_outline_chunk as fn(Chunk) -> ChunkGames, threads, GAME_CHUNK_TARGET)?;
+    let ordered = ordered_input(input, build, threads, GAME_CHUNK_TARGET)?;
     Ok(ParallelGames { ordered, compression, pending: Pending::default() })
 }
 

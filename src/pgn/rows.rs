@@ -38,7 +38,7 @@ use rustc_hash::FxHashMap;
 use crate::Color;
 use crate::Position;
 use crate::pgn::chunk::Chunk;
-use crate::pgn::commands::{Command, Comment, Eval, Score, Timings, read_commands, timings_only};
+use crate::pgn::commands::{Comment, Eval, Score, Timings, read_commands, timings_only};
 use crate::pgn::game::{Game, Line, Node, ReadError, comment_cow, for_each_game, glued_annotation, ordered_input};
 use crate::pgn::input::{Compression, Input, InputError};
 use crate::pgn::parallel::Ordered;
@@ -794,21 +794,13 @@ pub struct MoveRow<'a> {
 /// Room made and not used is not touched, so costs little memory.
 const BYTES_PER_MOVE: usize = 6;
 
-/// The row being written: its NAGs and comments may follow the move.
-#[derive(Default)]
-struct OpenRow {
-    clock: Option<Duration>,
-    elapsed: Option<Duration>,
-    eval: Option<Eval>,
-}
-
 /// Reads games into rows, validating every move.
 struct RowBuilder<'a, 'r> {
     validator: Validator<'a>,
     rows: &'r mut MoveRows,
     next_game: u64,
-    /// The last row, while its NAGs and comments may still come.
-    row: Option<OpenRow>,
+    /// The last row's timings, while its NAGs and comments may still come.
+    row: Option<Timings>,
     /// Whether the game's mainline can still be played.
     mainline: bool,
 }
@@ -881,7 +873,7 @@ impl Visitor for RowBuilder<'_, '_> {
             let _ = write!(fens.text, "{pos}");
             fens.end();
         }
-        self.row = Some(OpenRow::default());
+        self.row = Some(Timings::default());
     }
 
     fn nag(&mut self, nag: u8, token: &[u8], at: Location) {
@@ -896,27 +888,11 @@ impl Visitor for RowBuilder<'_, '_> {
         let Some(row) = &mut self.row else { return };
         if let Some(timings) = timings_only(text.0) {
             // no prose: read without making text
-            let Timings { clock, elapsed, eval } = timings;
-            row.clock = row.clock.or(clock);
-            row.elapsed = row.elapsed.or(elapsed);
-            row.eval = row.eval.or(eval);
+            row.then(timings);
             return;
         }
         let (commands, prose) = read_commands(&comment_cow(text.0));
-        for command in commands {
-            match command {
-                Command::Clock(clock) => {
-                    row.clock.get_or_insert(clock);
-                }
-                Command::Elapsed(elapsed) => {
-                    row.elapsed.get_or_insert(elapsed);
-                }
-                Command::Eval(eval) => {
-                    row.eval.get_or_insert(eval);
-                }
-                _ => {}
-            }
-        }
+        commands.iter().for_each(|command| row.take(command));
         if !prose.is_empty() {
             let comment = &mut self.rows.comment;
             let start = comment.ends.last().copied().unwrap_or(0);
