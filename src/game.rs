@@ -263,6 +263,45 @@ fn same_position(a: &Position, b: &Position) -> bool {
         && a.legal_ep_square() == b.legal_ep_square()
 }
 
+/// [`Game::end`] of the game at `position`, which has occurred
+/// `repetitions()` times (asked only when the position alone does not end
+/// the game).
+fn end_of(position: &Position, repetitions: impl FnOnce() -> usize) -> Option<GameEnd> {
+    if let Some(end) = position.end_by_position() {
+        return Some(end);
+    }
+    if repetitions() >= 5 {
+        return Some(GameEnd { reason: EndReason::FivefoldRepetition, result: Outcome::Draw });
+    }
+    if position.halfmoves() >= SEVENTY_FIVE_MOVES {
+        return Some(GameEnd { reason: EndReason::SeventyFiveMoveRule, result: Outcome::Draw });
+    }
+    None
+}
+
+/// [`Game::end`] after `moves`, known to be legal, are played from `start`
+/// (a game's mainline that was read and checked), without keeping the
+/// history: only the positions since the last capture or pawn move can
+/// repeat the last one, and only they are kept.
+pub(crate) fn end_of_legal_line(start: &Position, moves: impl Iterator<Item = Move>) -> Option<GameEnd> {
+    let mut position = start.clone();
+    // the positions before the moves played since the last zeroing one
+    let mut reversible: Vec<Position> = Vec::new();
+    for m in moves {
+        if m.is_zeroing() {
+            reversible.clear();
+        } else {
+            reversible.push(position.clone());
+        }
+        position.play_unchecked(m);
+    }
+    end_of(&position, || {
+        // the same side to move: every second position back
+        let same = reversible.iter().rev().skip(1).step_by(2);
+        1 + same.filter(|before| same_position(before, &position)).count()
+    })
+}
+
 /// A game: the position it started from, the moves played and the positions
 /// they led to, with undo and redo. It answers whether the game is over
 /// ([`Game::end`]) and which draw the side to move may claim ([`Game::claimable`]).
@@ -337,15 +376,6 @@ impl Game {
         Ok(())
     }
 
-    /// Plays a move known to be legal in the current position (one a
-    /// reader checked), without checking it again; clears the redo stack.
-    pub(crate) fn play_unchecked(&mut self, m: Move) {
-        let mut next = self.position().clone();
-        next.play_unchecked(m);
-        self.push(m, next);
-        self.redo.clear();
-    }
-
     fn push(&mut self, m: Move, next: Position) {
         self.moves.push(m);
         self.positions.push(next);
@@ -400,17 +430,7 @@ impl Game {
     /// clock, so plies before the initial position count too). Checkmate comes
     /// first: a mate on the 150th ply wins (FIDE 9.6.2).
     pub fn end(&self) -> Option<GameEnd> {
-        let position = self.position();
-        if let Some(end) = position.end_by_position() {
-            return Some(end);
-        }
-        if self.repetitions() >= 5 {
-            return Some(GameEnd { reason: EndReason::FivefoldRepetition, result: Outcome::Draw });
-        }
-        if position.halfmoves() >= SEVENTY_FIVE_MOVES {
-            return Some(GameEnd { reason: EndReason::SeventyFiveMoveRule, result: Outcome::Draw });
-        }
-        None
+        end_of(self.position(), || self.repetitions())
     }
 
     /// A draw the side to move may claim in the current position: threefold
@@ -611,6 +631,65 @@ mod tests {
         assert_eq!(ParseOutcomeError.to_string(), "invalid result: expected 1-0, 0-1 or 1/2-1/2");
         assert_eq!(Outcome::Decisive { winner: Color::Black }.winner(), Some(Color::Black));
         assert_eq!(Outcome::Draw.winner(), None);
+    }
+
+    /// Knight moves of both sides, out and back: the start position again
+    /// after every four plies.
+    const SHUFFLE: [(Square, Square); 4] =
+        [(Square::G1, Square::F3), (Square::G8, Square::F6), (Square::F3, Square::G1), (Square::F6, Square::G8)];
+
+    #[test]
+    fn a_line_ends_by_fivefold_repetition() {
+        let start = Position::default();
+        let mut moves: Vec<Move> = Vec::new();
+        let mut ends = Vec::new();
+        for _ in 0..4 {
+            for (from, to) in SHUFFLE {
+                moves.push(normal(Role::Knight, from, to));
+                ends.push(end_of_legal_line(&start, moves.iter().copied()));
+            }
+        }
+        let fivefold = Some(GameEnd { reason: EndReason::FivefoldRepetition, result: Outcome::Draw });
+        assert_eq!(ends[..15], [None; 15]);
+        assert_eq!(ends[15], fivefold);
+        // after pawn moves, the position they lead to: four occurrences,
+        // then five
+        let pawns = [normal(Role::Pawn, Square::A2, Square::A3), normal(Role::Pawn, Square::A7, Square::A6)];
+        let line = |plies| moves.iter().copied().take(8).chain(pawns).chain(moves.iter().copied().take(plies));
+        assert_eq!(end_of_legal_line(&start, line(12)), None);
+        assert_eq!(end_of_legal_line(&start, line(16)), fivefold);
+    }
+
+    /// Where the random lines below start: the initial position, and
+    /// endings near the seventy-five-move rule or mate.
+    const STARTS: [&str; 4] = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "8/8/4k3/8/8/3K4/8/6QR w - - 130 90",
+        "4k3/8/8/8/8/8/2n5/R3K2R w KQ - 120 80",
+        "7k/5Q2/8/8/8/8/8/6K1 w - - 0 1",
+    ];
+
+    proptest::proptest! {
+        /// The end of a line played without its history is the end of the
+        /// game that keeps it, after every move. The lines mostly take one
+        /// of the first two legal moves, so that positions repeat.
+        #[test]
+        fn the_end_of_a_line_is_the_end_of_the_game_that_keeps_its_history(
+            start in 0..STARTS.len(),
+            choices in proptest::collection::vec((0u8..8, proptest::prelude::any::<u16>()), 0..200),
+        ) {
+            let start = position(STARTS[start]);
+            let mut game = Game::new(start.clone());
+            for (narrow, choice) in choices {
+                let moves = game.position().legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let among = if narrow > 0 { moves.len().min(2) } else { moves.len() };
+                game.play(moves[usize::from(choice) % among]).unwrap();
+                proptest::prop_assert_eq!(end_of_legal_line(&start, game.moves().iter().copied()), game.end());
+            }
+        }
     }
 
     #[test]

@@ -193,12 +193,13 @@ impl Game {
     /// not (resignation, time and agreement are for the tags to say), when
     /// the moves are not played, or when the mainline holds a null move.
     pub fn end(&self) -> Option<crate::game::GameEnd> {
-        let mut game = crate::Game::new(self.start.clone()?);
-        for node in &self.mainline.moves {
-            // (the mainline's moves were checked as they were read)
-            game.play_unchecked(node.played?);
+        let start = self.start.as_ref()?;
+        let moves = &self.mainline.moves;
+        if moves.iter().any(|node| node.played.is_none()) {
+            return None;
         }
-        game.end()
+        // (the mainline's moves were checked as they were read)
+        crate::game::end_of_legal_line(start, moves.iter().filter_map(|node| node.played))
     }
 
     /// The opening of the mainline: its deepest position that lichess's
