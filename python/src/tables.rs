@@ -15,10 +15,9 @@ use arrow_schema::{ArrowError, SchemaRef};
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3_arrow::PyTable;
-use sanfen::pgn::game::read_game_outlines_input;
 use sanfen::pgn::input::Input;
 use sanfen::pgn::rows::{MoveRowOptions, read_move_rows_input};
-use sanfen::pgn::table::{GameTable, games_schema, moves_batch, moves_schema};
+use sanfen::pgn::table::{GameTable, games_schema, moves_batch, moves_schema, read_table_games_input};
 use sanfen::pgn::{Chunker, Location, ReadError, Reader, Visitor, split};
 
 use crate::games::{Source, input_error, open_source, read_error, threads_arg};
@@ -77,7 +76,7 @@ pub fn games_table(py: Python<'_>, source: &Bound<'_, PyAny>, threads: Option<us
 fn games_batches(py: Python<'_>, source: Source, threads: usize, before: u64) -> PyResult<Vec<RecordBatch>> {
     let Source { input, name, raised } = source;
     let mut games =
-        read_game_outlines_input(input, threads).map_err(|err| Source::raise(&raised, input_error(&err, &name)))?;
+        read_table_games_input(input, threads).map_err(|err| Source::raise(&raised, input_error(&err, &name)))?;
     let mut batches = Vec::new();
     let mut table = GameTable::new();
     let mut number = before;
@@ -87,7 +86,7 @@ fn games_batches(py: Python<'_>, source: Source, threads: usize, before: u64) ->
             for game in games.by_ref() {
                 number += 1;
                 match game {
-                    Ok(game) => table.push(&name, number, &game),
+                    Ok((game, facts)) => table.push_with(&name, number, &game, facts),
                     Err(ReadError::TooLarge { at, size }) => table.push_too_large(&name, number, at, size),
                     Err(err) => return Err((err, number)),
                 }

@@ -35,11 +35,11 @@ use parquet::basic::{Compression, Encoding};
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::{ColumnDescPtr, ColumnPath};
-use sanfen::pgn::game::{PARALLEL_CHUNK_TARGET, read_game_outlines_input};
+use sanfen::pgn::game::PARALLEL_CHUNK_TARGET;
 use sanfen::pgn::input::Input;
 use sanfen::pgn::parallel::{ChunkWork, Ordered, threads_or_cores};
 use sanfen::pgn::rows::{MoveRowOptions, MoveRows, read_move_rows_input};
-use sanfen::pgn::table::{GameTable, games_schema, moves_batch, moves_schema};
+use sanfen::pgn::table::{GameTable, games_schema, moves_batch, moves_schema, read_table_games_input};
 use sanfen::pgn::{Chunk, Chunker, ReadError};
 
 use super::check::{escape, progress_bar};
@@ -305,13 +305,13 @@ impl Exporter<'_> {
     /// The games table's rows of one input; `Err` with the message of a read
     /// that failed part way.
     fn games_of(&mut self, file: &str, input: Input) -> Result<Result<(), String>, Stop> {
-        let games = read_game_outlines_input(input, self.threads()).map_err(|err| self.start_error(err.message))?;
+        let games = read_table_games_input(input, self.threads()).map_err(|err| self.start_error(err.message))?;
         let mut table = GameTable::new();
         let mut failure = None;
         for game in games {
             self.games += 1;
             match game {
-                Ok(game) => table.push(file, self.games, &game),
+                Ok((game, facts)) => table.push_with(file, self.games, &game, facts),
                 Err(ReadError::TooLarge { at, size }) => table.push_too_large(file, self.games, at, size),
                 Err(err @ ReadError::Io { .. }) => {
                     self.games -= 1;

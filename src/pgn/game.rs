@@ -422,7 +422,11 @@ pub fn read_game_outlines_input(input: Input, threads: usize) -> Result<Parallel
 }
 
 /// The games of `input`, each chunk's built by `build` on `threads` threads.
-fn parallel_games(input: Input, threads: usize, build: fn(Chunk) -> ChunkGames) -> Result<ParallelGames, InputError> {
+pub(crate) fn parallel_games<T: ChunkItem>(
+    input: Input,
+    threads: usize,
+    build: fn(Chunk) -> ChunkGames<T>,
+) -> Result<ParallelGames<T>, InputError> {
     let compression = input.compression;
     let ordered = ordered_input(input, build, threads, GAME_CHUNK_TARGET)?;
     Ok(ParallelGames { ordered, compression, pending: Pending::default() })
@@ -461,10 +465,10 @@ pub const GAME_CHUNK_TARGET: usize = 32 << 10;
 
 /// The games of a chunk, built on a worker thread: the chunk's games (or
 /// the error of a game too large to read), and the text after its last game.
-struct ChunkGames {
-    games: Vec<Result<Game, ReadError>>,
-    carry: Carry,
-    data: Vec<u8>,
+pub(crate) struct ChunkGames<T = Game> {
+    pub(crate) games: Vec<Result<T, ReadError>>,
+    pub(crate) carry: Carry,
+    pub(crate) data: Vec<u8>,
 }
 
 /// Reads the games of `data`, whose first byte is at `start` in the
@@ -483,7 +487,7 @@ fn build_chunk(chunk: Chunk) -> ChunkGames {
 }
 
 /// [`build_chunk`], the games as outlines ([`read_game_outlines_input`]).
-fn build_outline_chunk(chunk: Chunk) -> ChunkGames {
+pub(crate) fn build_outline_chunk(chunk: Chunk) -> ChunkGames {
     build_chunk_as(chunk, true)
 }
 
@@ -509,13 +513,34 @@ fn build_chunk_as(chunk: Chunk, outline: bool) -> ChunkGames {
 }
 
 /// The games of an input read on several threads: see [`read_games_input`].
-pub struct ParallelGames {
-    ordered: ChunkThreads,
+/// Each is a [`Game`], or a game with what was made of it on the threads
+/// ([`ChunkItem`]).
+pub struct ParallelGames<T: ChunkItem = Game> {
+    ordered: ChunkThreads<T>,
     compression: Option<crate::pgn::input::Compression>,
-    pending: Pending,
+    pending: Pending<T>,
 }
 
-impl core::fmt::Debug for ParallelGames {
+/// What [`ParallelGames`] gives for each game: the game, alone or with
+/// what the thread that read it made of it.
+pub trait ChunkItem: Send + 'static {
+    /// The game.
+    fn game_mut(&mut self) -> &mut Game;
+}
+
+impl ChunkItem for Game {
+    fn game_mut(&mut self) -> &mut Game {
+        self
+    }
+}
+
+impl<T: Send + 'static> ChunkItem for (Game, T) {
+    fn game_mut(&mut self) -> &mut Game {
+        &mut self.0
+    }
+}
+
+impl<T: ChunkItem> core::fmt::Debug for ParallelGames<T> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("ParallelGames").field("ready", &self.pending.ready.len()).finish_non_exhaustive()
     }
@@ -523,14 +548,14 @@ impl core::fmt::Debug for ParallelGames {
 
 /// The threads of [`read_games_input`]: chunks of the input in, each
 /// chunk's games out, in input order.
-type ChunkThreads = Ordered<Box<dyn Read + Send>, fn(Chunk) -> ChunkGames>;
+type ChunkThreads<T> = Ordered<Box<dyn Read + Send>, fn(Chunk) -> ChunkGames<T>>;
 
 /// Takes the next chunk's games from the threads into `pending`; `false` at
 /// the end of the stream.
-fn fill_parallel(
-    ordered: &mut ChunkThreads,
+fn fill_parallel<T: ChunkItem>(
+    ordered: &mut ChunkThreads<T>,
     compression: Option<crate::pgn::input::Compression>,
-    pending: &mut Pending,
+    pending: &mut Pending<T>,
 ) -> bool {
     let chunk = match ordered.next() {
         None => return false,
@@ -549,8 +574,9 @@ fn fill_parallel(
     match games.next() {
         Some(Ok(mut first)) => {
             let before = core::mem::take(&mut pending.carry);
-            first.before.splice(0..0, before.text);
-            add_findings(&mut first.report, before.findings);
+            let game = first.game_mut();
+            game.before.splice(0..0, before.text);
+            add_findings(&mut game.report, before.findings);
             pending.ready.push_back(Ok(first));
             pending.carry = carry;
         }
@@ -568,18 +594,18 @@ fn fill_parallel(
     true
 }
 
-impl ParallelGames {
+impl<T: ChunkItem> ParallelGames<T> {
     /// The next game when it is built already: no reading, no waiting for
     /// a thread (`None` when [`Iterator::next`] has work to do, and at the
     /// end). A caller that holds a lock the reading does not need (Python's
     /// GIL) lets it go only when the next game takes work.
-    pub fn next_ready(&mut self) -> Option<Result<Game, ReadError>> {
+    pub fn next_ready(&mut self) -> Option<Result<T, ReadError>> {
         if self.pending.settled() { self.pending.ready.pop_front() } else { None }
     }
 }
 
-impl Iterator for ParallelGames {
-    type Item = Result<Game, ReadError>;
+impl<T: ChunkItem> Iterator for ParallelGames<T> {
+    type Item = Result<T, ReadError>;
 
     fn next(&mut self) -> Option<Self::Item> {
         let (ordered, compression) = (&mut self.ordered, self.compression);
@@ -618,24 +644,30 @@ pub struct Games<R: Read> {
 /// given (the last is held until the next chunk says whether text after it
 /// is its [`Game::after`]), the text after the last game of the chunks read
 /// so far, and whether the stream has ended.
-#[derive(Debug, Default)]
-struct Pending {
-    ready: VecDeque<Result<Game, ReadError>>,
+#[derive(Debug)]
+struct Pending<T = Game> {
+    ready: VecDeque<Result<T, ReadError>>,
     carry: Carry,
     done: bool,
 }
 
-impl Pending {
+impl<T> Default for Pending<T> {
+    fn default() -> Pending<T> {
+        Pending { ready: VecDeque::new(), carry: Carry::default(), done: false }
+    }
+}
+
+impl<T: ChunkItem> Pending<T> {
     /// The next game, reading chunks with `fill` (which puts a chunk's games
     /// in `ready`, and answers `false` at the end of the stream) until two
     /// games are ready or the stream has ended.
-    fn next(&mut self, mut fill: impl FnMut(&mut Pending) -> bool) -> Option<Result<Game, ReadError>> {
+    fn next(&mut self, mut fill: impl FnMut(&mut Pending<T>) -> bool) -> Option<Result<T, ReadError>> {
         while !self.settled() {
             if !fill(self) {
                 self.done = true;
                 let carry = core::mem::take(&mut self.carry);
                 if let Some(Ok(last)) = self.ready.back_mut() {
-                    carry.attach_after(last);
+                    carry.attach_after(last.game_mut());
                 }
             }
         }
@@ -653,7 +685,7 @@ impl Pending {
 /// What a chunk leaves for the next game: the text after its last game and
 /// the validator's findings about it.
 #[derive(Clone, Debug, Default)]
-struct Carry {
+pub(crate) struct Carry {
     text: Vec<String>,
     findings: Vec<Finding>,
 }
