@@ -522,10 +522,21 @@ pub struct ParallelGames<T: ChunkItem = Game> {
 }
 
 /// What [`ParallelGames`] gives for each game: the game, alone or with
-/// what the thread that read it made of it.
-pub trait ChunkItem: Send + 'static {
+/// what the thread that read it made of it (such as the facts of a games
+/// table's row, `pgn::table::GameFacts`). Sealed: the library says what
+/// its threads make.
+pub trait ChunkItem: sealed::Sealed + Send + 'static {
     /// The game.
     fn game_mut(&mut self) -> &mut Game;
+}
+
+mod sealed {
+    /// Implemented by the library's [`super::ChunkItem`]s alone.
+    pub trait Sealed {}
+
+    impl Sealed for super::Game {}
+
+    impl<T> Sealed for (super::Game, T) {}
 }
 
 impl ChunkItem for Game {
