@@ -284,21 +284,27 @@ fn end_of(position: &Position, repetitions: impl FnOnce() -> usize) -> Option<Ga
 /// history: only the positions since the last capture or pawn move can
 /// repeat the last one, and only they are kept.
 pub(crate) fn end_of_legal_line(start: &Position, moves: impl Iterator<Item = Move>) -> Option<GameEnd> {
-    let mut position = start.clone();
-    // the positions before the moves played since the last zeroing one
-    let mut reversible: Vec<Position> = Vec::new();
+    let mut positions = vec![start.clone()];
     for m in moves {
+        let mut next = positions[positions.len() - 1].clone();
+        next.play_unchecked(m);
         if m.is_zeroing() {
-            reversible.clear();
-        } else {
-            reversible.push(position.clone());
+            positions.clear();
         }
-        position.play_unchecked(m);
+        positions.push(next);
     }
-    end_of(&position, || {
+    end_of_reversible(&positions)
+}
+
+/// [`Game::end`] at the last of `positions`, a game's positions since its
+/// last capture or pawn move (the position after it first), or since its
+/// start; `None` when there are none.
+pub(crate) fn end_of_reversible(positions: &[Position]) -> Option<GameEnd> {
+    let (last, before) = positions.split_last()?;
+    end_of(last, || {
         // the same side to move: every second position back
-        let same = reversible.iter().rev().skip(1).step_by(2);
-        1 + same.filter(|before| same_position(before, &position)).count()
+        let same = before.iter().rev().skip(1).step_by(2);
+        1 + same.filter(|before| same_position(before, last)).count()
     })
 }
 

@@ -132,6 +132,17 @@ pub fn opening(position: &Position) -> Option<Opening> {
     BOOK.names.get(&Key::of(position)).copied()
 }
 
+/// The opening named for `position`, reached at `ply` of a game's
+/// mainline, as [`opening_of_game`] finds it on the way: `None` past the
+/// plies it looks at.
+pub(crate) fn opening_at(position: &Position, ply: usize) -> Option<GameOpening> {
+    let book = &*BOOK;
+    if ply > book.max_plies {
+        return None;
+    }
+    book.names.get(&Key::of(position)).map(|&opening| GameOpening { opening, ply })
+}
+
 /// The opening of a game that starts at `start` and plays `moves` (its
 /// mainline): the deepest position on the way that has a name, with its
 /// ply. Only the first plies are looked at, as many as the longest named

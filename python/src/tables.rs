@@ -15,9 +15,10 @@ use arrow_schema::{ArrowError, SchemaRef};
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3_arrow::PyTable;
+use sanfen::pgn::game::read_game_facts_input;
 use sanfen::pgn::input::Input;
 use sanfen::pgn::rows::{MoveRowOptions, read_move_rows_input};
-use sanfen::pgn::table::{GameTable, games_schema, moves_batch, moves_schema, read_table_games_input};
+use sanfen::pgn::table::{GameTable, games_schema, moves_batch, moves_schema};
 use sanfen::pgn::{Chunker, Location, ReadError, Reader, Visitor, split};
 
 use crate::games::{Source, input_error, open_source, read_error, threads_arg};
@@ -76,7 +77,7 @@ pub fn games_table(py: Python<'_>, source: &Bound<'_, PyAny>, threads: Option<us
 fn games_batches(py: Python<'_>, source: Source, threads: usize, before: u64) -> PyResult<Vec<RecordBatch>> {
     let Source { input, name, raised } = source;
     let mut games =
-        read_table_games_input(input, threads).map_err(|err| Source::raise(&raised, input_error(&err, &name)))?;
+        read_game_facts_input(input, threads).map_err(|err| Source::raise(&raised, input_error(&err, &name)))?;
     let mut batches = Vec::new();
     let mut table = GameTable::new();
     let mut number = before;

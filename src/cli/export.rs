@@ -36,10 +36,11 @@ use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::{ColumnDescPtr, ColumnPath};
 use sanfen::pgn::game::PARALLEL_CHUNK_TARGET;
+use sanfen::pgn::game::read_game_facts_input;
 use sanfen::pgn::input::Input;
 use sanfen::pgn::parallel::{ChunkWork, Ordered, threads_or_cores};
 use sanfen::pgn::rows::{MoveRowOptions, MoveRows, read_move_rows_input};
-use sanfen::pgn::table::{GameTable, games_schema, moves_batch, moves_schema, read_table_games_input};
+use sanfen::pgn::table::{GameTable, games_schema, moves_batch, moves_schema};
 use sanfen::pgn::{Chunk, Chunker, ReadError};
 
 use super::check::{escape, progress_bar};
@@ -305,7 +306,7 @@ impl Exporter<'_> {
     /// The games table's rows of one input; `Err` with the message of a read
     /// that failed part way.
     fn games_of(&mut self, file: &str, input: Input) -> Result<Result<(), String>, Stop> {
-        let games = read_table_games_input(input, self.threads()).map_err(|err| self.start_error(err.message))?;
+        let games = read_game_facts_input(input, self.threads()).map_err(|err| self.start_error(err.message))?;
         let mut table = GameTable::new();
         let mut failure = None;
         for game in games {

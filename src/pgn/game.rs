@@ -98,6 +98,66 @@ pub struct Game {
     pub report: GameReport,
 }
 
+/// What is kept of a game's mainline as it is read, in place of its moves
+/// ([`read_game_facts_input`]): how many were played, the positions that
+/// decide how the game ends, and its opening. The same as [`Game`] finds
+/// playing the moves again, found from the positions the validator reaches.
+#[derive(Debug, Default)]
+struct MainlineSummary {
+    /// The moves played.
+    plies: usize,
+    /// Whether one is a null move (the game's end is then not judged, and
+    /// its opening is looked for before it only).
+    null: bool,
+    /// The position after the last move and, before it, those since the
+    /// last capture or pawn move (the position after it first), or since
+    /// the start; empty when the moves are not played.
+    positions: Vec<Position>,
+    /// The deepest named position so far ([`Game::opening`]).
+    #[cfg(feature = "openings")]
+    opening: Option<crate::openings::GameOpening>,
+}
+
+impl MainlineSummary {
+    /// A game starting: at `start` when its moves are played.
+    fn begin(&mut self, start: Option<&Position>) {
+        self.plies = 0;
+        self.null = false;
+        self.positions.clear();
+        self.positions.extend(start.cloned());
+        #[cfg(feature = "openings")]
+        {
+            self.opening = None;
+        }
+    }
+
+    /// The mainline's next move, `m` (`None` for a null move), played to
+    /// `after`.
+    fn push(&mut self, m: Option<Move>, after: &Position) {
+        self.plies += 1;
+        match m {
+            Some(m) if m.is_zeroing() => self.positions.clear(),
+            Some(_) => {}
+            None => self.null = true,
+        }
+        self.positions.push(after.clone());
+        #[cfg(feature = "openings")]
+        if let Some(found) = crate::openings::opening_at(after, self.plies).filter(|_| !self.null) {
+            self.opening = Some(found);
+        }
+    }
+
+    /// The facts of the mainline.
+    fn facts(&self) -> GameFacts {
+        GameFacts {
+            plies: self.plies,
+            end: if self.null { None } else { crate::game::end_of_reversible(&self.positions) },
+            #[cfg(feature = "openings")]
+            opening: self.opening,
+        }
+    }
+}
+
 /// A tag pair.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Tag {
@@ -421,8 +481,62 @@ pub fn read_game_outlines_input(input: Input, threads: usize) -> Result<Parallel
     parallel_games(input, threads, build_outline_chunk)
 }
 
+/// What a row of a games table ([`crate::pgn::table::GameTable`]) shows of
+/// a game's mainline: how many moves were played (up to the first that
+/// cannot be), how the game ends, its opening.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct GameFacts {
+    /// The mainline's moves.
+    pub plies: usize,
+    /// [`Game::end`].
+    pub end: Option<crate::game::GameEnd>,
+    /// [`Game::opening`].
+    #[cfg(feature = "openings")]
+    pub opening: Option<crate::openings::GameOpening>,
+}
+
+impl GameFacts {
+    /// The facts of `game`.
+    pub fn of(game: &Game) -> GameFacts {
+        GameFacts {
+            plies: game.mainline.moves.len(),
+            end: game.end(),
+            #[cfg(feature = "openings")]
+            opening: game.opening(),
+        }
+    }
+}
+
+/// The games of `input` as [`read_games_input`] reads them but without
+/// their moves (the mainline empty), each with its [`GameFacts`], found on
+/// the threads that read it from the positions its moves reach: what
+/// [`crate::pgn::table::GameTable::push_with`] makes a row of. No move is
+/// kept or played again: a games table is made in little more time than
+/// the games are checked.
+///
+/// ```
+/// use sanfen::pgn::input::Input;
+/// use sanfen::pgn::game::read_game_facts_input;
+///
+/// let pgn = "1. f3 e5 2. g4 Qh4# 0-1\n\n1. e4 c5 *\n";
+/// let input = Input::from_reader(std::io::Cursor::new(pgn), None)?;
+/// let games: Vec<_> = read_game_facts_input(input, 2)?.collect::<Result<_, _>>()?;
+/// let (game, facts) = &games[0];
+/// assert_eq!((game.mainline.moves.len(), facts.plies), (0, 4));
+/// assert_eq!(facts.end.map(|end| end.to_string()).as_deref(), Some("checkmate: 0-1"));
+/// assert_eq!(games[1].1.opening.map(|found| found.opening.name), Some("Sicilian Defense"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// See [`read_games_input`].
+pub fn read_game_facts_input(input: Input, threads: usize) -> Result<ParallelGames<(Game, GameFacts)>, InputError> {
+    parallel_games(input, threads, build_facts_chunk)
+}
+
 /// The games of `input`, each chunk's built by `build` on `threads` threads.
-pub(crate) fn parallel_games<T: ChunkItem>(
+fn parallel_games<T: ChunkItem>(
     input: Input,
     threads: usize,
     build: fn(Chunk) -> ChunkGames<T>,
@@ -465,10 +579,10 @@ pub const GAME_CHUNK_TARGET: usize = 32 << 10;
 
 /// The games of a chunk, built on a worker thread: the chunk's games (or
 /// the error of a game too large to read), and the text after its last game.
-pub(crate) struct ChunkGames<T = Game> {
-    pub(crate) games: Vec<Result<T, ReadError>>,
-    pub(crate) carry: Carry,
-    pub(crate) data: Vec<u8>,
+struct ChunkGames<T = Game> {
+    games: Vec<Result<T, ReadError>>,
+    carry: Carry,
+    data: Vec<u8>,
 }
 
 /// Reads the games of `data`, whose first byte is at `start` in the
@@ -483,16 +597,23 @@ pub(crate) fn for_each_game(data: &[u8], start: Location, mut each: impl FnMut(G
 }
 
 fn build_chunk(chunk: Chunk) -> ChunkGames {
-    build_chunk_as(chunk, false)
+    build_chunk_as(chunk, Keep::Whole, |game, _| game)
 }
 
 /// [`build_chunk`], the games as outlines ([`read_game_outlines_input`]).
-pub(crate) fn build_outline_chunk(chunk: Chunk) -> ChunkGames {
-    build_chunk_as(chunk, true)
+fn build_outline_chunk(chunk: Chunk) -> ChunkGames {
+    build_chunk_as(chunk, Keep::Outline, |game, _| game)
 }
 
-/// The games of a chunk, as outlines or whole.
-fn build_chunk_as(chunk: Chunk, outline: bool) -> ChunkGames {
+/// [`build_chunk`], the games without their moves, each with its facts
+/// ([`read_game_facts_input`]).
+fn build_facts_chunk(chunk: Chunk) -> ChunkGames<(Game, GameFacts)> {
+    build_chunk_as(chunk, Keep::Mainline, |game, summary| (game, summary.facts()))
+}
+
+/// The games of a chunk, each kept as `keep` says and given to `item` with
+/// its mainline's summary (with [`Keep::Mainline`]; else empty).
+fn build_chunk_as<T>(chunk: Chunk, keep: Keep, mut item: impl FnMut(Game, &MainlineSummary) -> T) -> ChunkGames<T> {
     let mut games = Vec::new();
     let mut carry = Carry::default();
     if let Some(oversized) = chunk.oversized {
@@ -502,10 +623,10 @@ fn build_chunk_as(chunk: Chunk, outline: bool) -> ChunkGames {
         }
     } else {
         let validator = Validator::with_base(&chunk.data, chunk.start.offset, Options::default());
-        let mut builder = Builder { outline, ..Builder::new(validator, Carry::default()) };
+        let mut builder = Builder { keep, ..Builder::new(validator, Carry::default()) };
         let mut reader = Reader::with_start(&chunk.data, chunk.start);
         while let Some(game) = reader.read_game(&mut builder) {
-            games.push(Ok(game));
+            games.push(Ok(item(game, &builder.summary)));
         }
         carry = builder.finish();
     }
@@ -522,9 +643,8 @@ pub struct ParallelGames<T: ChunkItem = Game> {
 }
 
 /// What [`ParallelGames`] gives for each game: the game, alone or with
-/// what the thread that read it made of it (such as the facts of a games
-/// table's row, `pgn::table::GameFacts`). Sealed: the library says what
-/// its threads make.
+/// what the thread that read it made of it ([`GameFacts`]). Sealed: the
+/// library says what its threads make.
 pub trait ChunkItem: sealed::Sealed + Send + 'static {
     /// The game.
     fn game_mut(&mut self) -> &mut Game;
@@ -696,7 +816,7 @@ impl<T: ChunkItem> Pending<T> {
 /// What a chunk leaves for the next game: the text after its last game and
 /// the validator's findings about it.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Carry {
+struct Carry {
     text: Vec<String>,
     findings: Vec<Finding>,
 }
@@ -770,12 +890,25 @@ struct Frame {
     lost: bool,
 }
 
+/// What a [`Builder`] keeps of a game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Keep {
+    /// Everything.
+    Whole,
+    /// An outline: the annotations of moves and lines not kept
+    /// ([`read_game_outlines_input`]).
+    Outline,
+    /// No move in the game, its mainline summed up in
+    /// [`Builder::summary`] ([`read_game_facts_input`]).
+    Mainline,
+}
+
 /// The visitor that builds games: the validator, and the tree around it.
 struct Builder<'a> {
     validator: Validator<'a>,
-    /// Games as outlines: the annotations of moves and lines not kept
-    /// ([`read_game_outlines_input`]).
-    outline: bool,
+    keep: Keep,
+    /// With [`Keep::Mainline`], the game's mainline so far.
+    summary: MainlineSummary,
     /// Text between games, for the next game.
     carry: Carry,
     game: Option<Game>,
@@ -784,7 +917,14 @@ struct Builder<'a> {
 
 impl<'a> Builder<'a> {
     fn new(validator: Validator<'a>, carry: Carry) -> Builder<'a> {
-        Builder { validator, outline: false, carry, game: None, frames: Vec::new() }
+        Builder {
+            validator,
+            keep: Keep::Whole,
+            summary: MainlineSummary::default(),
+            carry,
+            game: None,
+            frames: Vec::new(),
+        }
     }
 
     /// After the last game: the text after it and the findings about it.
@@ -853,6 +993,7 @@ impl Visitor for Builder<'_> {
         self.carry.findings = carry.findings;
         self.frames.clear();
         self.frames.push(Frame { line: Line::default(), dead: true, lost: false });
+        self.summary.begin(None);
     }
 
     fn tag(&mut self, name: &[u8], value: RawText<'_>, at: Location) {
@@ -867,6 +1008,9 @@ impl Visitor for Builder<'_> {
         let start = self.validator.playing().cloned();
         if let Some(frame) = self.frames.first_mut() {
             frame.dead = start.is_none();
+        }
+        if self.keep == Keep::Mainline {
+            self.summary.begin(start.as_ref());
         }
         if let Some(game) = &mut self.game {
             game.start = start;
@@ -887,6 +1031,13 @@ impl Visitor for Builder<'_> {
             }
             return;
         };
+        if self.keep == Keep::Mainline {
+            if let Some(after) = self.validator.playing().filter(|_| self.frames.len() == 1) {
+                self.summary.push(played.m, after);
+            }
+            return;
+        }
+        let outline = self.keep == Keep::Outline;
         let ply = self.frames.last().and_then(|frame| frame.line.moves.last()).map_or_else(
             || {
                 // the first move of a variation: the ply of the move it
@@ -900,12 +1051,12 @@ impl Visitor for Builder<'_> {
             played: played.m,
             san: played.san,
             uci: played.uci,
-            written: if self.outline { String::new() } else { decode(token) },
+            written: if outline { String::new() } else { decode(token) },
             at,
             number: played.number,
             side: played.side,
             ply,
-            nags: if self.outline { Vec::new() } else { glued_annotation(token).into_iter().collect() },
+            nags: if outline { Vec::new() } else { glued_annotation(token).into_iter().collect() },
             comments: Vec::new(),
             variations: Vec::new(),
         };
@@ -916,7 +1067,7 @@ impl Visitor for Builder<'_> {
 
     fn nag(&mut self, nag: u8, token: &[u8], at: Location) {
         self.validator.nag(nag, token, at);
-        if self.outline {
+        if self.keep != Keep::Whole {
             return;
         }
         if let Some(line) = self.live() {
@@ -929,7 +1080,7 @@ impl Visitor for Builder<'_> {
 
     fn comment(&mut self, text: RawText<'_>, at: Location) {
         self.validator.comment(text, at);
-        if self.outline {
+        if self.keep != Keep::Whole {
             return;
         }
         if let Some(line) = self.live() {

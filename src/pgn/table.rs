@@ -39,11 +39,8 @@ use arrow_array::{
 use arrow_buffer::{BooleanBufferBuilder, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::{ArrowError, DataType, Field, Fields, Schema, SchemaRef};
 
-use crate::game::GameEnd;
-use crate::openings::GameOpening;
 use crate::pgn::SEVEN_TAG_ROSTER;
-use crate::pgn::game::{ChunkGames, Game, ParallelGames, ReadError, build_outline_chunk, parallel_games};
-use crate::pgn::input::{Input, InputError};
+use crate::pgn::game::{Game, GameFacts, ReadError};
 use crate::pgn::reader::{Location, ResultToken};
 use crate::pgn::rows::{MoveRowOptions, MoveRows, SparseColumn, TextColumn};
 use crate::{Color, Severity};
@@ -248,54 +245,6 @@ pub fn games_schema() -> SchemaRef {
     Arc::new(Schema::new(fields))
 }
 
-/// What a row of the games table shows of a game that takes playing its
-/// mainline again: how the game ends and its opening.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct GameFacts {
-    /// [`Game::end`].
-    pub end: Option<GameEnd>,
-    /// [`Game::opening`].
-    pub opening: Option<GameOpening>,
-}
-
-impl GameFacts {
-    /// The facts of `game`.
-    pub fn of(game: &Game) -> GameFacts {
-        GameFacts { end: game.end(), opening: game.opening() }
-    }
-}
-
-/// The games of `input` as [`crate::pgn::game::read_game_outlines_input`]
-/// reads them, each with its [`GameFacts`], found on the threads that read
-/// it: what [`GameTable::push_with`] makes a row of. Building the table
-/// then leaves to the caller's thread no game to play again.
-///
-/// ```
-/// use sanfen::pgn::input::Input;
-/// use sanfen::pgn::table::read_table_games_input;
-///
-/// let pgn = "1. f3 e5 2. g4 Qh4# 0-1\n\n1. e4 c5 *\n";
-/// let input = Input::from_reader(std::io::Cursor::new(pgn), None)?;
-/// let games: Vec<_> = read_table_games_input(input, 2)?.collect::<Result<_, _>>()?;
-/// assert_eq!(games[0].1.end.map(|end| end.to_string()).as_deref(), Some("checkmate: 0-1"));
-/// assert_eq!(games[1].1.opening.map(|found| found.opening.name), Some("Sicilian Defense"));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-///
-/// # Errors
-///
-/// See [`crate::pgn::game::read_games_input`].
-pub fn read_table_games_input(input: Input, threads: usize) -> Result<ParallelGames<(Game, GameFacts)>, InputError> {
-    parallel_games(input, threads, |chunk| {
-        let ChunkGames { games, carry, data } = build_outline_chunk(chunk);
-        let with_facts = |game: Game| {
-            let facts = GameFacts::of(&game);
-            (game, facts)
-        };
-        ChunkGames { games: games.into_iter().map(|game| game.map(with_facts)).collect(), carry, data }
-    })
-}
-
 /// The rows of a games table, being built (see [`games_schema`]).
 #[derive(Debug)]
 pub struct GameTable {
@@ -360,7 +309,7 @@ impl GameTable {
     }
 
     /// [`GameTable::push`], with the game's `facts` found already
-    /// ([`read_table_games_input`]).
+    /// ([`crate::pgn::game::read_game_facts_input`]).
     pub fn push_with(&mut self, file: &str, number: u64, game: &Game, facts: GameFacts) {
         self.len += 1;
         self.file.append_value(file);
@@ -380,7 +329,7 @@ impl GameTable {
         let _ = self.other.append(true);
         self.result.append_option(game.result.map(result_text));
         self.termination.append_option(facts.end.map(|end| end.reason.as_str()));
-        self.plies.append_value(u32::try_from(game.mainline.moves.len()).unwrap_or(u32::MAX));
+        self.plies.append_value(u32::try_from(facts.plies).unwrap_or(u32::MAX));
         self.errors.append_value(game.report.errors);
         let first = game.report.findings.iter().find(|f| f.severity() == Severity::Error);
         self.first_error

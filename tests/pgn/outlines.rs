@@ -1,15 +1,15 @@
 //! Games read as outlines (`pgn::game::read_game_outlines_input`): on every
 //! PGN data file, the whole games without the annotations of their moves,
-//! and the same games table; read with their facts
-//! (`pgn::table::read_table_games_input`), the same outlines, each with the
-//! facts of its whole game.
+//! and the same games table; read for a games table
+//! (`pgn::game::read_game_facts_input`), the same games without their
+//! moves, each with the facts of its whole game, and the same table.
 
 use std::io::Cursor;
 
-use sanfen::pgn::ReadError;
-use sanfen::pgn::game::{Line, read_game_outlines_input, read_games_input};
+use sanfen::pgn::game::{GameFacts, Line, read_game_facts_input, read_game_outlines_input, read_games_input};
 use sanfen::pgn::input::Input;
-use sanfen::pgn::table::{GameFacts, GameTable, read_table_games_input};
+use sanfen::pgn::table::GameTable;
+use sanfen::pgn::{Game, ReadError};
 
 use crate::common;
 
@@ -42,14 +42,15 @@ fn outlines_are_the_games_without_their_annotations_and_give_the_same_games_tabl
         let data = std::fs::read(common::pgn_root().join(&name)).expect("a data file");
         let whole = games_of(&data, read_games_input);
         let outlines = games_of(&data, read_game_outlines_input);
-        let with_facts = games_of(&data, read_table_games_input);
+        let with_facts = games_of(&data, read_game_facts_input);
         assert_eq!((outlines.len(), with_facts.len()), (whole.len(), whole.len()), "{name}");
         let (mut table, mut outline_table, mut facts_table) = (GameTable::new(), GameTable::new(), GameTable::new());
         for (i, ((game, got), (read, facts))) in whole.iter().zip(&outlines).zip(&with_facts).enumerate() {
             table.push(&name, i as u64 + 1, game);
             outline_table.push(&name, i as u64 + 1, got);
             facts_table.push_with(&name, i as u64 + 1, read, *facts);
-            assert_eq!((read, *facts), (got, GameFacts::of(game)), "{name}, game {}", i + 1);
+            let without_moves = Game { mainline: Line::default(), ..got.clone() };
+            assert_eq!((read, *facts), (&without_moves, GameFacts::of(game)), "{name}, game {}", i + 1);
             ends += usize::from(facts.end.is_some());
             openings += usize::from(facts.opening.is_some());
             let mut expected = game.clone();
@@ -64,4 +65,44 @@ fn outlines_are_the_games_without_their_annotations_and_give_the_same_games_tabl
     }
     assert!(games > 200_000 && annotated > 50_000, "{games} games, {annotated} annotated");
     assert!(ends > 1_000 && openings > 200_000, "{ends} ends, {openings} openings");
+}
+
+/// Games whose mainline's facts take more than playing every move: a
+/// fivefold repetition (reached, and undone by a variation's pawn move), a
+/// null move before a mate, moves after a mate that cannot be played, a game that starts
+/// mated, a mainline ended by a bad move, a variant whose moves are not
+/// played, the seventy-five-move rule.
+const SHAPED: &str = "\
+[Event \"fivefold\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 6. Ng1 Ng8 7. Nf3 Nf6 8. Ng1 (8. e4 e5) 8... Ng8 *\n\n\
+[Event \"four times\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 6. Ng1 (6. d4) 6... Ng8 *\n\n\
+[Event \"null\"]\n\n1. f3 e5 2. g4 d6 3. -- Qh4# *\n\n\
+[Event \"after mate\"]\n\n1. f3 e5 2. g4 Qh4# 3. Nc3 *\n\n\
+[Event \"mated\"]\n[SetUp \"1\"]\n[FEN \"rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3\"]\n\n*\n\n\
+[Event \"bad move\"]\n\n1. e4 c5 2. Nf3 d6 3. Qxh7 Nc6 *\n\n\
+[Event \"variant\"]\n[Variant \"Atomic\"]\n\n1. e4 e5 *\n\n\
+[Event \"seventy-five\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/R3K3 w - - 149 120\"]\n\n120. Ra2 *\n";
+
+#[test]
+fn facts_found_as_games_are_read_are_those_of_the_whole_games() {
+    let whole = games_of(SHAPED.as_bytes(), read_games_input);
+    let with_facts = games_of(SHAPED.as_bytes(), read_game_facts_input);
+    let facts: Vec<GameFacts> = with_facts.iter().map(|(_, facts)| *facts).collect();
+    assert_eq!(facts, whole.iter().map(GameFacts::of).collect::<Vec<_>>());
+    let ends: Vec<_> = facts.iter().map(|facts| facts.end.map(|end| end.to_string())).collect();
+    let expected = [
+        Some("fivefold repetition: 1/2-1/2"),
+        None,
+        None,
+        Some("checkmate: 0-1"),
+        Some("checkmate: 0-1"),
+        None,
+        None,
+        Some("seventy-five-move rule: 1/2-1/2"),
+    ];
+    assert_eq!(ends, expected.map(|end| end.map(str::to_owned)));
+    let plies: Vec<_> = facts.iter().map(|facts| facts.plies).collect();
+    assert_eq!(plies, [16, 12, 6, 4, 0, 4, 0, 1]);
+    let openings: Vec<_> =
+        facts.iter().map(|facts| facts.opening.map(|found| (found.opening.eco, found.ply))).collect();
+    assert_eq!(openings[2..4], [Some(("A00", 1)), Some(("A00", 4))]);
 }
