@@ -98,66 +98,6 @@ pub struct Game {
     pub report: GameReport,
 }
 
-/// What is kept of a game's mainline as it is read, in place of its moves
-/// ([`read_game_facts_input`]): how many were played, the positions that
-/// decide how the game ends, and its opening. The same as [`Game`] finds
-/// playing the moves again, found from the positions the validator reaches.
-#[derive(Debug, Default)]
-struct MainlineSummary {
-    /// The moves played.
-    plies: usize,
-    /// Whether one is a null move (the game's end is then not judged, and
-    /// its opening is looked for before it only).
-    null: bool,
-    /// The position after the last move and, before it, those since the
-    /// last capture or pawn move (the position after it first), or since
-    /// the start; empty when the moves are not played.
-    positions: Vec<Position>,
-    /// The deepest named position so far ([`Game::opening`]).
-    #[cfg(feature = "openings")]
-    opening: Option<crate::openings::GameOpening>,
-}
-
-impl MainlineSummary {
-    /// A game starting: at `start` when its moves are played.
-    fn begin(&mut self, start: Option<&Position>) {
-        self.plies = 0;
-        self.null = false;
-        self.positions.clear();
-        self.positions.extend(start.cloned());
-        #[cfg(feature = "openings")]
-        {
-            self.opening = None;
-        }
-    }
-
-    /// The mainline's next move, `m` (`None` for a null move), played to
-    /// `after`.
-    fn push(&mut self, m: Option<Move>, after: &Position) {
-        self.plies += 1;
-        match m {
-            Some(m) if m.is_zeroing() => self.positions.clear(),
-            Some(_) => {}
-            None => self.null = true,
-        }
-        self.positions.push(after.clone());
-        #[cfg(feature = "openings")]
-        if let Some(found) = crate::openings::opening_at(after, self.plies).filter(|_| !self.null) {
-            self.opening = Some(found);
-        }
-    }
-
-    /// The facts of the mainline.
-    fn facts(&self) -> GameFacts {
-        GameFacts {
-            plies: self.plies,
-            end: if self.null { None } else { crate::game::end_of_reversible(&self.positions) },
-            #[cfg(feature = "openings")]
-            opening: self.opening,
-        }
-    }
-}
-
 /// A tag pair.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Tag {
@@ -510,9 +450,8 @@ impl GameFacts {
 /// The games of `input` as [`read_games_input`] reads them but without
 /// their moves (the mainline empty), each with its [`GameFacts`], found on
 /// the threads that read it from the positions its moves reach: what
-/// [`crate::pgn::table::GameTable::push_with`] makes a row of. No move is
-/// kept or played again: a games table is made in little more time than
-/// the games are checked.
+/// [`crate::pgn::table::GameTable::push_with`] makes a row of, with no
+/// move kept or played again.
 ///
 /// ```
 /// use sanfen::pgn::input::Input;
@@ -888,6 +827,66 @@ struct Frame {
     line: Line,
     dead: bool,
     lost: bool,
+}
+
+/// What is kept of a game's mainline as it is read, in place of its moves
+/// ([`read_game_facts_input`]): how many were played, the positions that
+/// decide how the game ends, and its opening. The same as [`Game`] finds
+/// playing the moves again, found from the positions the validator reaches.
+#[derive(Debug, Default)]
+struct MainlineSummary {
+    /// The moves played.
+    plies: usize,
+    /// Whether one is a null move (the game's end is then not judged, and
+    /// its opening is looked for before it only).
+    null: bool,
+    /// The position after the last move and, before it, those since the
+    /// last capture or pawn move (the position after it first), or since
+    /// the start; empty when the moves are not played.
+    positions: Vec<Position>,
+    /// The deepest named position so far ([`Game::opening`]).
+    #[cfg(feature = "openings")]
+    opening: Option<crate::openings::GameOpening>,
+}
+
+impl MainlineSummary {
+    /// A game starting: at `start` when its moves are played.
+    fn begin(&mut self, start: Option<&Position>) {
+        self.plies = 0;
+        self.null = false;
+        self.positions.clear();
+        self.positions.extend(start.cloned());
+        #[cfg(feature = "openings")]
+        {
+            self.opening = None;
+        }
+    }
+
+    /// The mainline's next move, `m` (`None` for a null move), played to
+    /// `after`.
+    fn push(&mut self, m: Option<Move>, after: &Position) {
+        self.plies += 1;
+        match m {
+            Some(m) if m.is_zeroing() => self.positions.clear(),
+            Some(_) => {}
+            None => self.null = true,
+        }
+        self.positions.push(after.clone());
+        #[cfg(feature = "openings")]
+        if let Some(found) = crate::openings::opening_at(after, self.plies).filter(|_| !self.null) {
+            self.opening = Some(found);
+        }
+    }
+
+    /// The facts of the mainline.
+    fn facts(&self) -> GameFacts {
+        GameFacts {
+            plies: self.plies,
+            end: if self.null { None } else { crate::game::end_of_reversible(&self.positions) },
+            #[cfg(feature = "openings")]
+            opening: self.opening,
+        }
+    }
 }
 
 /// What a [`Builder`] keeps of a game.
