@@ -69,9 +69,9 @@ fn outlines_are_the_games_without_their_annotations_and_give_the_same_games_tabl
 
 /// Games whose mainline's facts take more than playing every move: a
 /// fivefold repetition (reached, and undone by a variation's pawn move), a
-/// null move before a mate, moves after a mate that cannot be played, a game that starts
-/// mated, a mainline ended by a bad move, a variant whose moves are not
-/// played, the seventy-five-move rule.
+/// null move before a mate, moves after a mate that cannot be played, a
+/// game that starts mated, a mainline ended by a bad move, a variant whose
+/// moves are not played, the seventy-five-move rule.
 const SHAPED: &str = "\
 [Event \"fivefold\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 6. Ng1 Ng8 7. Nf3 Nf6 8. Ng1 (8. e4 e5) 8... Ng8 *\n\n\
 [Event \"four times\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 6. Ng1 (6. d4) 6... Ng8 *\n\n\
