@@ -8,7 +8,10 @@
 //!   times, evaluations, NAGs and comments' prose;
 //! - the input cut into chunks by the `Chunker` (small targets, with the
 //!   quick search and line by line), each chunk's rows read on their own and
-//!   numbered on, gives exactly the rows of the input read as one chunk.
+//!   numbered on, gives exactly the rows of the input read as one chunk;
+//! - the games read for a games table (`read_game_facts_input`) are those
+//!   games without their moves, each with the facts (plies, end, opening)
+//!   of the whole game.
 
 #![no_main]
 
@@ -16,8 +19,10 @@
 mod structured;
 
 use libfuzzer_sys::fuzz_target;
+use sanfen::pgn::game::{GameFacts, Line, read_game_facts_input};
+use sanfen::pgn::input::Input;
 use sanfen::pgn::rows::{MoveRowOptions, MoveRows};
-use sanfen::pgn::{Chunker, read_games_from_slice};
+use sanfen::pgn::{Chunker, Game, read_games_from_slice};
 
 fuzz_target!(|data: &[u8]| {
     let input = structured::input(data);
@@ -91,4 +96,15 @@ fn check(input: &[u8]) {
         })
         .collect();
     assert_eq!(got, expected, "the rows are the games' mainline moves, with their commands and comments");
+    // the games as a games table reads them (not text: refused; a game too
+    // large to read: an error in its place)
+    let Ok(reader) = Input::from_reader(std::io::Cursor::new(input.to_vec()), None) else { return };
+    let Ok(read) = read_game_facts_input(reader, 1) else { return };
+    let Ok(read) = read.collect::<Result<Vec<_>, _>>() else { return };
+    assert_eq!(read.len(), games.len(), "the same games");
+    for (i, ((game, facts), whole)) in read.iter().zip(&games).enumerate() {
+        assert_eq!(*facts, GameFacts::of(whole), "game {}: the facts of the whole game", i + 1);
+        let without_moves = Game { mainline: Line::default(), ..whole.clone() };
+        assert!(*game == without_moves, "game {}: the game without its moves", i + 1);
+    }
 }
