@@ -528,6 +528,14 @@ fn push_number(out: &mut Vec<u8>, n: u64) {
     out.extend_from_slice(decimal(n, &mut [0; 20]).as_bytes());
 }
 
+/// An integer of `magnitude`, negative or not, in decimal.
+fn push_integer(out: &mut String, negative: bool, magnitude: u64) {
+    if negative {
+        out.push('-');
+    }
+    out.push_str(decimal(magnitude, &mut [0; 20]));
+}
+
 /// `n` in decimal, written at the end of `digits` (as `{n}` writes it,
 /// without the formatting machinery's cost).
 fn decimal(mut n: u64, digits: &mut [u8; 20]) -> &str {
@@ -780,20 +788,12 @@ fn write_plain(out: &mut String, value: &Value<'_>, separator: char) {
     use core::fmt::Write as _;
     match value {
         Value::Text(text) => out.push_str(text),
-        Value::Unsigned(n) => out.push_str(decimal(*n, &mut [0; 20])),
-        Value::Signed(n) => {
-            if *n < 0 {
-                out.push('-');
-            }
-            out.push_str(decimal(n.unsigned_abs(), &mut [0; 20]));
-        }
+        Value::Unsigned(n) => push_integer(out, false, *n),
+        Value::Signed(n) => push_integer(out, *n < 0, n.unsigned_abs()),
         // a whole number (most clocks) as Rust writes it, `180` for 180.0,
         // without the float formatting's cost
         Value::Float(x) if x.fract() == 0.0 && x.abs() < 1e15 && !(*x == 0.0 && x.is_sign_negative()) => {
-            if *x < 0.0 {
-                out.push('-');
-            }
-            out.push_str(decimal(x.abs() as u64, &mut [0; 20]));
+            push_integer(out, *x < 0.0, x.abs() as u64);
         }
         Value::Float(x) => {
             let _ = write!(out, "{x}");

@@ -356,8 +356,8 @@ pub(crate) fn timings_only(bytes: &[u8]) -> Option<Timings> {
             return None;
         }
         match name {
-            b'c' => _ = timings.clock.get_or_insert(duration_of(args)?),
-            b'm' => _ = timings.elapsed.get_or_insert(duration_of(args)?),
+            b'c' => _ = timings.clock.get_or_insert(duration(args)?),
+            b'm' => _ = timings.elapsed.get_or_insert(duration(args)?),
             _ => _ = timings.eval.get_or_insert(eval(core::str::from_utf8(args).ok()?)?),
         }
         rest = &after[close + 1..];
@@ -397,8 +397,8 @@ fn command_at(text: &str) -> Option<(Command, usize)> {
         return None;
     }
     let command = match name {
-        "clk" => Command::Clock(duration(args)?),
-        "emt" => Command::Elapsed(duration(args)?),
+        "clk" => Command::Clock(duration(args.as_bytes())?),
+        "emt" => Command::Elapsed(duration(args.as_bytes())?),
         "eval" => Command::Eval(eval(args)?),
         "csl" => Command::Squares(marks(args, |color, squares| match squares {
             [square] => Some(Highlight { color, square: *square }),
@@ -413,17 +413,12 @@ fn command_at(text: &str) -> Option<(Command, usize)> {
     Some((command, 2 + name_len + close + 1))
 }
 
-/// ASCII digits only, at least one.
-fn digits(text: &str) -> Option<u64> {
-    whole(text.as_bytes())
-}
-
 /// ASCII digits only, at least one, as a number (`None` past `u64`).
-fn whole(digits: &[u8]) -> Option<u64> {
-    if digits.is_empty() {
+fn digits(bytes: &[u8]) -> Option<u64> {
+    if bytes.is_empty() {
         return None;
     }
-    digits.iter().try_fold(0u64, |value, &b| {
+    bytes.iter().try_fold(0u64, |value, &b| {
         let digit = b.wrapping_sub(b'0');
         if digit > 9 {
             return None;
@@ -434,22 +429,17 @@ fn whole(digits: &[u8]) -> Option<u64> {
 
 /// `h:mm:ss`, `h:mm:ss.` or `h:mm:ss.fff` (any number of digits, each
 /// field any number of digits, as python-chess reads it).
-fn duration(args: &str) -> Option<Duration> {
-    duration_of(args.as_bytes())
-}
-
-/// [`duration`] of bytes.
-fn duration_of(args: &[u8]) -> Option<Duration> {
+fn duration(args: &[u8]) -> Option<Duration> {
     // a few bytes: searched byte by byte, which costs less than memchr
     let colon = args.iter().position(|&b| b == b':')?;
-    let (hours, rest) = (whole(&args[..colon])?, &args[colon + 1..]);
+    let (hours, rest) = (digits(&args[..colon])?, &args[colon + 1..]);
     let colon = rest.iter().position(|&b| b == b':')?;
-    let (minutes, seconds) = (whole(&rest[..colon])?, &rest[colon + 1..]);
+    let (minutes, seconds) = (digits(&rest[..colon])?, &rest[colon + 1..]);
     let (seconds, fraction) = match seconds.iter().position(|&b| b == b'.') {
         Some(point) => (&seconds[..point], &seconds[point + 1..]),
         None => (seconds, &[][..]),
     };
-    let seconds = whole(seconds)?;
+    let seconds = digits(seconds)?;
     if !fraction.iter().all(u8::is_ascii_digit) {
         return None;
     }
@@ -466,12 +456,12 @@ fn duration_of(args: &[u8]) -> Option<Duration> {
 /// two after), or `#3`, `#-3`; then `,depth` or nothing.
 fn eval(args: &str) -> Option<Eval> {
     let (value, depth) = match args.split_once(',') {
-        Some((value, depth)) => (value, Some(u32::try_from(digits(depth)?).ok()?)),
+        Some((value, depth)) => (value, Some(u32::try_from(digits(depth.as_bytes())?).ok()?)),
         None => (args, None),
     };
     let score = if let Some(mate) = value.strip_prefix('#') {
         let (negative, n) = signed(mate);
-        let n = i32::try_from(digits(n)?).ok()?;
+        let n = i32::try_from(digits(n.as_bytes())?).ok()?;
         Score::Mate(if negative { -n } else { n })
     } else {
         let (negative, pawns) = signed(value);
@@ -479,11 +469,11 @@ fn eval(args: &str) -> Option<Eval> {
             Some((whole, fraction)) => (whole, Some(fraction)),
             None => (pawns, None),
         };
-        let whole_value = if whole.is_empty() { 0 } else { digits(whole)? };
+        let whole_value = if whole.is_empty() { 0 } else { digits(whole.as_bytes())? };
         let hundredths = match fraction {
             // `1` or `1.`
             None | Some("") if !whole.is_empty() => 0,
-            Some(f) if (1..=2).contains(&f.len()) => digits(f)? * if f.len() == 1 { 10 } else { 1 },
+            Some(f) if (1..=2).contains(&f.len()) => digits(f.as_bytes())? * if f.len() == 1 { 10 } else { 1 },
             _ => return None,
         };
         if whole.len() > 10 {
@@ -575,7 +565,7 @@ mod tests {
             ("0:0:18446744073709551616", None),
             ("0:0:18446744073709551615", Some(Duration::from_secs(u64::MAX))),
         ] {
-            assert_eq!(duration(args), expected, "{args:?}");
+            assert_eq!(duration(args.as_bytes()), expected, "{args:?}");
         }
     }
 

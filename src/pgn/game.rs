@@ -850,7 +850,8 @@ struct MainlineSummary {
 }
 
 impl MainlineSummary {
-    /// A game starting: at `start` when its moves are played.
+    /// A game's moves starting (its tags read): at `start` when they are
+    /// played.
     fn begin(&mut self, start: Option<&Position>) {
         self.plies = 0;
         self.null = false;
@@ -992,7 +993,6 @@ impl Visitor for Builder<'_> {
         self.carry.findings = carry.findings;
         self.frames.clear();
         self.frames.push(Frame { line: Line::default(), dead: true, lost: false });
-        self.summary.begin(None);
     }
 
     fn tag(&mut self, name: &[u8], value: RawText<'_>, at: Location) {
