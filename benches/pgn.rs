@@ -1,5 +1,7 @@
 //! PGN checking: reading and validating whole files, as `sanfen check -j 1`
-//! does (chunks of whole games, each read and validated), and reading alone.
+//! does (chunks of whole games, each read and validated), and reading alone;
+//! and the rows of the moves table, built as `sanfen export --table moves
+//! -j 1` builds them (every move validated too), before they are encoded.
 //! Inputs: a TWIC issue (OTB games, no comments), a lichess dump (a clock
 //! comment after every move) and a TCEC file (long engine comments).
 
@@ -8,6 +10,7 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use sanfen::pgn::chunk::Chunker;
 use sanfen::pgn::reader::{Location, Reader, Visitor};
+use sanfen::pgn::rows::{MoveRowOptions, MoveRows};
 use sanfen::pgn::validate::{Options, Validator};
 
 const FILES: [(&str, &str); 3] = [
@@ -46,6 +49,22 @@ fn check(data: &[u8]) -> u64 {
     moves
 }
 
+/// The moves table's rows of every chunk, one `MoveRows` reused as
+/// `sanfen export` reuses it; the number of rows.
+fn rows(data: &[u8]) -> usize {
+    let mut chunker = Chunker::new(data);
+    let mut rows = MoveRows::new(MoveRowOptions::default());
+    let (mut games, mut len) = (0, 0);
+    let mut buffer = Vec::new();
+    while let Some(chunk) = chunker.next_chunk(buffer).expect("reading a slice") {
+        rows.read_chunk(&chunk, games + 1).expect("no game over the chunk limit");
+        games += rows.games;
+        len += rows.len();
+        buffer = chunk.data;
+    }
+    len
+}
+
 fn bench(c: &mut Criterion) {
     for (label, name) in FILES {
         let data = read(name);
@@ -63,6 +82,7 @@ fn bench(c: &mut Criterion) {
             })
         });
         group.bench_function("check", |b| b.iter(|| check(black_box(&data))));
+        group.bench_function("rows", |b| b.iter(|| rows(black_box(&data))));
         group.finish();
     }
 }
