@@ -359,6 +359,12 @@ class ArrowTable:
 
     def __arrow_c_stream__(self, requested_schema: object = None) -> object: ...
 
+class ArrowStream:
+    """Arrow record batches read as they are asked for, once (the Arrow
+    PyCapsule stream interface)."""
+
+    def __arrow_c_stream__(self, requested_schema: object = None) -> object: ...
+
 def read_games(source: Source, threads: Optional[int] = None) -> GameReader: ...
 def check_pgn(
     source: Source,
@@ -373,9 +379,10 @@ def moves_table(
 ) -> ArrowTable: ...
 
 # for sanfen.spark: byte ranges of a plain file, their counts, their tables
+# (a stream of record batches, read as they are asked for)
 def _byte_ranges(path: Union[str, "os.PathLike[str]"], parts: int) -> List[Tuple[int, int]]: ...
 def _range_counts(path: Union[str, "os.PathLike[str]"], start: int, end: int) -> Tuple[int, int]: ...
-def _range_table(
+def _range_batches(
     path: Union[str, "os.PathLike[str]"],
     start: int,
     end: Optional[int],
@@ -385,5 +392,5 @@ def _range_table(
     first_game: int,
     first_line: int,
     name: str,
-) -> ArrowTable: ...
+) -> ArrowStream: ...
 def _schema(table: str, fen: bool, variations: bool) -> ArrowTable: ...

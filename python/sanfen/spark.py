@@ -83,7 +83,7 @@ def read_pgn(spark, paths, table="games", fen=False, variations=False, range_siz
         for batch in batches:
             for task in batch.to_pylist():
                 end = None if task["end"] < 0 else task["end"]
-                got = native._range_table(
+                stream = native._range_batches(
                     task["name"],
                     task["start"],
                     end,
@@ -94,7 +94,9 @@ def read_pgn(spark, paths, table="games", fen=False, variations=False, range_siz
                     task["first_line"],
                     task["name"],
                 )
-                yield from pa.table(got).cast(arrow_schema).to_batches()
+                # batch by batch: a task holds a batch or two, not its table
+                for batch in pa.RecordBatchReader.from_stream(stream):
+                    yield from pa.Table.from_batches([batch]).cast(arrow_schema).to_batches()
 
     frame = spark.createDataFrame(
         [tuple(task) for task in tasks],

@@ -200,17 +200,20 @@ impl GameStream {
 /// game's number, when too large), or for the stream's read error (the
 /// file object's own exception, when it raised one).
 pub(crate) fn read_error(err: ReadError, name: &str, number: u64, raised: &Mutex<Option<PyErr>>) -> PyErr {
+    let message = read_error_message(&err, name, number);
     match err {
-        ReadError::TooLarge { at, size } => PyValueError::new_err(format!(
-            "{name}:{}:{}: game {number}: {}",
-            at.line,
-            at.column,
-            too_large_message(size)
-        )),
-        ReadError::Io { kind, message } => {
-            let fallback = io_error(kind, format!("{name}: {message}"), name);
-            Source::raise(raised, fallback)
+        ReadError::TooLarge { .. } => PyValueError::new_err(message),
+        ReadError::Io { kind, .. } => Source::raise(raised, io_error(kind, message, name)),
+    }
+}
+
+/// What [`read_error`] says of `err`, met reading game `number` of `name`.
+pub(crate) fn read_error_message(err: &ReadError, name: &str, number: u64) -> String {
+    match err {
+        ReadError::TooLarge { at, size } => {
+            format!("{name}:{}:{}: game {number}: {}", at.line, at.column, too_large_message(*size))
         }
+        ReadError::Io { message, .. } => format!("{name}: {message}"),
     }
 }
 

@@ -9,19 +9,20 @@ use std::fs::File;
 use std::io;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
+use std::sync::Mutex;
 
-use arrow_array::RecordBatch;
+use arrow_array::{RecordBatch, RecordBatchReader};
 use arrow_schema::{ArrowError, SchemaRef};
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3_arrow::PyTable;
-use sanfen::pgn::game::read_game_facts_input;
-use sanfen::pgn::input::Input;
-use sanfen::pgn::rows::{MoveRowOptions, read_move_rows_input};
+use pyo3_arrow::{PyRecordBatchReader, PyTable};
+use sanfen::pgn::game::{GameFacts, read_game_facts_input};
+use sanfen::pgn::input::{Input, InputError};
+use sanfen::pgn::rows::{MoveRowChunks, MoveRowOptions, read_move_rows_input};
 use sanfen::pgn::table::{GameTable, games_schema, moves_batch, moves_schema};
-use sanfen::pgn::{Chunker, Location, ReadError, Reader, Visitor, split};
+use sanfen::pgn::{Chunker, Game, Location, ParallelGames, ReadError, Reader, Visitor, split};
 
-use crate::games::{Source, input_error, open_source, read_error, threads_arg};
+use crate::games::{Source, input_error, open_source, read_error, read_error_message, threads_arg};
 
 /// The rows of a games table's record batch, at most.
 const GAME_BATCH: usize = 1 << 14;
@@ -76,37 +77,96 @@ pub fn games_table(py: Python<'_>, source: &Bound<'_, PyAny>, threads: Option<us
 /// `before`.
 fn games_batches(py: Python<'_>, source: Source, threads: usize, before: u64) -> PyResult<Vec<RecordBatch>> {
     let Source { input, name, raised } = source;
-    let mut games =
+    let games =
         read_game_facts_input(input, threads).map_err(|err| Source::raise(&raised, input_error(&err, &name)))?;
-    let mut batches = Vec::new();
-    let mut table = GameTable::new();
-    let mut number = before;
-    loop {
-        // the games are read and put into Arrow columns with the GIL released
-        let next = py.detach(|| -> Result<Option<Result<RecordBatch, ArrowError>>, (ReadError, u64)> {
-            for game in games.by_ref() {
-                number += 1;
-                match game {
-                    Ok((game, facts)) => table.push_with(&name, number, &game, facts),
-                    Err(ReadError::TooLarge { at, size }) => table.push_too_large(&name, number, at, size),
-                    Err(err) => return Err((err, number)),
-                }
-                if table.len() >= GAME_BATCH {
-                    return Ok(Some(table.finish()));
-                }
-            }
-            Ok(None)
-        });
-        match next {
-            Ok(Some(batch)) => batches.push(batch.map_err(arrow_error)?),
-            Ok(None) => break,
-            Err((err, number)) => return Err(read_error(err, &name, number, &raised)),
+    collect(py, GameBatches::new(games, name, before), &raised)
+}
+
+/// What reading a table's batches can fail with: reading the game
+/// numbered, or making a batch.
+enum BatchError {
+    Read(ReadError, u64),
+    Arrow(ArrowError),
+}
+
+/// A table's record batches, read as they are asked for: one batch's rows
+/// at a time are held, whatever the input's size.
+trait Batches: Iterator<Item = Result<RecordBatch, BatchError>> + Send {
+    /// The source's name, which errors name.
+    fn name(&self) -> &str;
+    /// The table's schema.
+    fn schema(&self) -> SchemaRef;
+}
+
+/// Every batch of `batches`, read with the GIL released (at least one: an
+/// empty table has a batch of no rows); the first error raised as the
+/// exception `read_games` raises for it.
+fn collect(py: Python<'_>, mut batches: impl Batches, raised: &Mutex<Option<PyErr>>) -> PyResult<Vec<RecordBatch>> {
+    let mut all = Vec::new();
+    while let Some(batch) = py.detach(|| batches.next()) {
+        match batch {
+            Ok(batch) => all.push(batch),
+            Err(BatchError::Read(err, number)) => return Err(read_error(err, batches.name(), number, raised)),
+            Err(BatchError::Arrow(err)) => return Err(arrow_error(err)),
         }
     }
-    if !table.is_empty() || batches.is_empty() {
-        batches.push(table.finish().map_err(arrow_error)?);
+    if all.is_empty() {
+        all.push(RecordBatch::new_empty(batches.schema()));
     }
-    Ok(batches)
+    Ok(all)
+}
+
+/// The games table's batches of an input: see [`games_batches`].
+struct GameBatches {
+    games: ParallelGames<(Game, GameFacts)>,
+    table: GameTable,
+    name: String,
+    /// The number of the last game read.
+    number: u64,
+    done: bool,
+}
+
+impl GameBatches {
+    /// The batches of `games`, of the source `name`, numbered after `before`.
+    fn new(games: ParallelGames<(Game, GameFacts)>, name: String, before: u64) -> GameBatches {
+        GameBatches { games, table: GameTable::new(), name, number: before, done: false }
+    }
+}
+
+impl Iterator for GameBatches {
+    type Item = Result<RecordBatch, BatchError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        for game in self.games.by_ref() {
+            self.number += 1;
+            match game {
+                Ok((game, facts)) => self.table.push_with(&self.name, self.number, &game, facts),
+                Err(ReadError::TooLarge { at, size }) => self.table.push_too_large(&self.name, self.number, at, size),
+                Err(err) => {
+                    self.done = true;
+                    return Some(Err(BatchError::Read(err, self.number)));
+                }
+            }
+            if self.table.len() >= GAME_BATCH {
+                return Some(self.table.finish().map_err(BatchError::Arrow));
+            }
+        }
+        self.done = true;
+        (!self.table.is_empty()).then(|| self.table.finish().map_err(BatchError::Arrow))
+    }
+}
+
+impl Batches for GameBatches {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn schema(&self) -> SchemaRef {
+        games_schema()
+    }
 }
 
 /// moves_table(source, threads=None, fen=False, variations=False)
@@ -176,42 +236,70 @@ fn moves_batches(
     before: u64,
 ) -> PyResult<Vec<RecordBatch>> {
     let Source { input, name, raised } = source;
-    let mut chunks = read_move_rows_input(input, threads, options)
+    let chunks = read_move_rows_input(input, threads, options)
         .map_err(|err| Source::raise(&raised, input_error(&err, &name)))?;
     let schema = moves_schema(options);
-    let mut batches = Vec::new();
-    // games before the next chunk (a game too large to read counts)
-    let mut games = before;
-    loop {
-        // the rows are read and put into Arrow columns with the GIL released
-        let next = py.detach(|| {
-            chunks.next().map(|rows| {
-                rows.map(|mut rows| {
-                    for game in &mut rows.game {
-                        *game += before;
+    collect(py, MoveBatches::new(chunks, schema, name, before), &raised)
+}
+
+/// The moves table's batches of an input, one per chunk with rows: see
+/// [`moves_batches`].
+struct MoveBatches {
+    chunks: MoveRowChunks,
+    schema: SchemaRef,
+    name: String,
+    /// What the games are numbered after.
+    before: u64,
+    /// Games before the next chunk (a game too large to read counts).
+    games: u64,
+    done: bool,
+}
+
+impl MoveBatches {
+    /// The batches of `chunks`, of the source `name`, in `schema`, the games
+    /// numbered after `before`.
+    fn new(chunks: MoveRowChunks, schema: SchemaRef, name: String, before: u64) -> MoveBatches {
+        MoveBatches { chunks, schema, name, before, games: before, done: false }
+    }
+}
+
+impl Iterator for MoveBatches {
+    type Item = Result<RecordBatch, BatchError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while !self.done {
+            match self.chunks.next() {
+                None => self.done = true,
+                Some(Ok(mut rows)) => {
+                    self.games += rows.games;
+                    if rows.is_empty() {
+                        continue;
                     }
-                    (rows.games, moves_batch(rows, &name, &schema))
-                })
-            })
-        });
-        match next {
-            None => break,
-            Some(Ok((read, batch))) => {
-                games += read;
-                let batch = batch.map_err(arrow_error)?;
-                if batch.num_rows() > 0 {
-                    batches.push(batch);
+                    for game in &mut rows.game {
+                        *game += self.before;
+                    }
+                    return Some(moves_batch(rows, &self.name, &self.schema).map_err(BatchError::Arrow));
+                }
+                // a game too large to read has no rows (`games_table` has its error)
+                Some(Err(ReadError::TooLarge { .. })) => self.games += 1,
+                Some(Err(err)) => {
+                    self.done = true;
+                    return Some(Err(BatchError::Read(err, self.games + 1)));
                 }
             }
-            // a game too large to read has no rows (`games_table` has its error)
-            Some(Err(ReadError::TooLarge { .. })) => games += 1,
-            Some(Err(err)) => return Err(read_error(err, &name, games + 1, &raised)),
         }
+        None
     }
-    if batches.is_empty() {
-        batches.push(RecordBatch::new_empty(schema));
+}
+
+impl Batches for MoveBatches {
+    fn name(&self) -> &str {
+        &self.name
     }
-    Ok(batches)
+
+    fn schema(&self) -> SchemaRef {
+        self.schema.clone()
+    }
 }
 
 /// The schema a table of `kind` has with these options.
@@ -285,19 +373,21 @@ impl Visitor for Count {
     fn end_game(&mut self, _at: Location) {}
 }
 
-/// _range_table(path, start, end, table, fen, variations, first_game, first_line, name)
+/// _range_batches(path, start, end, table, fen, variations, first_game, first_line, name)
 /// --
 ///
 /// The games or moves table (`table`: "games" or "moves") of the bytes
 /// `start..end` of the uncompressed PGN file at `path`, a range that
 /// starts at a game boundary on line `first_line`, its games numbered from
 /// `first_game`, the `file` column `name`: for `sanfen.spark`. Compressed
-/// files are read whole (`start` 0, `end` None).
+/// files are read whole (`start` 0, `end` None). A stream of record
+/// batches (`__arrow_c_stream__`), read as they are asked for: the rows of
+/// a batch or two are held at a time, however large the file. A read error
+/// ends the stream with an error that names the file.
 #[pyfunction]
 #[pyo3(signature = (path, start, end, table, fen, variations, first_game, first_line, name))]
 #[allow(clippy::too_many_arguments)]
-pub fn _range_table(
-    py: Python<'_>,
+pub fn _range_batches(
     path: PathBuf,
     start: u64,
     end: Option<u64>,
@@ -307,7 +397,7 @@ pub fn _range_table(
     first_game: u64,
     first_line: u32,
     name: String,
-) -> PyResult<PyTable> {
+) -> PyResult<PyRecordBatchReader> {
     let schema = schema_of(table, fen, variations)?;
     let display = path.display().to_string();
     let input = match end {
@@ -318,14 +408,41 @@ pub fn _range_table(
     if let Some(reason) = &input.not_text {
         return Err(PyValueError::new_err(format!("{display}: not PGN text: {reason}")));
     }
-    let source = Source { input, name, raised: Default::default() };
     let before = first_game.saturating_sub(1);
-    let batches = if table == "games" {
-        games_batches(py, source, 1, before)?
+    let opened = |err: InputError| input_error(&err, &display);
+    let stream: Box<dyn RecordBatchReader + Send> = if table == "games" {
+        let games = read_game_facts_input(input, 1).map_err(opened)?;
+        Box::new(Stream(GameBatches::new(games, name, before)))
     } else {
-        moves_batches(py, source, 1, MoveRowOptions { fen, variations }, before)?
+        let chunks = read_move_rows_input(input, 1, MoveRowOptions { fen, variations }).map_err(opened)?;
+        Box::new(Stream(MoveBatches::new(chunks, schema, name, before)))
     };
-    PyTable::try_new(batches, schema)
+    Ok(PyRecordBatchReader::new(stream))
+}
+
+/// Batches as Arrow's [`RecordBatchReader`], a read error as an I/O error
+/// whose message names the file (what an Arrow stream's reader raises).
+struct Stream<B>(B);
+
+impl<B: Batches> Iterator for Stream<B> {
+    type Item = Result<RecordBatch, ArrowError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let batch = self.0.next()?;
+        Some(batch.map_err(|err| match err {
+            BatchError::Arrow(err) => err,
+            BatchError::Read(err, number) => {
+                let message = read_error_message(&err, self.0.name(), number);
+                ArrowError::IoError(message.clone(), io::Error::other(message))
+            }
+        }))
+    }
+}
+
+impl<B: Batches> RecordBatchReader for Stream<B> {
+    fn schema(&self) -> SchemaRef {
+        self.0.schema()
+    }
 }
 
 /// _schema(table, fen, variations)

@@ -149,3 +149,16 @@ def test_bad_options_and_paths(spark, tmp_path):
         sanfen.spark.read_pgn(spark, str(tmp_path), fen=True)
     with pytest.raises(FileNotFoundError):
         sanfen.spark.read_pgn(spark, str(tmp_path / "missing.pgn"))
+
+
+def test_a_file_that_cannot_be_read_fails_the_job_naming_it(spark, tmp_path):
+    shutil.copy(PLAIN, tmp_path / "a-plain.pgn")
+    cut = tmp_path / "b-cut.pgn.zst"
+    zstd_copy(PLAIN, cut)
+    cut.write_bytes(cut.read_bytes()[: cut.stat().st_size // 2])
+    for table in ("games", "moves"):
+        frame = sanfen.spark.read_pgn(spark, str(tmp_path), table=table)
+        with pytest.raises(Exception) as error:
+            frame.collect()
+        assert f"{cut}: read failed at byte " in str(error.value)
+        assert "of the zstd stream, decompressed: incomplete frame" in str(error.value)

@@ -199,3 +199,73 @@ def test_moves_table_is_read_games(threads):
     games = pa.table(sanfen.games_table(path, threads=threads))
     assert games.num_rows == 100
     assert sum(games.column("plies").to_pylist()) == len(expected)
+
+
+def zstd_file(path, data):
+    """`path`, written with `data` zstd-compressed (pyarrow's codec)."""
+    path.write_bytes(pa.Codec("zstd").compress(data, asbytes=True))
+    return path
+
+
+def range_stream(path, table, **options):
+    """The record batch reader of the whole of `path`, as sanfen.spark reads
+    a compressed file (its games numbered from 1, its name as given)."""
+    fen, variations = options.get("fen", False), options.get("variations", False)
+    stream = sanfen._sanfen._range_batches(str(path), 0, None, table, fen, variations, 1, 1, str(path))
+    return pa.RecordBatchReader.from_stream(stream)
+
+
+LICHESS = DATA / "shakmaty-bench" / "lichess_db_1000k.pgn"
+
+
+@pytest.fixture(scope="module")
+def lichess_40(tmp_path_factory):
+    """lichess's 438 games 40 times over (40 MB), zstd-compressed: 17,520
+    games, 1,141,520 moves."""
+    return zstd_file(tmp_path_factory.mktemp("big") / "big.pgn.zst", LICHESS.read_bytes() * 40)
+
+
+@pytest.mark.parametrize("table", ["games", "moves"])
+def test_a_range_is_streamed_in_batches_that_make_the_table(lichess_40, table):
+    batches = list(range_stream(lichess_40, table))
+    whole = sanfen.games_table(lichess_40) if table == "games" else sanfen.moves_table(lichess_40)
+    whole = pa.table(whole)
+    # several batches, read one after another, hold the table
+    assert len(batches) == (2 if table == "games" else 152)
+    assert pa.Table.from_batches(batches).equals(whole)
+    assert whole.num_rows == (17_520 if table == "games" else 1_141_520)
+
+
+def test_a_range_stream_holds_a_few_batches_at_a_time(lichess_40):
+    """Its moves table would take some 400 MB; the stream read to its end
+    holds a batch or two. Measured in a process of its own, whose memory's
+    peak (Linux's VmHWM, of the program run: getrusage's would count
+    pytest's, forked) only grows."""
+    import subprocess
+    import sys
+
+    script = f"""
+import re, pyarrow as pa, sanfen
+stream = sanfen._sanfen._range_batches({str(lichess_40)!r}, 0, None, "moves", False, False, 1, 1, "big")
+rows = sum(batch.num_rows for batch in pa.RecordBatchReader.from_stream(stream))
+status = open("/proc/self/status").read()
+print(rows, int(re.search(r"VmHWM:\\s+(\\d+) kB", status).group(1)) // 1024)
+"""
+    rows, peak = map(int, subprocess.run([sys.executable, "-c", script], capture_output=True, check=True).stdout.split())
+    assert rows == 1_141_520
+    # pyarrow and the package alone take some 100 MB; the table, 400 more
+    assert peak < 250, f"peak memory {peak} MB"
+
+
+def test_a_read_error_ends_a_range_stream_naming_the_file(tmp_path):
+    whole = zstd_file(tmp_path / "whole.pgn.zst", LICHESS.read_bytes()).read_bytes()
+    path = tmp_path / "cut.pgn.zst"
+    path.write_bytes(whole[: len(whole) // 2])
+    rows = 0
+    with pytest.raises(OSError) as error:
+        for batch in range_stream(path, "moves"):
+            rows += batch.num_rows
+    assert f"{path}: read failed at byte " in str(error.value)
+    assert str(error.value).endswith("of the zstd stream, decompressed: incomplete frame")
+    # the batches before the error came first
+    assert 0 < rows < 28_538
