@@ -98,11 +98,12 @@ def read_pgn(spark, paths, table="games", fen=False, variations=False, range_siz
                 for batch in pa.RecordBatchReader.from_stream(stream):
                     yield from pa.Table.from_batches([batch]).cast(arrow_schema).to_batches()
 
-    frame = spark.createDataFrame(
-        [tuple(task) for task in tasks],
-        "name string, start bigint, end bigint, first_game bigint, first_line bigint",
-    )
-    return frame.repartition(max(1, len(tasks))).mapInArrow(run, schema)
+    # one task a partition, as parallelize slices a list (repartition would
+    # deal them out from a random start in each of Spark's partitions, some
+    # two to a partition, through a shuffle)
+    rows = spark.sparkContext.parallelize([tuple(task) for task in tasks], max(1, len(tasks)))
+    frame = spark.createDataFrame(rows, "name string, start bigint, end bigint, first_game bigint, first_line bigint")
+    return frame.mapInArrow(run, schema)
 
 
 def spark_schema(table="games", fen=False, variations=False):

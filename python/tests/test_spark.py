@@ -100,6 +100,11 @@ def test_read_pgn_is_export_row_for_row(spark, pgn_folder, table, options):
     files = [pgn_folder / "a-plain.pgn", pgn_folder / "b-compressed.pgn.zst"]
     # a range every 400 KB: the plain file (3.2 MB) is cut into several
     frame = sanfen.spark.read_pgn(spark, str(pgn_folder), table=table, range_size=400_000, **options)
+    if table == "games":
+        # a partition for each of the 11 tasks (10 ranges, 1 compressed
+        # file), each with its games: none dealt two
+        sizes = frame.rdd.glom().map(len).collect()
+        assert len(sizes) == 11 and min(sizes) > 0, sizes
     flags = ["--table", table] + [f"--{name}" for name, on in options.items() if on]
     expected = sorted(unordered_maps(exported(files, *flags)), key=key)
     got = sorted(spark_rows(frame), key=key)
