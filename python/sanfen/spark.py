@@ -95,8 +95,8 @@ def read_pgn(spark, paths, table="games", fen=False, variations=False, range_siz
                     task["name"],
                 )
                 # batch by batch: a task holds a batch or two, not its table
-                for batch in pa.RecordBatchReader.from_stream(stream):
-                    yield from pa.Table.from_batches([batch]).cast(arrow_schema).to_batches()
+                for got in pa.RecordBatchReader.from_stream(stream):
+                    yield from pa.Table.from_batches([got]).cast(arrow_schema).to_batches()
 
     # one task a partition, as parallelize slices a list (repartition would
     # deal them out from a random start in each of Spark's partitions, some
