@@ -59,7 +59,9 @@ from sanfen._sanfen import (  # noqa: E402
     Node,
     PgnFinding,
     check_pgn,
+    games_batches,
     games_table,
+    moves_batches,
     moves_table,
     read_games,
 )
@@ -72,7 +74,9 @@ __all__ += [
     "Node",
     "PgnFinding",
     "check_pgn",
+    "games_batches",
     "games_table",
+    "moves_batches",
     "moves_table",
     "read_games",
 ]

@@ -377,6 +377,10 @@ def games_table(source: Source, threads: Optional[int] = None) -> ArrowTable: ..
 def moves_table(
     source: Source, threads: Optional[int] = None, fen: bool = False, variations: bool = False
 ) -> ArrowTable: ...
+def games_batches(source: Source, threads: Optional[int] = None) -> ArrowStream: ...
+def moves_batches(
+    source: Source, threads: Optional[int] = None, fen: bool = False, variations: bool = False
+) -> ArrowStream: ...
 
 # for sanfen.spark: byte ranges of a plain file, their counts, their tables
 # (each a stream of record batches, read as they are asked for)

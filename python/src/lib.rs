@@ -40,6 +40,8 @@ fn _sanfen(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(games::check_pgn, module)?)?;
     module.add_function(wrap_pyfunction!(tables::games_table, module)?)?;
     module.add_function(wrap_pyfunction!(tables::moves_table, module)?)?;
+    module.add_function(wrap_pyfunction!(tables::games_batches, module)?)?;
+    module.add_function(wrap_pyfunction!(tables::moves_batches, module)?)?;
     module.add_function(wrap_pyfunction!(tables::_byte_ranges, module)?)?;
     module.add_function(wrap_pyfunction!(tables::_range_counts, module)?)?;
     module.add_function(wrap_pyfunction!(tables::_range_batches, module)?)?;

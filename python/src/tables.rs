@@ -9,7 +9,7 @@ use std::fs::File;
 use std::io;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use arrow_array::{RecordBatch, RecordBatchReader};
 use arrow_schema::{ArrowError, SchemaRef};
@@ -17,7 +17,7 @@ use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3_arrow::{PyRecordBatchReader, PyTable};
 use sanfen::pgn::game::{GameFacts, read_game_facts_input};
-use sanfen::pgn::input::{Input, InputError};
+use sanfen::pgn::input::Input;
 use sanfen::pgn::rows::{MoveRowChunks, MoveRowOptions, read_move_rows_input};
 use sanfen::pgn::table::{GameTable, games_schema, moves_batch, moves_schema};
 use sanfen::pgn::{Chunker, Game, Location, ParallelGames, ReadError, Reader, Visitor, split};
@@ -67,19 +67,21 @@ pub(crate) fn arrow_error(err: ArrowError) -> PyErr {
 #[pyfunction]
 #[pyo3(signature = (source, threads=None))]
 pub fn games_table(py: Python<'_>, source: &Bound<'_, PyAny>, threads: Option<usize>) -> PyResult<PyTable> {
-    let threads = threads_arg(threads)?;
-    let source = open_source(source)?;
-    let batches = games_batches(py, source, threads, 0)?;
-    PyTable::try_new(batches, games_schema())
+    let (batches, raised) = game_batches(open_source(source)?, threads_arg(threads)?, 0)?;
+    PyTable::try_new(collect(py, batches, &raised)?, games_schema())
 }
 
-/// The games table's record batches of `source`, its games numbered after
-/// `before`.
-fn games_batches(py: Python<'_>, source: Source, threads: usize, before: u64) -> PyResult<Vec<RecordBatch>> {
+/// The exception a file object raised reading, kept to be raised again
+/// ([`Source::raise`]).
+type Raised = Arc<Mutex<Option<PyErr>>>;
+
+/// The games table's record batches of `source`, as they are read, its
+/// games numbered after `before`.
+fn game_batches(source: Source, threads: usize, before: u64) -> PyResult<(GameBatches, Raised)> {
     let Source { input, name, raised } = source;
     let games =
         read_game_facts_input(input, threads).map_err(|err| Source::raise(&raised, input_error(&err, &name)))?;
-    collect(py, GameBatches::new(games, name, before), &raised)
+    Ok((GameBatches::new(games, name, before), raised))
 }
 
 /// What reading a table's batches can fail with: reading the game
@@ -116,7 +118,7 @@ fn collect(py: Python<'_>, mut batches: impl Batches, raised: &Mutex<Option<PyEr
     Ok(all)
 }
 
-/// The games table's batches of an input: see [`games_batches`].
+/// The games table's batches of an input: see [`game_batches`].
 struct GameBatches {
     games: ParallelGames<(Game, GameFacts)>,
     table: GameTable,
@@ -220,30 +222,27 @@ pub fn moves_table(
     fen: bool,
     variations: bool,
 ) -> PyResult<PyTable> {
-    let threads = threads_arg(threads)?;
     let options = MoveRowOptions { fen, variations };
-    let batches = moves_batches(py, open_source(source)?, threads, options, 0)?;
-    PyTable::try_new(batches, moves_schema(options))
+    let (batches, raised) = move_batches(open_source(source)?, threads_arg(threads)?, options, 0)?;
+    PyTable::try_new(collect(py, batches, &raised)?, moves_schema(options))
 }
 
-/// The moves table's record batches of `source`, its games numbered after
-/// `before`.
-fn moves_batches(
-    py: Python<'_>,
+/// The moves table's record batches of `source`, as they are read, its
+/// games numbered after `before`.
+fn move_batches(
     source: Source,
     threads: usize,
     options: MoveRowOptions,
     before: u64,
-) -> PyResult<Vec<RecordBatch>> {
+) -> PyResult<(MoveBatches, Raised)> {
     let Source { input, name, raised } = source;
     let chunks = read_move_rows_input(input, threads, options)
         .map_err(|err| Source::raise(&raised, input_error(&err, &name)))?;
-    let schema = moves_schema(options);
-    collect(py, MoveBatches::new(chunks, schema, name, before), &raised)
+    Ok((MoveBatches::new(chunks, moves_schema(options), name, before), raised))
 }
 
 /// The moves table's batches of an input, one per chunk with rows: see
-/// [`moves_batches`].
+/// [`move_batches`].
 struct MoveBatches {
     chunks: MoveRowChunks,
     schema: SchemaRef,
@@ -300,6 +299,44 @@ impl Batches for MoveBatches {
     fn schema(&self) -> SchemaRef {
         self.schema.clone()
     }
+}
+
+/// games_batches(source, threads=None)
+/// --
+///
+/// The table of `games_table` as a stream of Arrow record batches, read as
+/// they are asked for: memory holds a few batches however large the input
+/// (`games_table` holds the whole table). `source` and `threads` as for
+/// `read_games`; a source that cannot be opened raises here. The object
+/// given has `__arrow_c_stream__` and is read once:
+/// `pyarrow.RecordBatchReader.from_stream` reads it batch by batch (and
+/// `pyarrow.parquet.ParquetWriter` can write each batch as it comes). A
+/// read error met on the way ends the stream with an error that names the
+/// source (pyarrow raises `OSError`).
+#[pyfunction]
+#[pyo3(signature = (source, threads=None))]
+pub fn games_batches(source: &Bound<'_, PyAny>, threads: Option<usize>) -> PyResult<PyRecordBatchReader> {
+    let (batches, _) = game_batches(open_source(source)?, threads_arg(threads)?, 0)?;
+    Ok(PyRecordBatchReader::new(Box::new(Stream(batches))))
+}
+
+/// moves_batches(source, threads=None, fen=False, variations=False)
+/// --
+///
+/// The table of `moves_table` as a stream of Arrow record batches, read as
+/// they are asked for (a batch for each chunk of the input that has
+/// moves), as `games_batches` streams the games table.
+#[pyfunction]
+#[pyo3(signature = (source, threads=None, fen=false, variations=false))]
+pub fn moves_batches(
+    source: &Bound<'_, PyAny>,
+    threads: Option<usize>,
+    fen: bool,
+    variations: bool,
+) -> PyResult<PyRecordBatchReader> {
+    let options = MoveRowOptions { fen, variations };
+    let (batches, _) = move_batches(open_source(source)?, threads_arg(threads)?, options, 0)?;
+    Ok(PyRecordBatchReader::new(Box::new(Stream(batches))))
 }
 
 /// The schema a table of `kind` has with these options.
@@ -398,7 +435,8 @@ pub fn _range_batches(
     first_line: u32,
     name: String,
 ) -> PyResult<PyRecordBatchReader> {
-    let schema = schema_of(table, fen, variations)?;
+    // a table it has not: an error before the file is opened
+    schema_of(table, fen, variations)?;
     let display = path.display().to_string();
     let input = match end {
         None => Input::open(&path),
@@ -408,14 +446,12 @@ pub fn _range_batches(
     if let Some(reason) = &input.not_text {
         return Err(PyValueError::new_err(format!("{display}: not PGN text: {reason}")));
     }
+    let source = Source { input, name, raised: Raised::default() };
     let before = first_game.saturating_sub(1);
-    let opened = |err: InputError| input_error(&err, &display);
     let stream: Box<dyn RecordBatchReader + Send> = if table == "games" {
-        let games = read_game_facts_input(input, 1).map_err(opened)?;
-        Box::new(Stream(GameBatches::new(games, name, before)))
+        Box::new(Stream(game_batches(source, 1, before)?.0))
     } else {
-        let chunks = read_move_rows_input(input, 1, MoveRowOptions { fen, variations }).map_err(opened)?;
-        Box::new(Stream(MoveBatches::new(chunks, schema, name, before)))
+        Box::new(Stream(move_batches(source, 1, MoveRowOptions { fen, variations }, before)?.0))
     };
     Ok(PyRecordBatchReader::new(stream))
 }

@@ -269,3 +269,40 @@ def test_a_read_error_ends_a_range_stream_naming_the_file(tmp_path):
     assert str(error.value).endswith("of the zstd stream, decompressed: incomplete frame")
     # the batches before the error came first
     assert 0 < rows < 28_538
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_tables_as_streams_of_batches(lichess_40, threads):
+    """games_batches and moves_batches: the tables batch by batch, from a
+    path or a file object, for pyarrow and duckdb."""
+    games = pa.RecordBatchReader.from_stream(sanfen.games_batches(lichess_40, threads=threads))
+    batches = list(games)
+    assert [batch.num_rows for batch in batches] == [16_384, 1_136]
+    assert pa.Table.from_batches(batches).equals(pa.table(sanfen.games_table(lichess_40)))
+    moves = pa.RecordBatchReader.from_stream(sanfen.moves_batches(lichess_40, threads=threads, fen=True))
+    assert moves.schema == pa.table(sanfen.moves_table(io.BytesIO(b""), fen=True)).schema
+    assert sum(batch.num_rows for batch in moves) == 1_141_520
+    # a file object, read as the stream is
+    stream = sanfen.moves_batches(io.BytesIO(PGN), threads=threads)
+    assert pa.RecordBatchReader.from_stream(stream).read_all().equals(pa.table(sanfen.moves_table(io.BytesIO(PGN))))
+    reader = pa.RecordBatchReader.from_stream(sanfen.games_batches(io.BytesIO(PGN)))
+    assert duckdb.sql("select White, plies from reader order by game").fetchall() == [("Ana", 7), (None, 2)]
+
+
+def test_a_stream_is_read_once_and_its_errors_name_the_source(tmp_path):
+    stream = sanfen.moves_batches(io.BytesIO(PGN))
+    assert pa.RecordBatchReader.from_stream(stream).read_all().num_rows == 9
+    with pytest.raises(OSError, match="closed stream"):
+        pa.RecordBatchReader.from_stream(stream)
+    # what cannot be opened raises at once, as read_games does
+    with pytest.raises(FileNotFoundError):
+        sanfen.games_batches(tmp_path / "missing.pgn")
+    with pytest.raises(TypeError):
+        sanfen.moves_batches(3)
+    # a read error on the way ends the stream
+    whole = zstd_file(tmp_path / "whole.pgn.zst", LICHESS.read_bytes()).read_bytes()
+    path = tmp_path / "cut.pgn.zst"
+    path.write_bytes(whole[: len(whole) // 2])
+    with pytest.raises(OSError, match=f"{path}: read failed at byte "):
+        for _ in pa.RecordBatchReader.from_stream(sanfen.games_batches(path)):
+            pass
