@@ -29,6 +29,10 @@ use sanfen::pgn::{Chunker, Game as RustGame, Line, Node, ParallelGames, ReadErro
 /// The bytes asked of a file object's `read` at a time.
 const BLOCK: usize = 1 << 16;
 
+/// The exception a file object raised reading, kept to be raised again
+/// ([`Source::raise`]).
+pub(crate) type Raised = Arc<Mutex<Option<PyErr>>>;
+
 /// Where PGN comes from, as given from Python.
 pub(crate) struct Source {
     /// The input, opened (decompressed when its first bytes say so).
@@ -38,7 +42,7 @@ pub(crate) struct Source {
     pub(crate) name: String,
     /// A Python exception raised by the file object's `read`, to raise
     /// again in place of the read error it caused.
-    pub(crate) raised: Arc<Mutex<Option<PyErr>>>,
+    pub(crate) raised: Raised,
 }
 
 impl Source {
@@ -103,7 +107,7 @@ struct FileObject {
     file: Py<PyAny>,
     pending: Vec<u8>,
     at: usize,
-    raised: Arc<Mutex<Option<PyErr>>>,
+    raised: Raised,
 }
 
 impl Read for FileObject {
@@ -162,7 +166,7 @@ pub(crate) struct GameStream {
     games: ParallelGames,
     /// Shared with the games handed out.
     name: Arc<str>,
-    raised: Arc<Mutex<Option<PyErr>>>,
+    raised: Raised,
     /// Games handed out, too large ones included.
     count: u64,
 }

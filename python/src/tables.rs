@@ -9,7 +9,7 @@ use std::fs::File;
 use std::io;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 use arrow_array::{RecordBatch, RecordBatchReader};
 use arrow_schema::{ArrowError, SchemaRef};
@@ -22,7 +22,7 @@ use sanfen::pgn::rows::{MoveRowChunks, MoveRowOptions, read_move_rows_input};
 use sanfen::pgn::table::{GameTable, games_schema, moves_batch, moves_schema};
 use sanfen::pgn::{Chunker, Game, Location, ParallelGames, ReadError, Reader, Visitor, split};
 
-use crate::games::{Source, input_error, open_source, read_error, read_error_message, threads_arg};
+use crate::games::{Raised, Source, input_error, open_source, read_error, read_error_message, threads_arg};
 
 /// The rows of a games table's record batch, at most.
 const GAME_BATCH: usize = 1 << 14;
@@ -70,10 +70,6 @@ pub fn games_table(py: Python<'_>, source: &Bound<'_, PyAny>, threads: Option<us
     let (batches, raised) = game_batches(open_source(source)?, threads_arg(threads)?, 0)?;
     PyTable::try_new(collect(py, batches, &raised)?, games_schema())
 }
-
-/// The exception a file object raised reading, kept to be raised again
-/// ([`Source::raise`]).
-type Raised = Arc<Mutex<Option<PyErr>>>;
 
 /// The games table's record batches of `source`, as they are read, its
 /// games numbered after `before`.

@@ -22,3 +22,13 @@ def sanfen_binary():
     if not built:
         pytest.fail("no sanfen binary: run `cargo build --release` in the repository root, or set SANFEN_BIN")
     return str(max(built, key=lambda path: path.stat().st_mtime))
+
+
+def zstd_file(path, data, cut=False):
+    """`path`, written with `data` zstd-compressed (pyarrow's codec); with
+    `cut`, only the first half of the compressed bytes (a truncated file)."""
+    import pyarrow as pa
+
+    compressed = pa.Codec("zstd").compress(data, asbytes=True)
+    path.write_bytes(compressed[: len(compressed) // 2] if cut else compressed)
+    return path

@@ -11,7 +11,7 @@ import subprocess
 
 import pyarrow.parquet as pq
 import pytest
-from conftest import ROOT, sanfen_binary
+from conftest import ROOT, sanfen_binary, zstd_file
 
 REQUIRED = os.environ.get("SANFEN_REQUIRE_SPARK") == "1"
 
@@ -50,20 +50,11 @@ def spark():
     session.stop()
 
 
-def zstd_copy(source, target):
-    """`target`, the zstd-compressed `source` (pyarrow's codec)."""
-    import pyarrow as pa
-
-    data = source.read_bytes()
-    compressed = pa.Codec("zstd").compress(data, asbytes=True)
-    target.write_bytes(compressed)
-
-
 @pytest.fixture(scope="module")
 def pgn_folder(tmp_path_factory):
     path = tmp_path_factory.mktemp("pgn")
     shutil.copy(PLAIN, path / "a-plain.pgn")
-    zstd_copy(COMPRESSED, path / "b-compressed.pgn.zst")
+    zstd_file(path / "b-compressed.pgn.zst", COMPRESSED.read_bytes())
     (path / "notes.txt").write_text("not PGN: left out of a folder")
     return path
 
@@ -158,9 +149,7 @@ def test_bad_options_and_paths(spark, tmp_path):
 
 def test_a_file_that_cannot_be_read_fails_the_job_naming_it(spark, tmp_path):
     shutil.copy(PLAIN, tmp_path / "a-plain.pgn")
-    cut = tmp_path / "b-cut.pgn.zst"
-    zstd_copy(PLAIN, cut)
-    cut.write_bytes(cut.read_bytes()[: cut.stat().st_size // 2])
+    cut = zstd_file(tmp_path / "b-cut.pgn.zst", PLAIN.read_bytes(), cut=True)
     for table in ("games", "moves"):
         frame = sanfen.spark.read_pgn(spark, str(tmp_path), table=table)
         with pytest.raises(Exception) as error:

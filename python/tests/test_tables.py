@@ -10,6 +10,7 @@ import pyarrow as pa
 import pytest
 
 import sanfen
+from conftest import zstd_file
 
 DATA = pathlib.Path(__file__).resolve().parents[3] / "shared" / "data" / "pgn"
 
@@ -201,12 +202,6 @@ def test_moves_table_is_read_games(threads):
     assert sum(games.column("plies").to_pylist()) == len(expected)
 
 
-def zstd_file(path, data):
-    """`path`, written with `data` zstd-compressed (pyarrow's codec)."""
-    path.write_bytes(pa.Codec("zstd").compress(data, asbytes=True))
-    return path
-
-
 def range_stream(path, table, **options):
     """The record batch reader of the whole of `path`, as sanfen.spark reads
     a compressed file (its games numbered from 1, its name as given)."""
@@ -258,9 +253,7 @@ print(rows, int(re.search(r"VmHWM:\\s+(\\d+) kB", status).group(1)) // 1024)
 
 
 def test_a_read_error_ends_a_range_stream_naming_the_file(tmp_path):
-    whole = zstd_file(tmp_path / "whole.pgn.zst", LICHESS.read_bytes()).read_bytes()
-    path = tmp_path / "cut.pgn.zst"
-    path.write_bytes(whole[: len(whole) // 2])
+    path = zstd_file(tmp_path / "cut.pgn.zst", LICHESS.read_bytes(), cut=True)
     rows = 0
     with pytest.raises(OSError) as error:
         for batch in range_stream(path, "moves"):
@@ -300,9 +293,7 @@ def test_a_stream_is_read_once_and_its_errors_name_the_source(tmp_path):
     with pytest.raises(TypeError):
         sanfen.moves_batches(3)
     # a read error on the way ends the stream
-    whole = zstd_file(tmp_path / "whole.pgn.zst", LICHESS.read_bytes()).read_bytes()
-    path = tmp_path / "cut.pgn.zst"
-    path.write_bytes(whole[: len(whole) // 2])
+    path = zstd_file(tmp_path / "cut.pgn.zst", LICHESS.read_bytes(), cut=True)
     with pytest.raises(OSError, match=f"{path}: read failed at byte "):
         for _ in pa.RecordBatchReader.from_stream(sanfen.games_batches(path)):
             pass
