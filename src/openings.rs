@@ -63,24 +63,36 @@ const TABLES: [&str; 5] = [
 
 /// What names a position: its pieces, the side to move, the castling
 /// rights and the en passant square when a capture there is legal (as EPD
-/// compares positions). The pieces are the board's bitboards (by role, then
-/// by colour), which say all the board says, and hash fast.
-#[derive(Clone, Eq, Hash)]
+/// compares positions).
+#[derive(Clone, PartialEq, Eq, Hash)]
 struct Key {
-    pieces: [u64; 8],
+    pieces: Pieces,
     turn: Color,
     castling: CastlingRights,
     ep: Option<Square>,
 }
 
-impl PartialEq for Key {
-    /// The same position. The pieces are compared all at once (the
-    /// differences of their words ored), not as a call of `memcmp`, which
-    /// took half the time of a look-up.
+/// The board's bitboards (by role, then by colour), which say all the
+/// board says, and hash fast.
+#[derive(Clone)]
+struct Pieces([u64; 8]);
+
+impl PartialEq for Pieces {
+    /// The same pieces, compared all at once (the differences of their
+    /// words ored), not as a call of `memcmp`, which took half the time of
+    /// a look-up.
     #[inline]
-    fn eq(&self, other: &Key) -> bool {
-        let differ = self.pieces.iter().zip(&other.pieces).fold(0, |differ, (a, b)| differ | (a ^ b));
-        differ == 0 && self.turn == other.turn && self.castling == other.castling && self.ep == other.ep
+    fn eq(&self, other: &Pieces) -> bool {
+        self.0.iter().zip(&other.0).fold(0, |differ, (a, b)| differ | (a ^ b)) == 0
+    }
+}
+
+impl Eq for Pieces {}
+
+impl core::hash::Hash for Pieces {
+    /// The words: equal pieces hash alike.
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
     }
 }
 
@@ -94,7 +106,8 @@ impl Key {
         for (i, color) in Color::ALL.into_iter().enumerate() {
             pieces[6 + i] = board.by_color(color).0;
         }
-        Key { pieces, turn: position.turn(), castling: position.castling_rights(), ep: position.legal_ep_square() }
+        let (turn, castling, ep) = (position.turn(), position.castling_rights(), position.legal_ep_square());
+        Key { pieces: Pieces(pieces), turn, castling, ep }
     }
 }
 
