@@ -35,11 +35,11 @@ use parquet::basic::{Compression, Encoding};
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::{ColumnDescPtr, ColumnPath};
-use sanfen::pgn::game::{PARALLEL_CHUNK_TARGET, read_game_facts_input};
+use sanfen::pgn::game::PARALLEL_CHUNK_TARGET;
 use sanfen::pgn::input::Input;
 use sanfen::pgn::parallel::{ChunkWork, Ordered, threads_or_cores};
 use sanfen::pgn::rows::{MoveRowOptions, MoveRows, read_move_rows_input};
-use sanfen::pgn::table::{GameTable, games_schema, moves_batch, moves_schema};
+use sanfen::pgn::table::{games_schema, moves_batch, moves_schema, read_game_table_input};
 use sanfen::pgn::{Chunk, Chunker, ReadError};
 
 use super::check::{escape, progress_bar};
@@ -106,9 +106,6 @@ pub enum Table {
 
 /// Shown before waiting for PGN typed in a terminal.
 const HINT: Hint = Hint { command: "sanfen export", reads: "PGN", instead: "sanfen export FILE to read a file" };
-
-/// Rows of the games table per record batch.
-const GAME_BATCH: usize = 1 << 14;
 
 /// `sanfen export`: see the [module](self).
 ///
@@ -305,28 +302,18 @@ impl Exporter<'_> {
     /// The games table's rows of one input; `Err` with the message of a read
     /// that failed part way.
     fn games_of(&mut self, file: &str, input: Input) -> Result<Result<(), String>, Stop> {
-        let games = read_game_facts_input(input, self.threads()).map_err(|err| self.start_error(err.message))?;
-        let mut table = GameTable::new();
-        let mut failure = None;
-        for game in games {
-            self.games += 1;
-            match game {
-                Ok((game, facts)) => table.push_with(file, self.games, &game, facts),
-                Err(ReadError::TooLarge { at, size }) => table.push_too_large(file, self.games, at, size),
-                Err(err @ ReadError::Io { .. }) => {
-                    self.games -= 1;
-                    failure = Some(err.to_string());
-                    break;
+        let batches =
+            read_game_table_input(input, self.threads(), file).map_err(|err| self.start_error(err.message))?;
+        for batch in batches {
+            match batch {
+                Ok(batch) => {
+                    self.games += batch.num_rows() as u64;
+                    self.sink.write(&batch)?;
                 }
-            }
-            if table.len() >= GAME_BATCH {
-                self.sink.write(&table.finish().map_err(io::Error::other)?)?;
+                Err(err) => return Ok(Err(err.to_string())),
             }
         }
-        if !table.is_empty() {
-            self.sink.write(&table.finish().map_err(io::Error::other)?)?;
-        }
-        Ok(failure.map_or(Ok(()), Err))
+        Ok(Ok(()))
     }
 
     /// The moves table's rows of one input.

@@ -554,22 +554,49 @@ fn build_facts_chunk(chunk: Chunk) -> ChunkGames<(Game, GameFacts)> {
 /// its mainline's summary (with [`Keep::Mainline`]; else empty).
 fn build_chunk_as<T>(chunk: Chunk, keep: Keep, mut item: impl FnMut(Game, &MainlineSummary) -> T) -> ChunkGames<T> {
     let mut games = Vec::new();
-    let mut carry = Carry::default();
+    let carry = for_each_chunk_game(&chunk, keep, |game, summary| {
+        games.push(match game {
+            Ok(game) => Ok(item(game, summary)),
+            Err((at, size)) => Err(ReadError::TooLarge { at, size }),
+        });
+    });
+    ChunkGames { games, carry, data: chunk.data }
+}
+
+/// The games of a chunk, each kept as `keep` says and given to `each` as
+/// it is read, with its mainline's summary (with [`Keep::Mainline`]; else
+/// empty); a game too large to read as where it starts and its size. What
+/// the chunk leaves for the game after it.
+fn for_each_chunk_game(
+    chunk: &Chunk,
+    keep: Keep,
+    mut each: impl FnMut(Result<Game, (Location, u64)>, &MainlineSummary),
+) -> Carry {
     if let Some(oversized) = chunk.oversized {
         if oversized.last {
             let size = chunk.start.offset + chunk.data.len() as u64 - oversized.game.offset;
-            games.push(Err(ReadError::TooLarge { at: oversized.game, size }));
+            each(Err((oversized.game, size)), &MainlineSummary::default());
         }
-    } else {
-        let validator = Validator::with_base(&chunk.data, chunk.start.offset, Options::default());
-        let mut builder = Builder { keep, ..Builder::new(validator, Carry::default()) };
-        let mut reader = Reader::with_start(&chunk.data, chunk.start);
-        while let Some(game) = reader.read_game(&mut builder) {
-            games.push(Ok(item(game, &builder.summary)));
-        }
-        carry = builder.finish();
+        return Carry::default();
     }
-    ChunkGames { games, carry, data: chunk.data }
+    let validator = Validator::with_base(&chunk.data, chunk.start.offset, Options::default());
+    let mut builder = Builder { keep, ..Builder::new(validator, Carry::default()) };
+    let mut reader = Reader::with_start(&chunk.data, chunk.start);
+    while let Some(game) = reader.read_game(&mut builder) {
+        each(Ok(game), &builder.summary);
+    }
+    builder.finish()
+}
+
+/// The games of a chunk with their facts, as [`read_game_facts_input`]
+/// reads them, each given to `each` as it is read; a game too large to
+/// read as where it starts and its size. The findings about the text after
+/// the chunk's last game, which go to the game after it.
+pub(crate) fn for_each_facts_game(
+    chunk: &Chunk,
+    mut each: impl FnMut(Result<(Game, GameFacts), (Location, u64)>),
+) -> Vec<Finding> {
+    for_each_chunk_game(chunk, Keep::Mainline, |game, summary| each(game.map(|game| (game, summary.facts())))).findings
 }
 
 /// The games of an input read on several threads: see [`read_games_input`].

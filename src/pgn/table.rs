@@ -5,8 +5,9 @@
 //!
 //! A moves table is built from [`MoveRows`] ([`moves_batch`], its columns
 //! moved into Arrow's buffers, not copied); a games table from [`Game`]s
-//! ([`GameTable`]). [`moves_schema`] and [`games_schema`] are the contract;
-//! the README lists the columns.
+//! ([`GameTable`]), or from an input on several threads
+//! ([`read_game_table_input`]). [`moves_schema`] and [`games_schema`] are
+//! the contract; the README lists the columns.
 //!
 //! ```
 //! use sanfen::pgn::read_games_from_slice;
@@ -28,6 +29,7 @@
 //! # Ok::<(), arrow_schema::ArrowError>(())
 //! ```
 
+use std::io::Read;
 use std::sync::Arc;
 
 use arrow_array::builder::{MapBuilder, StringBuilder, UInt32Builder, UInt64Builder};
@@ -40,9 +42,13 @@ use arrow_buffer::{BooleanBufferBuilder, Buffer, NullBuffer, OffsetBuffer, Scala
 use arrow_schema::{ArrowError, DataType, Field, Fields, Schema, SchemaRef};
 
 use crate::pgn::SEVEN_TAG_ROSTER;
-use crate::pgn::game::{Game, GameFacts, ReadError};
+use crate::pgn::chunk::Chunk;
+use crate::pgn::game::{Game, GameFacts, ReadError, for_each_facts_game, ordered_input};
+use crate::pgn::input::{Compression, Input, InputError};
+use crate::pgn::parallel::{ChunkWork, Ordered};
 use crate::pgn::reader::{Location, ResultToken};
 use crate::pgn::rows::{MoveRowOptions, MoveRows, SparseColumn, TextColumn};
+use crate::pgn::validate::Finding;
 use crate::{Color, Severity};
 
 /// The schema of the moves table, in column order:
@@ -331,9 +337,7 @@ impl GameTable {
         self.termination.append_option(facts.end.map(|end| end.reason.as_str()));
         self.plies.append_value(u32::try_from(facts.plies).unwrap_or(u32::MAX));
         self.errors.append_value(game.report.errors);
-        let first = game.report.findings.iter().find(|f| f.severity() == Severity::Error);
-        self.first_error
-            .append_option(first.map(|f| format!("{}:{}: [{}] {}", f.at.line, f.at.column, f.kind.code(), f.kind)));
+        self.first_error.append_option(first_error(&game.report.findings).map(error_text));
         self.eco.append_option(facts.opening.map(|found| found.opening.eco));
         self.opening.append_option(facts.opening.map(|found| found.opening.name));
     }
@@ -386,5 +390,329 @@ impl GameTable {
         ]);
         self.len = 0;
         RecordBatch::try_new(games_schema(), columns)
+    }
+}
+
+/// The first error among `findings` (in the order of their places, as a
+/// report keeps them).
+fn first_error(findings: &[Finding]) -> Option<&Finding> {
+    findings.iter().find(|finding| finding.severity() == Severity::Error)
+}
+
+/// An error as the `first_error` column writes it.
+fn error_text(finding: &Finding) -> String {
+    format!("{}:{}: [{}] {}", finding.at.line, finding.at.column, finding.kind.code(), finding.kind)
+}
+
+/// Reads the games table of `input` on `threads` threads (0: one per core),
+/// the input named `file`: a record batch per chunk of the input, in input
+/// order, the games numbered from 1 across the input, the rows of
+/// [`crate::pgn::read_game_facts_input`]'s games as [`GameTable::push_with`]
+/// makes them (a game too large to read: [`GameTable::push_too_large`]).
+/// Each chunk's rows are made on the thread that reads its games, which
+/// also frees them: only the table reaches the caller's thread. A read
+/// error ends the batches.
+///
+/// ```
+/// use sanfen::pgn::input::Input;
+/// use sanfen::pgn::table::read_game_table_input;
+///
+/// let pgn = "[White \"Ann\"]\n\n1. e4 e5 *\n\n1. d4 d5 *\n";
+/// let input = Input::from_reader(std::io::Cursor::new(pgn), None)?;
+/// let mut rows = 0;
+/// for batch in read_game_table_input(input, 2, "games.pgn")? {
+///     rows += batch?.num_rows();
+/// }
+/// assert_eq!(rows, 2);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// The input is not PGN text, or the threads cannot start.
+pub fn read_game_table_input(input: Input, threads: usize, file: &str) -> Result<GameTableChunks, InputError> {
+    let compression = input.compression;
+    let work = TableWork(file.into());
+    let ordered = ordered_input(input, work, threads, crate::pgn::game::PARALLEL_CHUNK_TARGET)?;
+    Ok(GameTableChunks { ordered, compression, games: 0, carry: Vec::new(), held: None, failed: None, done: false })
+}
+
+/// The games table of an input, a batch per chunk: see
+/// [`read_game_table_input`].
+pub struct GameTableChunks {
+    ordered: Ordered<Box<dyn Read + Send>, TableWork>,
+    compression: Option<Compression>,
+    /// Games before the next chunk.
+    games: u64,
+    /// The findings about text outside games that the next game is given,
+    /// as the sequential reader gives it.
+    carry: Vec<Finding>,
+    /// The last batch read, and its last row, held until the input's end
+    /// tells whether that row is the input's last game: that game is given
+    /// the findings about the text after it.
+    held: Option<(RecordBatch, Edge)>,
+    /// The read error that ended the input, given after the held batch.
+    failed: Option<ReadError>,
+    done: bool,
+}
+
+impl core::fmt::Debug for GameTableChunks {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("GameTableChunks").field("games", &self.games).finish_non_exhaustive()
+    }
+}
+
+/// A row at the edge of a chunk's table, as findings about the text
+/// outside games may change it.
+#[derive(Copy, Clone, Debug)]
+enum Edge {
+    /// A game, with the place of its first error.
+    Game(Option<u64>),
+    /// A game too large to read, which is given no text outside games.
+    TooLarge,
+}
+
+/// The work on each chunk: the table of its games, numbered from 1 in the
+/// chunk, of the input named so.
+struct TableWork(Box<str>);
+
+/// The table of a chunk's games, and what the text outside them may
+/// change.
+struct ChunkTable {
+    batch: RecordBatch,
+    /// The first row and the last (`None` when there is none).
+    first: Option<Edge>,
+    last: Option<Edge>,
+    /// The findings about the text after the last game.
+    carry: Vec<Finding>,
+}
+
+impl ChunkWork for TableWork {
+    type Output = (Result<ChunkTable, ArrowError>, Vec<u8>);
+
+    fn work(&self, chunk: Chunk) -> Self::Output {
+        let mut table = GameTable::new();
+        let (mut first, mut last) = (None, None);
+        let carry = for_each_facts_game(&chunk, |game| {
+            let number = table.len() as u64 + 1;
+            let edge = match game {
+                Ok((game, facts)) => {
+                    table.push_with(&self.0, number, &game, facts);
+                    Edge::Game(first_error(&game.report.findings).map(|finding| finding.at.offset))
+                }
+                Err((at, size)) => {
+                    table.push_too_large(&self.0, number, at, size);
+                    Edge::TooLarge
+                }
+            };
+            first.get_or_insert(edge);
+            last = Some(edge);
+        });
+        let table = table.finish().map(|batch| ChunkTable { batch, first, last, carry });
+        (table, chunk.data)
+    }
+}
+
+impl Iterator for GameTableChunks {
+    type Item = Result<RecordBatch, ReadError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while !self.done {
+            let (table, data) = match self.ordered.next() {
+                Some(Ok(output)) => output,
+                Some(Err(err)) => {
+                    self.done = true;
+                    self.failed = Some(ReadError::stream(self.ordered.bytes_read(), self.compression, &err));
+                    break;
+                }
+                None => {
+                    // the text after the input's last game goes to it
+                    self.done = true;
+                    let carry = core::mem::take(&mut self.carry);
+                    if let Some((batch, Edge::Game(at))) = self.held.take() {
+                        let row = batch.num_rows() - 1;
+                        let patched = with_findings(batch, row, at, &carry).map(|(batch, at)| (batch, Edge::Game(at)));
+                        match patched {
+                            Ok(held) => self.held = Some(held),
+                            Err(err) => return Some(Err(table_error(&err))),
+                        }
+                    }
+                    break;
+                }
+            };
+            self.ordered.recycle(data);
+            let table = match table {
+                Ok(table) => table,
+                Err(err) => {
+                    self.done = true;
+                    self.failed = Some(table_error(&err));
+                    break;
+                }
+            };
+            match self.read(table) {
+                Ok(Some(batch)) => return Some(Ok(batch)),
+                Ok(None) => {}
+                Err(err) => {
+                    self.done = true;
+                    self.failed = Some(table_error(&err));
+                    break;
+                }
+            }
+        }
+        match self.held.take() {
+            Some((batch, _)) => Some(Ok(batch)),
+            None => self.failed.take().map(Err),
+        }
+    }
+}
+
+impl GameTableChunks {
+    /// Takes in the next chunk's table: its games numbered after those
+    /// before, its first game given the text outside games before it. The
+    /// batch held before, if this one takes its place.
+    fn read(&mut self, table: ChunkTable) -> Result<Option<RecordBatch>, ArrowError> {
+        let ChunkTable { batch, first, last, carry } = table;
+        let (Some(first), Some(mut last)) = (first, last) else {
+            // no game: the text goes on to the next
+            self.carry.extend(carry);
+            return Ok(None);
+        };
+        let rows = batch.num_rows();
+        let mut batch = numbered_after(batch, self.games)?;
+        self.games += rows as u64;
+        match first {
+            Edge::Game(at) => {
+                let before = core::mem::replace(&mut self.carry, carry);
+                let (patched, at) = with_findings(batch, 0, at, &before)?;
+                batch = patched;
+                if rows == 1 {
+                    last = Edge::Game(at);
+                }
+            }
+            Edge::TooLarge => self.carry.extend(carry),
+        }
+        Ok(self.held.replace((batch, last)).map(|(batch, _)| batch))
+    }
+}
+
+/// An error making a chunk's table, as a read error.
+fn table_error(err: &ArrowError) -> ReadError {
+    ReadError::Io { kind: std::io::ErrorKind::Other, message: format!("cannot make the games table: {err}") }
+}
+
+/// `batch` (rows of the games table, numbered from 1) with its games
+/// numbered after `before`.
+fn numbered_after(batch: RecordBatch, before: u64) -> Result<RecordBatch, ArrowError> {
+    if before == 0 {
+        return Ok(batch);
+    }
+    let index = batch.schema().index_of("game")?;
+    let games = batch.column(index).as_any().downcast_ref::<UInt64Array>().map(|games| games.values());
+    let games = games.ok_or_else(|| ArrowError::SchemaError("the game column is not of uint64".to_owned()))?;
+    let numbered = UInt64Array::from_iter_values(games.iter().map(|&game| game + before));
+    let mut columns = batch.columns().to_vec();
+    columns[index] = Arc::new(numbered);
+    RecordBatch::try_new(batch.schema(), columns)
+}
+
+/// `batch` (rows of the games table) with the findings `findings` given to
+/// the game of row `row`, whose first error is at `at`: counted among its
+/// errors, and the first of them its first error if it comes before (as a
+/// report keeps findings in the order of their places, the game's own
+/// first at the same place). The batch, and the place of the row's first
+/// error.
+fn with_findings(
+    batch: RecordBatch,
+    row: usize,
+    at: Option<u64>,
+    findings: &[Finding],
+) -> Result<(RecordBatch, Option<u64>), ArrowError> {
+    let errors: Vec<&Finding> = findings.iter().filter(|finding| finding.severity() == Severity::Error).collect();
+    let Some(first) = errors.iter().min_by_key(|finding| finding.at.offset) else { return Ok((batch, at)) };
+    let schema = batch.schema();
+    let mut columns = batch.columns().to_vec();
+    let not_of = |name: &str| ArrowError::SchemaError(format!("the {name} column is not of its type"));
+    let index = schema.index_of("errors")?;
+    let counts = columns[index].as_any().downcast_ref::<UInt32Array>().ok_or_else(|| not_of("errors"))?;
+    let added = u32::try_from(errors.len()).unwrap_or(u32::MAX);
+    let counts = counts.values().iter().enumerate().map(|(i, &n)| if i == row { n.saturating_add(added) } else { n });
+    columns[index] = Arc::new(UInt32Array::from_iter_values(counts));
+    let mut at = at;
+    if at.is_none_or(|at| first.at.offset < at) {
+        at = Some(first.at.offset);
+        let index = schema.index_of("first_error")?;
+        let texts = columns[index].as_any().downcast_ref::<StringArray>().ok_or_else(|| not_of("first_error"))?;
+        let text = error_text(first);
+        let texts = texts.iter().enumerate().map(|(i, value)| if i == row { Some(text.as_str()) } else { value });
+        columns[index] = Arc::new(texts.collect::<StringArray>());
+    }
+    Ok((RecordBatch::try_new(schema, columns)?, at))
+}
+
+#[cfg(test)]
+mod tests {
+    use arrow_array::Array;
+
+    use super::*;
+    use crate::pgn::read_games_from_slice;
+    use crate::pgn::reader::SyntaxErrorKind;
+    use crate::pgn::validate::FindingKind;
+
+    /// A finding of `kind` at `offset` (the line and column its offset).
+    fn finding(kind: FindingKind, offset: u64) -> Finding {
+        let at = Location { line: offset as u32, column: 1, offset };
+        let severity = kind.severity();
+        Finding {
+            kind,
+            severity,
+            at,
+            ply: None,
+            move_number: None,
+            side: None,
+            token: String::new(),
+            source_line: None,
+            repeats: 1,
+            until: at,
+        }
+    }
+
+    /// The errors and first errors of `batch`.
+    fn errors(batch: &RecordBatch) -> Vec<(u32, Option<String>)> {
+        let counts = batch.column_by_name("errors").unwrap().as_any().downcast_ref::<UInt32Array>().unwrap();
+        let texts = batch.column_by_name("first_error").unwrap().as_any().downcast_ref::<StringArray>().unwrap();
+        counts.values().iter().zip(texts.iter()).map(|(&n, text)| (n, text.map(str::to_owned))).collect()
+    }
+
+    #[test]
+    fn findings_outside_games_count_among_a_rows_errors_in_the_order_of_their_places() {
+        // a game without errors, and one whose first error is at byte 24
+        let games = read_games_from_slice(b"1. e4 e5 *\n\n1. d4 d5 2. Qxh7 *\n");
+        let mut table = GameTable::new();
+        for (i, game) in games.iter().enumerate() {
+            table.push("x.pgn", i as u64 + 1, game);
+        }
+        let batch = table.finish().unwrap();
+        let own = "3:13: [san:illegal] illegal: no queen can move to h7".to_owned();
+        let before = errors(&batch);
+        assert_eq!(before, [(0, None), (1, Some(own.clone()))]);
+        let at = Some(24);
+        let error = |offset| finding(FindingKind::Syntax(SyntaxErrorKind::UnexpectedChar), offset);
+        let lint = finding(FindingKind::TextBetweenGames { what: "comment" }, 5);
+        // lint alone changes nothing
+        let (same, same_at) = with_findings(batch.clone(), 1, at, std::slice::from_ref(&lint)).unwrap();
+        assert_eq!((errors(&same), same_at), (before.clone(), at));
+        // errors after the row's own: counted, its own stays first
+        let (after, after_at) = with_findings(batch.clone(), 1, at, &[error(40), lint.clone(), error(30)]).unwrap();
+        assert_eq!((errors(&after), after_at), (vec![(0, None), (3, Some(own))], at));
+        // an error before: the first; the earliest of two at one place
+        let mut first = error(7);
+        first.kind = FindingKind::NullMoveInCheck;
+        let (earlier, earlier_at) = with_findings(batch.clone(), 1, at, &[error(9), first, error(7)]).unwrap();
+        let text = "7:1: [pgn:null-move-in-check] null move while in check: the king would stay attacked".to_owned();
+        assert_eq!((errors(&earlier), earlier_at), (vec![(0, None), (4, Some(text))], Some(7)));
+        // a row without errors takes the first
+        let (row0, row0_at) = with_findings(batch, 0, None, &[error(50)]).unwrap();
+        assert_eq!(row0_at, Some(50));
+        assert_eq!(errors(&row0)[0], (1, Some("50:1: [pgn:unexpected-char] unexpected character in movetext".into())));
     }
 }

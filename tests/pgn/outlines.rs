@@ -2,13 +2,16 @@
 //! PGN data file, the whole games without the annotations of their moves,
 //! and the same games table; read for a games table
 //! (`pgn::game::read_game_facts_input`), the same games without their
-//! moves, each with the facts of its whole game, and the same table.
+//! moves, each with the facts of its whole game, and the same table; and
+//! that table made on the reading threads
+//! (`pgn::table::read_game_table_input`), whatever the threads.
 
 use std::io::Cursor;
 
+use arrow_array::RecordBatch;
 use sanfen::pgn::game::{GameFacts, Line, read_game_facts_input, read_game_outlines_input, read_games_input};
 use sanfen::pgn::input::Input;
-use sanfen::pgn::table::GameTable;
+use sanfen::pgn::table::{GameTable, games_schema, read_game_table_input};
 use sanfen::pgn::{Game, ReadError};
 
 use crate::common;
@@ -61,6 +64,9 @@ fn outlines_are_the_games_without_their_annotations_and_give_the_same_games_tabl
         let table = table.finish().expect("a batch");
         assert_eq!(outline_table.finish().expect("a batch"), table, "{name}");
         assert_eq!(facts_table.finish().expect("a batch"), table, "{name}");
+        for threads in [1, 2] {
+            assert_eq!(table_of(&data, threads, &name), table, "{name}, {threads} threads");
+        }
         games += whole.len();
     }
     assert!(games > 200_000 && annotated > 50_000, "{games} games, {annotated} annotated");
@@ -105,4 +111,54 @@ fn facts_found_as_games_are_read_are_those_of_the_whole_games() {
     let openings: Vec<_> =
         facts.iter().map(|facts| facts.opening.map(|found| (found.opening.eco, found.ply))).collect();
     assert_eq!(openings[2..4], [Some(("A00", 1)), Some(("A00", 4))]);
+}
+
+/// The games table of `data`, the input named `file`, made on `threads`
+/// threads, its batches joined.
+fn table_of(data: &[u8], threads: usize, file: &str) -> RecordBatch {
+    let input = Input::from_reader(Cursor::new(data.to_vec()), None).expect("PGN text");
+    let batches: Vec<RecordBatch> =
+        read_game_table_input(input, threads, file).expect("threads start").collect::<Result<_, _>>().expect("read");
+    arrow_select::concat::concat_batches(&games_schema(), &batches).expect("one schema")
+}
+
+#[test]
+fn the_table_made_on_the_threads_is_that_of_the_games_read() {
+    // chunks of many games, text between games (a comment, a zero-width
+    // space, an escape line) at the end of some chunks, a game too large to
+    // read between two, and text after the last game
+    let mut pgn = String::new();
+    for i in 0..12_000 {
+        pgn.push_str(&format!("[Event \"{i}\"]\n\n1. e4 e5 2. Nf3 {} *\n\n", if i % 7 == 0 { "Nf3" } else { "" }));
+        pgn.push_str(["{ between }\n\n", "\u{200b}\n", "%escape\n\n"][i % 3]);
+        if i == 6_000 {
+            pgn.push_str("[Event \"large\"]\n\n");
+            pgn.push_str(&"1. e4 { long } ".repeat(700_000));
+            pgn.push_str("*\n\n{ after the large }\n\n");
+        }
+    }
+    pgn.push_str("{ after the last }\n");
+    let data = pgn.as_bytes();
+    // the reference: the games read with their facts, one row each
+    let mut table = GameTable::new();
+    let input = Input::from_reader(Cursor::new(data.to_vec()), None).expect("PGN text");
+    let (mut large, mut errors) = (0, 0);
+    for (i, game) in read_game_facts_input(input, 2).expect("threads start").enumerate() {
+        match game {
+            Ok((game, facts)) => {
+                errors += game.report.errors;
+                table.push_with("g.pgn", i as u64 + 1, &game, facts);
+            }
+            Err(ReadError::TooLarge { at, size }) => {
+                large += 1;
+                table.push_too_large("g.pgn", i as u64 + 1, at, size);
+            }
+            Err(err) => panic!("{err}"),
+        }
+    }
+    let expected = table.finish().expect("a batch");
+    assert_eq!((expected.num_rows(), large, errors), (12_001, 1, 1715));
+    for threads in [1, 2] {
+        assert_eq!(table_of(data, threads, "g.pgn"), expected, "{threads} threads");
+    }
 }
