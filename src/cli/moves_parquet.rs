@@ -617,15 +617,15 @@ const MINIBLOCK: usize = 32;
 /// Appends a miniblock of differences from `min`, each in `width` bits
 /// (missing values at the end of the last block written as zeros).
 fn pack_miniblock(out: &mut Vec<u8>, width: u8, deltas: &[i64], min: i64) {
-    let value = |k: usize| deltas.get(k).map_or(0, |&delta| delta.wrapping_sub(min) as u64);
     if width <= 32 {
         let mut values = [0u32; MINIBLOCK];
-        for (k, value) in values.iter_mut().zip(deltas) {
+        for (value, delta) in values.iter_mut().zip(deltas) {
             // of `width` bits
-            *k = value.wrapping_sub(min) as u32;
+            *value = delta.wrapping_sub(min) as u32;
         }
         return pack(out, width, &values);
     }
+    let value = |k: usize| deltas.get(k).map_or(0, |&delta| delta.wrapping_sub(min) as u64);
     let mut bits: u128 = 0;
     let mut held = 0;
     for k in 0..MINIBLOCK {
