@@ -13,14 +13,14 @@ use std::sync::Mutex;
 
 use arrow_array::{RecordBatch, RecordBatchReader};
 use arrow_schema::{ArrowError, SchemaRef};
+use arrow_select::concat::concat_batches;
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3_arrow::{PyRecordBatchReader, PyTable};
-use sanfen::pgn::game::{GameFacts, read_game_facts_input};
 use sanfen::pgn::input::Input;
 use sanfen::pgn::rows::{MoveRowChunks, MoveRowOptions, read_move_rows_input};
-use sanfen::pgn::table::{GameTable, games_schema, moves_batch, moves_schema};
-use sanfen::pgn::{Chunker, Game, Location, ParallelGames, ReadError, Reader, Visitor, split};
+use sanfen::pgn::table::{GameTableChunks, games_schema, moves_batch, moves_schema, read_game_table_input};
+use sanfen::pgn::{Chunker, Location, ReadError, Reader, Visitor, split};
 
 use crate::games::{Raised, Source, input_error, open_source, read_error, read_error_message, threads_arg};
 
@@ -75,9 +75,10 @@ pub fn games_table(py: Python<'_>, source: &Bound<'_, PyAny>, threads: Option<us
 /// games numbered after `before`.
 fn game_batches(source: Source, threads: usize, before: u64) -> PyResult<(GameBatches, Raised)> {
     let Source { input, name, raised } = source;
-    let games =
-        read_game_facts_input(input, threads).map_err(|err| Source::raise(&raised, input_error(&err, &name)))?;
-    Ok((GameBatches::new(games, name, before), raised))
+    let chunks = read_game_table_input(input, threads, &name)
+        .map_err(|err| Source::raise(&raised, input_error(&err, &name)))?
+        .after(before);
+    Ok((GameBatches { chunks, name, number: before, held: Vec::new(), rows: 0, done: false }, raised))
 }
 
 /// What reading a table's batches can fail with: reading the game
@@ -114,46 +115,51 @@ fn collect(py: Python<'_>, mut batches: impl Batches, raised: &Mutex<Option<PyEr
     Ok(all)
 }
 
-/// The games table's batches of an input: see [`game_batches`].
+/// The games table's batches of an input, of [`GAME_BATCH`] rows but the
+/// last: the rows of the chunks the reading threads make (see
+/// [`read_game_table_input`]), joined and cut.
 struct GameBatches {
-    games: ParallelGames<(Game, GameFacts)>,
-    table: GameTable,
+    chunks: GameTableChunks,
     name: String,
-    /// The number of the last game read.
+    /// The games read.
     number: u64,
+    /// The chunks' rows not given yet, `rows` of them.
+    held: Vec<RecordBatch>,
+    rows: usize,
     done: bool,
-}
-
-impl GameBatches {
-    /// The batches of `games`, of the source `name`, numbered after `before`.
-    fn new(games: ParallelGames<(Game, GameFacts)>, name: String, before: u64) -> GameBatches {
-        GameBatches { games, table: GameTable::new(), name, number: before, done: false }
-    }
 }
 
 impl Iterator for GameBatches {
     type Item = Result<RecordBatch, BatchError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.done {
+        while self.rows < GAME_BATCH && !self.done {
+            match self.chunks.next() {
+                Some(Ok(batch)) => {
+                    self.number += batch.num_rows() as u64;
+                    self.rows += batch.num_rows();
+                    self.held.push(batch);
+                }
+                Some(Err(err)) => {
+                    // the rows held are dropped, as the stream ends
+                    (self.done, self.rows) = (true, 0);
+                    self.held.clear();
+                    return Some(Err(BatchError::Read(err, self.number + 1)));
+                }
+                None => self.done = true,
+            }
+        }
+        if self.rows == 0 {
             return None;
         }
-        for game in self.games.by_ref() {
-            self.number += 1;
-            match game {
-                Ok((game, facts)) => self.table.push_with(&self.name, self.number, &game, facts),
-                Err(ReadError::TooLarge { at, size }) => self.table.push_too_large(&self.name, self.number, at, size),
-                Err(err) => {
-                    self.done = true;
-                    return Some(Err(BatchError::Read(err, self.number)));
-                }
-            }
-            if self.table.len() >= GAME_BATCH {
-                return Some(self.table.finish().map_err(BatchError::Arrow));
-            }
-        }
-        self.done = true;
-        (!self.table.is_empty()).then(|| self.table.finish().map_err(BatchError::Arrow))
+        let held = match concat_batches(&games_schema(), &self.held) {
+            Ok(held) => held,
+            Err(err) => return Some(Err(BatchError::Arrow(err))),
+        };
+        let size = self.rows.min(GAME_BATCH);
+        self.rows -= size;
+        self.held = if self.rows > 0 { vec![held.slice(size, self.rows)] } else { Vec::new() };
+        Some(Ok(held.slice(0, size)))
     }
 }
 

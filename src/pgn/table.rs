@@ -567,6 +567,13 @@ impl Iterator for GameTableChunks {
 }
 
 impl GameTableChunks {
+    /// The games numbered after `games` games (of the parts of a file read
+    /// before its part, say), not from 1.
+    pub fn after(mut self, games: u64) -> GameTableChunks {
+        self.games = games;
+        self
+    }
+
     /// Takes in the next chunk's table: its games numbered after those
     /// before, its first game given the text outside games before it. The
     /// batch held before, if this one takes its place.
