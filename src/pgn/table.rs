@@ -407,7 +407,7 @@ fn error_text(finding: &Finding) -> String {
 /// Reads the games table of `input` on `threads` threads (0: one per core),
 /// the input named `file`: a record batch per chunk of the input, in input
 /// order, the games numbered from 1 across the input, the rows of
-/// [`crate::pgn::read_game_facts_input`]'s games as [`GameTable::push_with`]
+/// [`crate::pgn::game::read_game_facts_input`]'s games as [`GameTable::push_with`]
 /// makes them (a game too large to read: [`GameTable::push_too_large`]).
 /// Each chunk's rows are made on the thread that reads its games, which
 /// also frees them: only the table reaches the caller's thread. A read
