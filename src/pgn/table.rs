@@ -518,44 +518,27 @@ impl Iterator for GameTableChunks {
 
     fn next(&mut self) -> Option<Self::Item> {
         while !self.done {
-            let (table, data) = match self.ordered.next() {
-                Some(Ok(output)) => output,
+            let step = match self.ordered.next() {
+                Some(Ok((table, data))) => {
+                    self.ordered.recycle(data);
+                    table.and_then(|table| self.read(table))
+                }
                 Some(Err(err)) => {
                     self.done = true;
                     self.failed = Some(ReadError::stream(self.ordered.bytes_read(), self.compression, &err));
                     break;
                 }
                 None => {
-                    // the text after the input's last game goes to it
                     self.done = true;
-                    let carry = core::mem::take(&mut self.carry);
-                    if let Some((batch, Edge::Game(at))) = self.held.take() {
-                        let row = batch.num_rows() - 1;
-                        let patched = with_findings(batch, row, at, &carry).map(|(batch, at)| (batch, Edge::Game(at)));
-                        match patched {
-                            Ok(held) => self.held = Some(held),
-                            Err(err) => return Some(Err(table_error(&err))),
-                        }
-                    }
-                    break;
+                    self.end().map(|()| None)
                 }
             };
-            self.ordered.recycle(data);
-            let table = match table {
-                Ok(table) => table,
-                Err(err) => {
-                    self.done = true;
-                    self.failed = Some(table_error(&err));
-                    break;
-                }
-            };
-            match self.read(table) {
+            match step {
                 Ok(Some(batch)) => return Some(Ok(batch)),
                 Ok(None) => {}
                 Err(err) => {
                     self.done = true;
                     self.failed = Some(table_error(&err));
-                    break;
                 }
             }
         }
@@ -572,6 +555,17 @@ impl GameTableChunks {
     pub fn after(mut self, games: u64) -> GameTableChunks {
         self.games = games;
         self
+    }
+
+    /// The input's end: the text after its last game goes to it.
+    fn end(&mut self) -> Result<(), ArrowError> {
+        let carry = core::mem::take(&mut self.carry);
+        if let Some((batch, Edge::Game(at))) = self.held.take() {
+            let row = batch.num_rows() - 1;
+            let (batch, at) = with_findings(batch, row, at, &carry)?;
+            self.held = Some((batch, Edge::Game(at)));
+        }
+        Ok(())
     }
 
     /// Takes in the next chunk's table: its games numbered after those
