@@ -557,10 +557,11 @@ impl GameTableChunks {
         self
     }
 
-    /// The input's end: the text after its last game goes to it.
+    /// The input's end: the text after its last game goes to it (a game
+    /// too large to read keeps its row as it is).
     fn end(&mut self) -> Result<(), ArrowError> {
         let carry = core::mem::take(&mut self.carry);
-        if let Some((batch, Edge::Game(at))) = self.held.take() {
+        if let Some((batch, Edge::Game(at))) = self.held.take_if(|(_, last)| matches!(last, Edge::Game(_))) {
             let row = batch.num_rows() - 1;
             let (batch, at) = with_findings(batch, row, at, &carry)?;
             self.held = Some((batch, Edge::Game(at)));

@@ -122,24 +122,14 @@ fn table_of(data: &[u8], threads: usize, file: &str) -> RecordBatch {
     arrow_select::concat::concat_batches(&games_schema(), &batches).expect("one schema")
 }
 
-#[test]
-fn the_table_made_on_the_threads_is_that_of_the_games_read() {
-    // chunks of many games, text between games (a comment, a zero-width
-    // space, an escape line) at the end of some chunks, a game too large to
-    // read between two, and text after the last game
-    let mut pgn = String::new();
-    for i in 0..12_000 {
-        pgn.push_str(&format!("[Event \"{i}\"]\n\n1. e4 e5 2. Nf3 {} *\n\n", if i % 7 == 0 { "Nf3" } else { "" }));
-        pgn.push_str(["{ between }\n\n", "\u{200b}\n", "%escape\n\n"][i % 3]);
-        if i == 6_000 {
-            pgn.push_str("[Event \"large\"]\n\n");
-            pgn.push_str(&"1. e4 { long } ".repeat(700_000));
-            pgn.push_str("*\n\n{ after the large }\n\n");
-        }
-    }
-    pgn.push_str("{ after the last }\n");
-    let data = pgn.as_bytes();
-    // the reference: the games read with their facts, one row each
+/// A game too large to read (over 8 MiB).
+fn large_game() -> String {
+    format!("[Event \"large\"]\n\n{}*\n\n", "1. e4 { long } ".repeat(700_000))
+}
+
+/// The games table of `data` as the games read with their facts make it,
+/// one row each; and its games too large to read, and its errors.
+fn facts_table(data: &[u8]) -> (RecordBatch, usize, u32) {
     let mut table = GameTable::new();
     let input = Input::from_reader(Cursor::new(data.to_vec()), None).expect("PGN text");
     let (mut large, mut errors) = (0, 0);
@@ -156,9 +146,37 @@ fn the_table_made_on_the_threads_is_that_of_the_games_read() {
             Err(err) => panic!("{err}"),
         }
     }
-    let expected = table.finish().expect("a batch");
+    (table.finish().expect("a batch"), large, errors)
+}
+
+#[test]
+fn the_table_made_on_the_threads_is_that_of_the_games_read() {
+    // chunks of many games, text between games (a comment, a zero-width
+    // space, an escape line) at the end of some chunks, a game too large to
+    // read between two, and text after the last game
+    let mut pgn = String::new();
+    for i in 0..12_000 {
+        pgn.push_str(&format!("[Event \"{i}\"]\n\n1. e4 e5 2. Nf3 {} *\n\n", if i % 7 == 0 { "Nf3" } else { "" }));
+        pgn.push_str(["{ between }\n\n", "\u{200b}\n", "%escape\n\n"][i % 3]);
+        if i == 6_000 {
+            pgn.push_str(&large_game());
+            pgn.push_str("{ after the large }\n\n");
+        }
+    }
+    pgn.push_str("{ after the last }\n");
+    let (expected, large, errors) = facts_table(pgn.as_bytes());
     assert_eq!((expected.num_rows(), large, errors), (12_001, 1, 1715));
     for threads in [1, 2] {
-        assert_eq!(table_of(data, threads, "g.pgn"), expected, "{threads} threads");
+        assert_eq!(table_of(pgn.as_bytes(), threads, "g.pgn"), expected, "{threads} threads");
+    }
+}
+
+#[test]
+fn a_last_game_too_large_to_read_is_the_tables_last_row() {
+    let pgn = format!("[Event \"a\"]\n\n1. e4 e5 *\n\n{}", large_game());
+    let (expected, large, _) = facts_table(pgn.as_bytes());
+    assert_eq!((expected.num_rows(), large), (2, 1));
+    for threads in [1, 2] {
+        assert_eq!(table_of(pgn.as_bytes(), threads, "g.pgn"), expected, "{threads} threads");
     }
 }
