@@ -78,7 +78,7 @@ fn game_batches(source: Source, threads: usize, before: u64) -> PyResult<(GameBa
     let chunks = read_game_table_input(input, threads, &name)
         .map_err(|err| Source::raise(&raised, input_error(&err, &name)))?
         .after(before);
-    Ok((GameBatches { chunks, name, number: before, held: Vec::new(), rows: 0, done: false }, raised))
+    Ok((GameBatches { chunks, name, number: before, held: Vec::new(), done: false }, raised))
 }
 
 /// What reading a table's batches can fail with: reading the game
@@ -123,9 +123,8 @@ struct GameBatches {
     name: String,
     /// The games read.
     number: u64,
-    /// The chunks' rows not given yet, `rows` of them.
+    /// The chunks' rows not given yet.
     held: Vec<RecordBatch>,
-    rows: usize,
     done: bool,
 }
 
@@ -133,33 +132,33 @@ impl Iterator for GameBatches {
     type Item = Result<RecordBatch, BatchError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        while self.rows < GAME_BATCH && !self.done {
+        let held = |batches: &[RecordBatch]| batches.iter().map(RecordBatch::num_rows).sum::<usize>();
+        while held(&self.held) < GAME_BATCH && !self.done {
             match self.chunks.next() {
                 Some(Ok(batch)) => {
                     self.number += batch.num_rows() as u64;
-                    self.rows += batch.num_rows();
                     self.held.push(batch);
                 }
                 Some(Err(err)) => {
                     // the rows held are dropped, as the stream ends
-                    (self.done, self.rows) = (true, 0);
+                    self.done = true;
                     self.held.clear();
                     return Some(Err(BatchError::Read(err, self.number + 1)));
                 }
                 None => self.done = true,
             }
         }
-        if self.rows == 0 {
+        let rows = held(&self.held);
+        if rows == 0 {
             return None;
         }
-        let held = match concat_batches(&games_schema(), &self.held) {
-            Ok(held) => held,
+        let joined = match concat_batches(&games_schema(), &self.held) {
+            Ok(joined) => joined,
             Err(err) => return Some(Err(BatchError::Arrow(err))),
         };
-        let size = self.rows.min(GAME_BATCH);
-        self.rows -= size;
-        self.held = if self.rows > 0 { vec![held.slice(size, self.rows)] } else { Vec::new() };
-        Some(Ok(held.slice(0, size)))
+        let size = rows.min(GAME_BATCH);
+        self.held = if rows > size { vec![joined.slice(size, rows - size)] } else { Vec::new() };
+        Some(Ok(joined.slice(0, size)))
     }
 }
 
