@@ -104,6 +104,25 @@ def test_parquet_reads_back_everywhere_with_the_documented_schema(tmp_path):
     assert ("other_tags", "MAP(VARCHAR, VARCHAR)") in kinds
 
 
+@pytest.mark.parametrize("codec", ["zstd", "lz4", "gzip", "none"])
+@pytest.mark.parametrize("table", ["games", "moves"])
+def test_every_codec_reads_back_everywhere_as_the_snappy_table(tmp_path, codec, table):
+    path = DATA / "tcec" / "TCEC_Season_13_-_Superfinal.pgn"
+    flags = ["--table", table] + (["--fen"] if table == "moves" else [])
+    expected = pq.read_table(export(tmp_path, path, *flags))
+    out = export(tmp_path, path, *flags, "--compression", codec, name=f"{codec}.parquet")
+    # (pyarrow names the LZ4_RAW codec LZ4)
+    named = {"zstd": "ZSTD", "lz4": "LZ4", "gzip": "GZIP", "none": "UNCOMPRESSED"}[codec]
+    metadata = pq.ParquetFile(out).metadata
+    codecs = {metadata.row_group(0).column(i).compression for i in range(metadata.num_columns)}
+    # the moves table's dictionary indices are never compressed
+    assert codecs == ({named, "UNCOMPRESSED"} if table == "moves" and codec != "none" else {named})
+    assert len(expected) >= 100
+    assert pq.read_table(out).equals(expected)
+    assert pl.read_parquet(out).equals(pl.from_arrow(expected))
+    assert duckdb.sql(f"select * from '{out}'").fetchall() == duckdb.sql("select * from expected").fetchall()
+
+
 def typed(value, kind):
     """A CSV field as the column's Python value."""
     if value == "":

@@ -31,7 +31,7 @@ use arrow_array::{Array, RecordBatch, StringArray};
 use arrow_schema::{DataType, SchemaRef};
 use indicatif::ProgressBar;
 use parquet::arrow::ArrowWriter;
-use parquet::basic::{Compression, Encoding};
+use parquet::basic::Encoding;
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::{ColumnDescPtr, ColumnPath};
@@ -44,7 +44,7 @@ use sanfen::pgn::{Chunk, Chunker, ReadError};
 
 use super::check::{escape, progress_bar};
 use super::input::Hint;
-use super::moves_parquet::{ColumnChunks, encode_games, encode_moves, write_row_group};
+use super::moves_parquet::{Codec, ColumnChunks, encode_games, encode_moves, write_row_group};
 use super::rewrite::{NewFile, open_device, remove_temporary_on_signals};
 use super::{Error, ExitCode, pgn_input};
 
@@ -65,6 +65,9 @@ pub struct Args {
     /// column naming each one's line (empty for the mainline).
     #[arg(long)]
     variations: bool,
+    /// How Parquet pages are compressed [default: snappy].
+    #[arg(long, value_enum, value_name = "CODEC")]
+    compression: Option<Codec>,
     /// Where the table goes [default, and `-`: standard output]. Written
     /// under a temporary name beside it, which takes its name once
     /// complete; never one of the inputs.
@@ -86,7 +89,8 @@ pub struct Args {
 /// An output format.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
-    /// Apache Parquet (snappy-compressed pages), the Arrow schema kept.
+    /// Apache Parquet (snappy-compressed pages, or `--compression`), the
+    /// Arrow schema kept.
     Parquet,
     /// Comma-separated values with a header line (RFC 4180 quoting).
     Csv,
@@ -120,6 +124,10 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
     // `-o -` is standard output, as a file named `-` is standard input
     let output = args.output.as_deref().filter(|&path| path != Path::new("-"));
     let format = format_of(args.format, output)?;
+    if args.compression.is_some() && format != Format::Parquet {
+        return Err(Error::Usage("--compression is for Parquet: the text formats are not compressed".into()));
+    }
+    let codec = args.compression.unwrap_or_default();
     let stdout = io::stdout();
     if output.is_none() && format == Format::Parquet && stdout.is_terminal() {
         return Err(Error::Usage("Parquet is binary: name a file with --output, or redirect standard output".into()));
@@ -154,7 +162,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
     // control characters are escaped in CSV text written to a terminal
     let terminal = output.is_none() && io::stdout().is_terminal();
     let columns = args.table == Table::Moves;
-    let mut sink = Sink::new(format, BufWriter::with_capacity(1 << 16, target), &schema, terminal, columns)
+    let mut sink = Sink::new(format, BufWriter::with_capacity(1 << 16, target), &schema, terminal, columns, codec)
         .map_err(&output_error)?;
     let mut exporter = Exporter { args, options, sink: &mut sink, games: 0, failed: false };
     let result = exporter.all_inputs();
@@ -352,7 +360,8 @@ impl Exporter<'_> {
         input: Input,
         columns: Arc<[ColumnDescPtr]>,
     ) -> Result<Result<(), String>, Stop> {
-        let work = EncodeWork { options: self.options, columns, file: file.into(), spare: Mutex::default() };
+        let codec = self.args.compression.unwrap_or_default();
+        let work = EncodeWork { options: self.options, columns, file: file.into(), codec, spare: Mutex::default() };
         self.chunks_of(input, ROW_GROUP_BYTES, work, |sink, encoded: Encoded, before| {
             let games = encoded.games;
             sink.row_group(encoded, before)?;
@@ -558,6 +567,7 @@ struct EncodeWork {
     file: Box<str>,
     /// The moves table's leaf columns.
     columns: Arc<[ColumnDescPtr]>,
+    codec: Codec,
     /// Rows whose chunk is encoded, for the next chunks (one per thread at
     /// most): their columns' memory is reused, not allocated and faulted in
     /// again for every chunk.
@@ -571,7 +581,7 @@ impl ChunkWork for EncodeWork {
         let spare = self.spare.lock().unwrap_or_else(PoisonError::into_inner).pop();
         let mut rows = spare.unwrap_or_else(|| MoveRows::new(self.options));
         let encoded = rows.read_chunk(&chunk, 1).and_then(|()| {
-            let chunks = encode_moves(&rows, &self.file, &self.columns).map_err(io::Error::other)?;
+            let chunks = encode_moves(&rows, &self.file, &self.columns, self.codec).map_err(io::Error::other)?;
             // the game numbers go with the chunks; the rows' other columns stay
             Ok(Encoded { games: rows.games, game: core::mem::take(&mut rows.game), chunks })
         });
@@ -622,6 +632,7 @@ enum SinkKind {
         file: Box<SerializedFileWriter<ParquetOut>>,
         /// The table's leaf columns.
         columns: Arc<[ColumnDescPtr]>,
+        codec: Codec,
     },
     Text {
         out: BufWriter<Box<dyn Write + Send>>,
@@ -631,23 +642,24 @@ enum SinkKind {
 }
 
 impl Sink {
-    /// A sink of `format`; with `columns`, Parquet row groups come encoded
-    /// ([`Sink::row_group`]).
+    /// A sink of `format`, Parquet's pages compressed with `codec`; with
+    /// `columns`, Parquet row groups come encoded ([`Sink::row_group`]).
     fn new(
         format: Format,
         mut out: BufWriter<Box<dyn Write + Send>>,
         schema: &SchemaRef,
         terminal: bool,
         columns: bool,
+        codec: Codec,
     ) -> io::Result<Sink> {
         let kind = match format {
             Format::Parquet => {
-                let writer =
-                    ArrowWriter::try_new(out, schema.clone(), Some(parquet_properties())).map_err(parquet_io)?;
+                let properties = parquet_properties(codec);
+                let writer = ArrowWriter::try_new(out, schema.clone(), Some(properties)).map_err(parquet_io)?;
                 if columns {
                     let (file, _) = writer.into_serialized_writer().map_err(parquet_io)?;
                     let columns = file.schema_descr().columns().into();
-                    SinkKind::Columns { file: Box::new(file), columns }
+                    SinkKind::Columns { file: Box::new(file), columns, codec }
                 } else {
                     SinkKind::Parquet(Box::new(writer))
                 }
@@ -664,7 +676,7 @@ impl Sink {
 
     /// Writes the row group of `encoded`, its games numbered after `games`.
     fn row_group(&mut self, encoded: Encoded, games: u64) -> io::Result<()> {
-        let SinkKind::Columns { file, columns } = &mut self.kind else {
+        let SinkKind::Columns { file, columns, codec } = &mut self.kind else {
             return Err(io::Error::other("row groups are for Parquet"));
         };
         if encoded.game.is_empty() {
@@ -672,7 +684,7 @@ impl Sink {
         }
         let index = encoded.chunks.columns.iter().position(Option::is_none);
         let descr = index.and_then(|index| columns.get(index)).ok_or_else(|| io::Error::other("no game column"))?;
-        let numbered = encode_games(&encoded.game, games, descr).map_err(parquet_io)?;
+        let numbered = encode_games(&encoded.game, games, descr, *codec).map_err(parquet_io)?;
         write_row_group(file, encoded.chunks, numbered).map_err(parquet_io)
     }
 
@@ -712,14 +724,14 @@ impl Sink {
     }
 }
 
-/// Snappy pages; the game numbers, lines and byte offsets of games
+/// Pages compressed with `codec`; the game numbers, lines and byte offsets of games
 /// delta-encoded (they count up), the other columns with a dictionary where
 /// it pays; a column chunk's minimum and maximum (for readers that skip row
 /// groups). The moves table's pages make the same choices
 /// ([`super::moves_parquet`]).
-pub(super) fn parquet_properties() -> WriterProperties {
+pub(super) fn parquet_properties(codec: Codec) -> WriterProperties {
     let mut properties = WriterProperties::builder()
-        .set_compression(Compression::SNAPPY)
+        .set_compression(codec.compression())
         .set_statistics_enabled(EnabledStatistics::Chunk);
     for column in ["game", "line", "byte_offset"] {
         properties = properties

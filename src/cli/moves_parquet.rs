@@ -22,15 +22,15 @@
 //! - `game`, `ply`, `number`: `DELTA_BINARY_PACKED` (they count up by one);
 //! - the others `PLAIN`, optional ones with their definition levels (`RLE`).
 //!
-//! Pages are snappy-compressed but the dictionary indices' (which snappy
-//! does not make smaller). A column chunk's minimum and maximum are kept,
+//! Pages are compressed with the chosen [`Codec`] (snappy by default) but
+//! the dictionary indices' (which snappy does not make smaller). A column chunk's minimum and maximum are kept,
 //! exact (parquet's writer cuts a `file` name over 64 bytes), but for the
 //! text of moves (`side`, `san`, `uci`, `written`, `comment`, `fen`,
 //! `path`): every row group holds about the whole range of their values, so
 //! a reader skips none by them, and finding them compares every value.
 
 use bytes::Bytes;
-use parquet::basic::{Compression, Encoding};
+use parquet::basic::{Compression, Encoding, GzipLevel, ZstdLevel};
 use parquet::column::page::{CompressedPage, Page, PageWriter};
 use parquet::column::writer::ColumnCloseResult;
 use parquet::data_type::ByteArray;
@@ -41,6 +41,38 @@ use parquet::file::writer::{SerializedFileWriter, SerializedPageWriter, TrackedW
 use parquet::schema::types::ColumnDescPtr;
 use sanfen::Color;
 use sanfen::pgn::rows::{MoveRows, TextColumn};
+
+/// How pages are compressed (`sanfen export --compression`): the codecs
+/// parquet readers know, at parquet's levels.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Codec {
+    /// Snappy: fast, and what most Parquet writers use (pyarrow, Spark);
+    /// every reader knows it.
+    #[default]
+    Snappy,
+    /// Zstandard, level 1: smaller files, a little slower to write.
+    Zstd,
+    /// LZ4 (the `LZ4_RAW` codec): the fastest to write after none; not
+    /// known to readers older than 2022 (Spark before 3.3, for one).
+    Lz4,
+    /// gzip, level 6: slow to write; for readers that know no other.
+    Gzip,
+    /// No compression: the largest files.
+    None,
+}
+
+impl Codec {
+    /// The codec as parquet names it, with its level.
+    pub fn compression(self) -> Compression {
+        match self {
+            Codec::Snappy => Compression::SNAPPY,
+            Codec::Zstd => Compression::ZSTD(ZstdLevel::default()),
+            Codec::Lz4 => Compression::LZ4_RAW,
+            Codec::Gzip => Compression::GZIP(GzipLevel::default()),
+            Codec::None => Compression::UNCOMPRESSED,
+        }
+    }
+}
 
 /// The column chunks of one row group, one after another in `bytes`.
 pub(super) struct ColumnChunks {
@@ -61,11 +93,16 @@ pub(super) struct ColumnChunks {
 ///
 /// A column whose page would be over 2 GiB, or a column the moves table
 /// has not.
-pub(super) fn encode_moves(rows: &MoveRows, file: &str, columns: &[ColumnDescPtr]) -> Result<ColumnChunks> {
+pub(super) fn encode_moves(
+    rows: &MoveRows,
+    file: &str,
+    columns: &[ColumnDescPtr],
+    codec: Codec,
+) -> Result<ColumnChunks> {
     // a few bytes per move and its text, as compressed
     let text = [Some(&rows.comment), Some(&rows.written), rows.fen.as_ref(), rows.path.as_ref()];
     let text: usize = text.into_iter().flatten().map(|column| column.text.len()).sum();
-    let mut writer = Writer::new(rows.len() * 8 + text / 2);
+    let mut writer = Writer::new(rows.len() * 8 + text / 2, codec)?;
     let mut chunks = Vec::with_capacity(columns.len());
     for descr in columns {
         let name = descr.path().parts()[0].as_str();
@@ -75,13 +112,14 @@ pub(super) fn encode_moves(rows: &MoveRows, file: &str, columns: &[ColumnDescPtr
 }
 
 /// The `game` column's chunk: `games` (numbered in the chunk, from 1) after
-/// `before` games, for the leaf column `descr`.
+/// `before` games, for the leaf column `descr`, its page compressed with
+/// `codec`.
 ///
 /// # Errors
 ///
 /// See [`encode_moves`].
-pub(super) fn encode_games(games: &[u64], before: u64, descr: &ColumnDescPtr) -> Result<ColumnChunks> {
-    let mut writer = Writer::new(games.len() / 4);
+pub(super) fn encode_games(games: &[u64], before: u64, descr: &ColumnDescPtr, codec: Codec) -> Result<ColumnChunks> {
+    let mut writer = Writer::new(games.len() / 4, codec)?;
     let close = writer.delta_column(descr, games, before)?;
     Ok(ColumnChunks { bytes: Bytes::from(writer.out.into_inner()?), columns: vec![Some(close)] })
 }
@@ -118,7 +156,50 @@ struct Writer {
     page: Vec<u8>,
     /// Dictionary indices or levels of the column being written.
     numbers: Vec<u32>,
-    snappy: snap::raw::Encoder,
+    codec: Codec,
+    compressor: Option<Compressor>,
+}
+
+/// A [`Codec`]'s compressor (but none's), kept from page to page.
+enum Compressor {
+    Snappy(Box<snap::raw::Encoder>),
+    Zstd(zstd::bulk::Compressor<'static>),
+    Lz4,
+    Gzip,
+}
+
+impl Compressor {
+    /// `codec`'s compressor, if it compresses.
+    fn of(codec: Codec) -> Result<Option<Compressor>> {
+        Ok(Some(match codec {
+            Codec::Snappy => Compressor::Snappy(Box::new(snap::raw::Encoder::new())),
+            Codec::Zstd => Compressor::Zstd(zstd::bulk::Compressor::new(ZstdLevel::default().compression_level())?),
+            Codec::Lz4 => Compressor::Lz4,
+            Codec::Gzip => Compressor::Gzip,
+            Codec::None => return Ok(None),
+        }))
+    }
+
+    /// `page` compressed.
+    fn compress(&mut self, page: &[u8]) -> Result<Vec<u8>> {
+        let external = |err: std::io::Error| ParquetError::External(Box::new(err));
+        Ok(match self {
+            Compressor::Snappy(snappy) => {
+                let mut out = vec![0; snap::raw::max_compress_len(page.len())];
+                let len = snappy.compress(page, &mut out).map_err(|err| ParquetError::External(Box::new(err)))?;
+                out.truncate(len);
+                out
+            }
+            Compressor::Zstd(zstd) => zstd.compress(page).map_err(external)?,
+            Compressor::Lz4 => lz4_flex::block::compress(page),
+            Compressor::Gzip => {
+                let level = flate2::Compression::new(GzipLevel::default().compression_level());
+                let mut encoder = flate2::write::GzEncoder::new(Vec::with_capacity(page.len() / 3), level);
+                std::io::Write::write_all(&mut encoder, page).map_err(external)?;
+                encoder.finish().map_err(external)?
+            }
+        })
+    }
 }
 
 /// What a column chunk's metadata says beside its pages.
@@ -134,14 +215,15 @@ struct ChunkMeta {
 }
 
 impl Writer {
-    /// A writer of about `size` bytes of pages.
-    fn new(size: usize) -> Writer {
-        Writer {
+    /// A writer of about `size` bytes of pages, compressed with `codec`.
+    fn new(size: usize, codec: Codec) -> Result<Writer> {
+        Ok(Writer {
             out: TrackedWrite::new(Vec::with_capacity(size)),
             page: Vec::new(),
             numbers: Vec::new(),
-            snappy: snap::raw::Encoder::new(),
-        }
+            codec,
+            compressor: Compressor::of(codec)?,
+        })
     }
 
     /// The chunk of the moves table's column `name`.
@@ -366,14 +448,14 @@ impl Writer {
         chunk: ChunkMeta,
     ) -> Result<ColumnCloseResult> {
         let start = self.out.bytes_written();
-        let codec = if chunk.compress { Compression::SNAPPY } else { Compression::UNCOMPRESSED };
+        let codec = if chunk.compress { self.codec.compression() } else { Compression::UNCOMPRESSED };
         let mut pages = SerializedPageWriter::new(&mut self.out);
         let (mut compressed_size, mut uncompressed_size) = (0, 0);
         let mut dictionary_offset = None;
         let mut encodings = vec![chunk.encoding];
         if let Some((values, count)) = dictionary {
             let size = values.len();
-            let buf = compress(&mut self.snappy, &values, chunk.compress)?;
+            let buf = compress(&mut self.compressor, &values, chunk.compress)?;
             let count = u32::try_from(count).map_err(|_| general("a dictionary of over 2^32 values".to_owned()))?;
             let page = Page::DictionaryPage { buf, num_values: count, encoding: Encoding::PLAIN, is_sorted: false };
             let spec = pages.write_page(CompressedPage::new(page, size))?;
@@ -386,7 +468,7 @@ impl Writer {
             encodings.push(Encoding::RLE);
         }
         let size = self.page.len();
-        let buf = compress(&mut self.snappy, &self.page, chunk.compress)?;
+        let buf = compress(&mut self.compressor, &self.page, chunk.compress)?;
         let num_values = u32::try_from(chunk.values).map_err(|_| general("a page of over 2^32 values".to_owned()))?;
         let page = Page::DataPage {
             buf,
@@ -429,18 +511,15 @@ fn general(message: String) -> ParquetError {
     ParquetError::General(message)
 }
 
-/// A page's bytes, snappy-compressed if `compress`.
-fn compress(snappy: &mut snap::raw::Encoder, page: &[u8], compress: bool) -> Result<Bytes> {
+/// A page's bytes, compressed if `compress` (and there is a compressor).
+fn compress(compressor: &mut Option<Compressor>, page: &[u8], compress: bool) -> Result<Bytes> {
     if i32::try_from(page.len()).is_err() {
         return Err(general("a column of a row group over 2 GiB".to_owned()));
     }
-    if !compress {
-        return Ok(Bytes::copy_from_slice(page));
+    match compressor {
+        Some(compressor) if compress => Ok(Bytes::from(compressor.compress(page)?)),
+        _ => Ok(Bytes::copy_from_slice(page)),
     }
-    let mut out = vec![0; snap::raw::max_compress_len(page.len())];
-    let len = snappy.compress(page, &mut out).map_err(|err| ParquetError::External(Box::new(err)))?;
-    out.truncate(len);
-    Ok(Bytes::from(out))
 }
 
 /// Appends `value` in `PLAIN` encoding: its length (4 bytes), its bytes.
@@ -727,6 +806,8 @@ mod tests {
     use sanfen::pgn::rows::MoveRowOptions;
     use sanfen::pgn::table::{moves_batch, moves_schema};
 
+    use clap::ValueEnum;
+
     use super::*;
     use crate::cli::export::parquet_properties;
     use sanfen::pgn::commands::Score;
@@ -786,14 +867,15 @@ mod tests {
     }
 
     /// `rows` written as a Parquet file of one row group, as `sanfen
-    /// export` writes it, the games numbered after `before`, and the file.
-    fn written(rows: &MoveRows, options: MoveRowOptions, before: u64) -> Bytes {
+    /// export --compression CODEC` writes it, the games numbered after
+    /// `before`, and the file.
+    fn written(rows: &MoveRows, options: MoveRowOptions, before: u64, codec: Codec) -> Bytes {
         let schema = moves_schema(options);
-        let writer = ArrowWriter::try_new(Vec::new(), schema, Some(parquet_properties())).unwrap();
+        let writer = ArrowWriter::try_new(Vec::new(), schema, Some(parquet_properties(codec))).unwrap();
         let (mut file, _) = writer.into_serialized_writer().unwrap();
         let columns = file.schema_descr().columns().to_vec();
-        let moves = encode_moves(rows, "games.pgn", &columns).unwrap();
-        let games = encode_games(&rows.game, before, &columns[1]).unwrap();
+        let moves = encode_moves(rows, "games.pgn", &columns, codec).unwrap();
+        let games = encode_games(&rows.game, before, &columns[1], codec).unwrap();
         write_row_group(&mut file, moves, games).unwrap();
         Bytes::from(file.into_inner().unwrap())
     }
@@ -806,16 +888,18 @@ mod tests {
         batches.into_iter().next().unwrap()
     }
 
-    /// Written and read back, `rows` are what the library's Arrow table of
-    /// them holds, column by column.
+    /// Written with every codec and read back, `rows` are what the
+    /// library's Arrow table of them holds, column by column.
     fn assert_round_trip(rows: &[Row], options: MoveRowOptions) {
         let rows = move_rows(rows, options);
         let schema = moves_schema(options);
         let expected = moves_batch(rows.clone(), "games.pgn", &schema).unwrap();
-        let got = read(written(&rows, options, 0));
-        assert_eq!(got.schema(), schema);
-        for (i, field) in schema.fields().iter().enumerate() {
-            assert_eq!(got.column(i), expected.column(i), "{}", field.name());
+        for &codec in Codec::value_variants() {
+            let got = read(written(&rows, options, 0, codec));
+            assert_eq!(got.schema(), schema, "{codec:?}");
+            for (i, field) in schema.fields().iter().enumerate() {
+                assert_eq!(got.column(i), expected.column(i), "{codec:?}: {}", field.name());
+            }
         }
     }
 
@@ -942,7 +1026,7 @@ mod tests {
     #[test]
     fn the_games_are_numbered_after_the_chunks_before() {
         let rows = move_rows(&(0..200).map(row).collect::<Vec<_>>(), MoveRowOptions::default());
-        let file = written(&rows, MoveRowOptions::default(), 41);
+        let file = written(&rows, MoveRowOptions::default(), 41, Codec::Snappy);
         let got = read(file.clone());
         let numbers = got.column(1).as_any().downcast_ref::<arrow_array::UInt64Array>().unwrap();
         let expected: Vec<u64> = rows.game.iter().map(|game| game + 41).collect();
@@ -958,6 +1042,59 @@ mod tests {
         };
         // game, ply (1 to 80) and number (1 to 40)
         assert_eq!([range(1), range(2), range(3)], [(42, 44), (1, 80), (1, 40)]);
+    }
+
+    #[test]
+    fn each_column_chunk_names_its_codec_and_the_dictionary_indices_are_not_compressed() {
+        let rows: Vec<Row> = (0..500).map(row).collect();
+        let rows = move_rows(&rows, MoveRowOptions::default());
+        let mut seen = Vec::new();
+        for &codec in Codec::value_variants() {
+            let reader =
+                parquet::file::reader::SerializedFileReader::new(written(&rows, MoveRowOptions::default(), 0, codec))
+                    .unwrap();
+            let group = parquet::file::reader::FileReader::metadata(&reader).row_group(0);
+            let mut compressed = Vec::new();
+            for column in group.columns() {
+                let name = column.column_path().string();
+                match column.compression() {
+                    Compression::UNCOMPRESSED => {}
+                    other => {
+                        assert_eq!(other, codec.compression(), "{name}");
+                        compressed.push(name);
+                    }
+                }
+            }
+            seen.push((codec, compressed.len(), group.compressed_size() < group.total_byte_size()));
+            if codec == Codec::Snappy {
+                let expected = [
+                    "game",
+                    "ply",
+                    "number",
+                    "written",
+                    "is_capture",
+                    "is_check",
+                    "clock",
+                    "elapsed",
+                    "eval_cp",
+                    "eval_mate",
+                    "nags.list.item",
+                    "comment",
+                ];
+                assert_eq!(compressed, expected);
+            }
+        }
+        // every codec but none compresses the same columns, and makes them smaller
+        assert_eq!(
+            seen,
+            [
+                (Codec::Snappy, 12, true),
+                (Codec::Zstd, 12, true),
+                (Codec::Lz4, 12, true),
+                (Codec::Gzip, 12, true),
+                (Codec::None, 0, false)
+            ]
+        );
     }
 
     fn text() -> impl Strategy<Value = String> {

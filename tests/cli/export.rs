@@ -209,6 +209,40 @@ fn parquet_reads_back_as_the_librarys_tables_whatever_the_threads() {
 }
 
 #[test]
+fn every_codec_writes_the_same_table_whatever_the_threads() {
+    let dir = Dir::new("codecs");
+    let files = data_files();
+    let file = files.first().expect("a data file");
+    let table = |codec: &str, table: &str, jobs: &str| {
+        let path = dir.path(&format!("{table}-{codec}-{jobs}.parquet"));
+        let mut args = vec!["export", "--table", table, "-j", jobs, "-o", &path, file];
+        if codec != "default" {
+            args.extend(["--compression", codec]);
+        }
+        sanfen(&args).assert().success().stdout("").stderr("");
+        (concat(&read_parquet(&path)), fs::read(&path).unwrap())
+    };
+    for name in ["games", "moves"] {
+        let (expected, default) = table("default", name, "1");
+        assert!(expected.num_rows() >= 100, "{name}");
+        assert_eq!(table("snappy", name, "1").1, default, "{name}: snappy is the default");
+        for codec in ["zstd", "lz4", "gzip", "none"] {
+            let (got, bytes) = table(codec, name, "1");
+            assert_eq!(got, expected, "{name} {codec}");
+            assert_ne!(bytes.len(), default.len(), "{name} {codec}");
+            assert_eq!(table(codec, name, "2").1, bytes, "{name} {codec}: -j 2");
+        }
+    }
+    let output = sanfen(&["export", "--compression", "zstd", "--format", "csv"]).write_stdin(PGN).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "sanfen: --compression is for Parquet: the text formats are not compressed\n"
+    );
+    assert!(output.stdout.is_empty());
+}
+
+#[test]
 fn parquet_keeps_minimum_and_maximum_but_for_the_text_of_moves() {
     use parquet::file::reader::{FileReader, SerializedFileReader};
     use parquet::file::statistics::Statistics;
