@@ -23,11 +23,12 @@
 //! - the others `PLAIN`, optional ones with their definition levels (`RLE`).
 //!
 //! Pages are compressed with the chosen [`Codec`] (snappy by default) but
-//! the dictionary indices' (which snappy does not make smaller). A column chunk's minimum and maximum are kept,
-//! exact (parquet's writer cuts a `file` name over 64 bytes), but for the
-//! text of moves (`side`, `san`, `uci`, `written`, `comment`, `fen`,
-//! `path`): every row group holds about the whole range of their values, so
-//! a reader skips none by them, and finding them compares every value.
+//! the dictionary indices' (which snappy does not make smaller). A column
+//! chunk's minimum and maximum are kept, exact (parquet's writer cuts a
+//! `file` name over 64 bytes), but for the text of moves (`side`, `san`,
+//! `uci`, `written`, `comment`, `fen`, `path`): every row group holds about
+//! the whole range of their values, so a reader skips none by them, and
+//! finding them compares every value.
 
 use bytes::Bytes;
 use parquet::basic::{Compression, Encoding, GzipLevel, ZstdLevel};
