@@ -31,7 +31,7 @@ use arrow_array::{Array, RecordBatch, StringArray};
 use arrow_schema::{DataType, SchemaRef};
 use indicatif::ProgressBar;
 use parquet::arrow::ArrowWriter;
-use parquet::basic::Encoding;
+use parquet::basic::{Compression, Encoding};
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::{ColumnDescPtr, ColumnPath};
@@ -68,6 +68,10 @@ pub struct Args {
     /// How Parquet pages are compressed [default: snappy].
     #[arg(long, value_enum, value_name = "CODEC")]
     compression: Option<Codec>,
+    /// The level of `--compression zstd` (1 to 22, default 1) or `gzip` (0
+    /// to 9, default 6).
+    #[arg(long, value_name = "N", requires = "compression")]
+    compression_level: Option<u32>,
     /// Where the table goes [default, and `-`: standard output]. Written
     /// under a temporary name beside it, which takes its name once
     /// complete; never one of the inputs.
@@ -127,7 +131,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
     if args.compression.is_some() && format != Format::Parquet {
         return Err(Error::Usage("--compression is for Parquet: the text formats are not compressed".into()));
     }
-    let codec = args.compression.unwrap_or_default();
+    let compression = args.compression.unwrap_or_default().compression(args.compression_level).map_err(Error::Usage)?;
     let stdout = io::stdout();
     if output.is_none() && format == Format::Parquet && stdout.is_terminal() {
         return Err(Error::Usage("Parquet is binary: name a file with --output, or redirect standard output".into()));
@@ -162,9 +166,10 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
     // control characters are escaped in CSV text written to a terminal
     let terminal = output.is_none() && io::stdout().is_terminal();
     let columns = args.table == Table::Moves;
-    let mut sink = Sink::new(format, BufWriter::with_capacity(1 << 16, target), &schema, terminal, columns, codec)
-        .map_err(&output_error)?;
-    let mut exporter = Exporter { args, options, sink: &mut sink, games: 0, failed: false };
+    let mut sink =
+        Sink::new(format, BufWriter::with_capacity(1 << 16, target), &schema, terminal, columns, compression)
+            .map_err(&output_error)?;
+    let mut exporter = Exporter { args, options, compression, sink: &mut sink, games: 0, failed: false };
     let result = exporter.all_inputs();
     let failed = exporter.failed;
     match result {
@@ -256,6 +261,8 @@ impl From<io::Error> for Stop {
 struct Exporter<'a> {
     args: &'a Args,
     options: MoveRowOptions,
+    /// How Parquet pages are compressed.
+    compression: Compression,
     sink: &'a mut Sink,
     /// Games read in the input being read.
     games: u64,
@@ -360,8 +367,9 @@ impl Exporter<'_> {
         input: Input,
         columns: Arc<[ColumnDescPtr]>,
     ) -> Result<Result<(), String>, Stop> {
-        let codec = self.args.compression.unwrap_or_default();
-        let work = EncodeWork { options: self.options, columns, file: file.into(), codec, spare: Mutex::default() };
+        let compression = self.compression;
+        let work =
+            EncodeWork { options: self.options, columns, file: file.into(), compression, spare: Mutex::default() };
         self.chunks_of(input, ROW_GROUP_BYTES, work, |sink, encoded: Encoded, before| {
             let games = encoded.games;
             sink.row_group(encoded, before)?;
@@ -567,7 +575,7 @@ struct EncodeWork {
     file: Box<str>,
     /// The moves table's leaf columns.
     columns: Arc<[ColumnDescPtr]>,
-    codec: Codec,
+    compression: Compression,
     /// Rows whose chunk is encoded, for the next chunks (one per thread at
     /// most): their columns' memory is reused, not allocated and faulted in
     /// again for every chunk.
@@ -581,7 +589,7 @@ impl ChunkWork for EncodeWork {
         let spare = self.spare.lock().unwrap_or_else(PoisonError::into_inner).pop();
         let mut rows = spare.unwrap_or_else(|| MoveRows::new(self.options));
         let encoded = rows.read_chunk(&chunk, 1).and_then(|()| {
-            let chunks = encode_moves(&rows, &self.file, &self.columns, self.codec).map_err(io::Error::other)?;
+            let chunks = encode_moves(&rows, &self.file, &self.columns, self.compression).map_err(io::Error::other)?;
             // the game numbers go with the chunks; the rows' other columns stay
             Ok(Encoded { games: rows.games, game: core::mem::take(&mut rows.game), chunks })
         });
@@ -632,7 +640,7 @@ enum SinkKind {
         file: Box<SerializedFileWriter<ParquetOut>>,
         /// The table's leaf columns.
         columns: Arc<[ColumnDescPtr]>,
-        codec: Codec,
+        compression: Compression,
     },
     Text {
         out: BufWriter<Box<dyn Write + Send>>,
@@ -642,7 +650,8 @@ enum SinkKind {
 }
 
 impl Sink {
-    /// A sink of `format`, Parquet's pages compressed with `codec`; with
+    /// A sink of `format`, Parquet's pages compressed as `compression`
+    /// says; with
     /// `columns`, Parquet row groups come encoded ([`Sink::row_group`]).
     fn new(
         format: Format,
@@ -650,16 +659,16 @@ impl Sink {
         schema: &SchemaRef,
         terminal: bool,
         columns: bool,
-        codec: Codec,
+        compression: Compression,
     ) -> io::Result<Sink> {
         let kind = match format {
             Format::Parquet => {
-                let properties = parquet_properties(codec);
+                let properties = parquet_properties(compression);
                 let writer = ArrowWriter::try_new(out, schema.clone(), Some(properties)).map_err(parquet_io)?;
                 if columns {
                     let (file, _) = writer.into_serialized_writer().map_err(parquet_io)?;
                     let columns = file.schema_descr().columns().into();
-                    SinkKind::Columns { file: Box::new(file), columns, codec }
+                    SinkKind::Columns { file: Box::new(file), columns, compression }
                 } else {
                     SinkKind::Parquet(Box::new(writer))
                 }
@@ -676,7 +685,7 @@ impl Sink {
 
     /// Writes the row group of `encoded`, its games numbered after `games`.
     fn row_group(&mut self, encoded: Encoded, games: u64) -> io::Result<()> {
-        let SinkKind::Columns { file, columns, codec } = &mut self.kind else {
+        let SinkKind::Columns { file, columns, compression } = &mut self.kind else {
             return Err(io::Error::other("row groups are for Parquet"));
         };
         if encoded.game.is_empty() {
@@ -684,7 +693,7 @@ impl Sink {
         }
         let index = encoded.chunks.columns.iter().position(Option::is_none);
         let descr = index.and_then(|index| columns.get(index)).ok_or_else(|| io::Error::other("no game column"))?;
-        let numbered = encode_games(&encoded.game, games, descr, *codec).map_err(parquet_io)?;
+        let numbered = encode_games(&encoded.game, games, descr, *compression).map_err(parquet_io)?;
         write_row_group(file, encoded.chunks, numbered).map_err(parquet_io)
     }
 
@@ -724,15 +733,14 @@ impl Sink {
     }
 }
 
-/// Pages compressed with `codec`; the game numbers, lines and byte offsets of games
+/// Pages compressed as `compression` says; the game numbers, lines and byte offsets of games
 /// delta-encoded (they count up), the other columns with a dictionary where
 /// it pays; a column chunk's minimum and maximum (for readers that skip row
 /// groups). The moves table's pages make the same choices
 /// ([`super::moves_parquet`]).
-pub(super) fn parquet_properties(codec: Codec) -> WriterProperties {
-    let mut properties = WriterProperties::builder()
-        .set_compression(codec.compression())
-        .set_statistics_enabled(EnabledStatistics::Chunk);
+pub(super) fn parquet_properties(compression: Compression) -> WriterProperties {
+    let mut properties =
+        WriterProperties::builder().set_compression(compression).set_statistics_enabled(EnabledStatistics::Chunk);
     for column in ["game", "line", "byte_offset"] {
         properties = properties
             .set_column_dictionary_enabled(ColumnPath::from(column), false)

@@ -22,7 +22,7 @@
 //! - `game`, `ply`, `number`: `DELTA_BINARY_PACKED` (they count up by one);
 //! - the others `PLAIN`, optional ones with their definition levels (`RLE`).
 //!
-//! Pages are compressed with the chosen [`Codec`] (snappy by default) but
+//! Pages are compressed as chosen ([`Codec`]: snappy by default) but
 //! the dictionary indices' (which snappy does not make smaller). A column
 //! chunk's minimum and maximum are kept, exact (parquet's writer cuts a
 //! `file` name over 64 bytes), but for the text of moves (`side`, `san`,
@@ -44,34 +44,56 @@ use sanfen::Color;
 use sanfen::pgn::rows::{MoveRows, TextColumn};
 
 /// How pages are compressed (`sanfen export --compression`): the codecs
-/// parquet readers know, at parquet's levels.
+/// parquet readers know.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Codec {
     /// Snappy: fast, and what most Parquet writers use (pyarrow, Spark);
     /// every reader knows it.
     #[default]
     Snappy,
-    /// Zstandard, level 1: smaller files, a little slower to write.
+    /// Zstandard (level 1, or `--compression-level` from 1 to 22): smaller
+    /// files, a little slower to write.
     Zstd,
     /// LZ4 (the `LZ4_RAW` codec): the fastest to write after none; not
     /// known to readers older than 2022 (Spark before 3.3, for one).
     Lz4,
-    /// gzip, level 6: slow to write; for readers that know no other.
+    /// gzip (level 6, or `--compression-level` from 0 to 9): slow to
+    /// write; for readers that know no other.
     Gzip,
     /// No compression: the largest files.
     None,
 }
 
 impl Codec {
-    /// The codec as parquet names it, with its level.
-    pub fn compression(self) -> Compression {
-        match self {
-            Codec::Snappy => Compression::SNAPPY,
-            Codec::Zstd => Compression::ZSTD(ZstdLevel::default()),
-            Codec::Lz4 => Compression::LZ4_RAW,
-            Codec::Gzip => Compression::GZIP(GzipLevel::default()),
-            Codec::None => Compression::UNCOMPRESSED,
-        }
+    /// The codec as parquet names it, at `level` (parquet's default
+    /// without).
+    ///
+    /// # Errors
+    ///
+    /// What is wrong with `level`: out of the codec's range, or given to a
+    /// codec that has none.
+    pub fn compression(self, level: Option<u32>) -> core::result::Result<Compression, String> {
+        let name =
+            clap::ValueEnum::to_possible_value(&self).map(|value| value.get_name().to_owned()).unwrap_or_default();
+        let out_of_range =
+            |level: u32, range: &str| format!("--compression-level {level}: {name} levels go from {range}");
+        Ok(match (self, level) {
+            (Codec::Zstd, None) => Compression::ZSTD(ZstdLevel::default()),
+            (Codec::Zstd, Some(level)) => Compression::ZSTD(
+                i32::try_from(level)
+                    .ok()
+                    .and_then(|level| ZstdLevel::try_new(level).ok())
+                    .ok_or_else(|| out_of_range(level, "1 to 22"))?,
+            ),
+            (Codec::Gzip, None) => Compression::GZIP(GzipLevel::default()),
+            (Codec::Gzip, Some(level)) => {
+                Compression::GZIP(GzipLevel::try_new(level).map_err(|_| out_of_range(level, "0 to 9"))?)
+            }
+            (_, Some(_)) => return Err(format!("{name} has no levels: --compression-level is for zstd and gzip")),
+            (Codec::Snappy, None) => Compression::SNAPPY,
+            (Codec::Lz4, None) => Compression::LZ4_RAW,
+            (Codec::None, None) => Compression::UNCOMPRESSED,
+        })
     }
 }
 
@@ -98,12 +120,12 @@ pub(super) fn encode_moves(
     rows: &MoveRows,
     file: &str,
     columns: &[ColumnDescPtr],
-    codec: Codec,
+    compression: Compression,
 ) -> Result<ColumnChunks> {
     // a few bytes per move and its text, as compressed
     let text = [Some(&rows.comment), Some(&rows.written), rows.fen.as_ref(), rows.path.as_ref()];
     let text: usize = text.into_iter().flatten().map(|column| column.text.len()).sum();
-    let mut writer = Writer::new(rows.len() * 8 + text / 2, codec)?;
+    let mut writer = Writer::new(rows.len() * 8 + text / 2, compression)?;
     let mut chunks = Vec::with_capacity(columns.len());
     for descr in columns {
         let name = descr.path().parts()[0].as_str();
@@ -113,14 +135,19 @@ pub(super) fn encode_moves(
 }
 
 /// The `game` column's chunk: `games` (numbered in the chunk, from 1) after
-/// `before` games, for the leaf column `descr`, its page compressed with
-/// `codec`.
+/// `before` games, for the leaf column `descr`, its page compressed as
+/// `compression` says.
 ///
 /// # Errors
 ///
 /// See [`encode_moves`].
-pub(super) fn encode_games(games: &[u64], before: u64, descr: &ColumnDescPtr, codec: Codec) -> Result<ColumnChunks> {
-    let mut writer = Writer::new(games.len() / 4, codec)?;
+pub(super) fn encode_games(
+    games: &[u64],
+    before: u64,
+    descr: &ColumnDescPtr,
+    compression: Compression,
+) -> Result<ColumnChunks> {
+    let mut writer = Writer::new(games.len() / 4, compression)?;
     let close = writer.delta_column(descr, games, before)?;
     Ok(ColumnChunks { bytes: Bytes::from(writer.out.into_inner()?), columns: vec![Some(close)] })
 }
@@ -157,27 +184,30 @@ struct Writer {
     page: Vec<u8>,
     /// Dictionary indices or levels of the column being written.
     numbers: Vec<u32>,
-    codec: Codec,
+    /// How pages are compressed (but those of chunks left uncompressed).
+    compression: Compression,
     compressor: Option<Compressor>,
 }
 
-/// A [`Codec`]'s compressor (but none's), kept from page to page.
+/// A codec's compressor, kept from page to page.
 enum Compressor {
     Snappy(Box<snap::raw::Encoder>),
     Zstd(zstd::bulk::Compressor<'static>),
     Lz4,
-    Gzip,
+    Gzip(flate2::Compression),
 }
 
 impl Compressor {
-    /// `codec`'s compressor, if it compresses.
-    fn of(codec: Codec) -> Result<Option<Compressor>> {
-        Ok(Some(match codec {
-            Codec::Snappy => Compressor::Snappy(Box::new(snap::raw::Encoder::new())),
-            Codec::Zstd => Compressor::Zstd(zstd::bulk::Compressor::new(ZstdLevel::default().compression_level())?),
-            Codec::Lz4 => Compressor::Lz4,
-            Codec::Gzip => Compressor::Gzip,
-            Codec::None => return Ok(None),
+    /// The compressor of `compression` (one of [`Codec`]'s), if it
+    /// compresses.
+    fn of(compression: Compression) -> Result<Option<Compressor>> {
+        Ok(Some(match compression {
+            Compression::UNCOMPRESSED => return Ok(None),
+            Compression::SNAPPY => Compressor::Snappy(Box::new(snap::raw::Encoder::new())),
+            Compression::ZSTD(level) => Compressor::Zstd(zstd::bulk::Compressor::new(level.compression_level())?),
+            Compression::LZ4_RAW => Compressor::Lz4,
+            Compression::GZIP(level) => Compressor::Gzip(flate2::Compression::new(level.compression_level())),
+            other => return Err(general(format!("no compressor of {other}"))),
         }))
     }
 
@@ -193,9 +223,8 @@ impl Compressor {
             }
             Compressor::Zstd(zstd) => zstd.compress(page).map_err(external)?,
             Compressor::Lz4 => lz4_flex::block::compress(page),
-            Compressor::Gzip => {
-                let level = flate2::Compression::new(GzipLevel::default().compression_level());
-                let mut encoder = flate2::write::GzEncoder::new(Vec::with_capacity(page.len() / 3), level);
+            Compressor::Gzip(level) => {
+                let mut encoder = flate2::write::GzEncoder::new(Vec::with_capacity(page.len() / 3), *level);
                 std::io::Write::write_all(&mut encoder, page).map_err(external)?;
                 encoder.finish().map_err(external)?
             }
@@ -216,14 +245,15 @@ struct ChunkMeta {
 }
 
 impl Writer {
-    /// A writer of about `size` bytes of pages, compressed with `codec`.
-    fn new(size: usize, codec: Codec) -> Result<Writer> {
+    /// A writer of about `size` bytes of pages, compressed as
+    /// `compression` says.
+    fn new(size: usize, compression: Compression) -> Result<Writer> {
         Ok(Writer {
             out: TrackedWrite::new(Vec::with_capacity(size)),
             page: Vec::new(),
             numbers: Vec::new(),
-            codec,
-            compressor: Compressor::of(codec)?,
+            compression,
+            compressor: Compressor::of(compression)?,
         })
     }
 
@@ -449,7 +479,7 @@ impl Writer {
         chunk: ChunkMeta,
     ) -> Result<ColumnCloseResult> {
         let start = self.out.bytes_written();
-        let codec = if chunk.compress { self.codec.compression() } else { Compression::UNCOMPRESSED };
+        let codec = if chunk.compress { self.compression } else { Compression::UNCOMPRESSED };
         let mut pages = SerializedPageWriter::new(&mut self.out);
         let (mut compressed_size, mut uncompressed_size) = (0, 0);
         let mut dictionary_offset = None;
@@ -872,11 +902,12 @@ mod tests {
     /// `before`, and the file.
     fn written(rows: &MoveRows, options: MoveRowOptions, before: u64, codec: Codec) -> Bytes {
         let schema = moves_schema(options);
-        let writer = ArrowWriter::try_new(Vec::new(), schema, Some(parquet_properties(codec))).unwrap();
+        let compression = codec.compression(None).unwrap();
+        let writer = ArrowWriter::try_new(Vec::new(), schema, Some(parquet_properties(compression))).unwrap();
         let (mut file, _) = writer.into_serialized_writer().unwrap();
         let columns = file.schema_descr().columns().to_vec();
-        let moves = encode_moves(rows, "games.pgn", &columns, codec).unwrap();
-        let games = encode_games(&rows.game, before, &columns[1], codec).unwrap();
+        let moves = encode_moves(rows, "games.pgn", &columns, compression).unwrap();
+        let games = encode_games(&rows.game, before, &columns[1], compression).unwrap();
         write_row_group(&mut file, moves, games).unwrap();
         Bytes::from(file.into_inner().unwrap())
     }
@@ -1061,7 +1092,7 @@ mod tests {
                 match column.compression() {
                     Compression::UNCOMPRESSED => {}
                     other => {
-                        assert_eq!(other, codec.compression(), "{name}");
+                        assert_eq!(other, codec.compression(None).unwrap(), "{name}");
                         compressed.push(name);
                     }
                 }

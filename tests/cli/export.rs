@@ -243,6 +243,47 @@ fn every_codec_writes_the_same_table_whatever_the_threads() {
 }
 
 #[test]
+fn zstd_and_gzip_take_a_level_and_the_others_refuse_one() {
+    let dir = Dir::new("levels");
+    let files = data_files();
+    let file = files.first().expect("a data file");
+    let table = |args: &[&str]| {
+        let path = dir.path(&format!("moves{}.parquet", args.join("")));
+        let mut all = vec!["export", "--table", "moves", "-o", &path, file];
+        all.extend(args);
+        sanfen(&all).assert().success().stdout("").stderr("");
+        (concat(&read_parquet(&path)), fs::metadata(&path).unwrap().len())
+    };
+    let (expected, _) = table(&[]);
+    let sizes: Vec<u64> = [["zstd", "1"], ["zstd", "19"], ["gzip", "1"], ["gzip", "9"]]
+        .iter()
+        .map(|[codec, level]| {
+            let (got, size) = table(&["--compression", codec, "--compression-level", level]);
+            assert_eq!(got, expected, "{codec} {level}");
+            size
+        })
+        .collect();
+    // the levels are given to the codecs: a higher one makes a smaller file
+    assert!(sizes[1] < sizes[0] && sizes[3] < sizes[2], "{sizes:?}");
+    // level 1 is zstd's default
+    assert_eq!(table(&["--compression", "zstd"]).1, sizes[0]);
+    for (args, message) in [
+        (["zstd", "0"], "--compression-level 0: zstd levels go from 1 to 22"),
+        (["zstd", "23"], "--compression-level 23: zstd levels go from 1 to 22"),
+        (["gzip", "10"], "--compression-level 10: gzip levels go from 0 to 9"),
+        (["snappy", "1"], "snappy has no levels: --compression-level is for zstd and gzip"),
+        (["none", "1"], "none has no levels: --compression-level is for zstd and gzip"),
+    ] {
+        let path = dir.path("refused.parquet");
+        let all = ["export", "-o", &path, "--compression", args[0], "--compression-level", args[1], file];
+        let output = sanfen(&all).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&output.stderr), format!("sanfen: {message}\n"));
+        assert!(!Path::new(&path).exists());
+    }
+}
+
+#[test]
 fn parquet_keeps_minimum_and_maximum_but_for_the_text_of_moves() {
     use parquet::file::reader::{FileReader, SerializedFileReader};
     use parquet::file::statistics::Statistics;
