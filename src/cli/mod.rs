@@ -140,7 +140,8 @@ enum Command {
     /// Cut a PGN file at game boundaries: into parts, or into byte ranges.
     ///
     /// `--parts N` or `--size BYTES`: writes the input (decompressed: plain,
-    /// gzip, zstd, bzip2) as plain PGN parts `DIR/STEM-001.pgn`, ... that
+    /// gzip, zstd, bzip2) as plain PGN parts `DIR/STEM-001.pgn`, ... (or
+    /// compressed, `--compression zstd|gzip`: `.pgn.zst`, `.pgn.gz`) that
     /// each hold whole games and, one after another, are the input byte for
     /// byte; one line per part on stdout (`PATH: SIZE bytes, START..END`).
     /// Each part is written under a temporary name, removed on an error or

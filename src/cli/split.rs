@@ -53,10 +53,56 @@ pub struct Args {
     /// the largest part number the run may write).
     #[arg(long, short, value_name = "DIR", conflicts_with = "ranges")]
     output: Option<PathBuf>,
+    /// Write the parts compressed, as `STEM-001.pgn.zst` or
+    /// `STEM-001.pgn.gz`: sizes and offsets are still those of the PGN text.
+    #[arg(long, value_enum, value_name = "CODEC", conflicts_with = "ranges")]
+    compression: Option<PartCodec>,
+    /// The level of `--compression zstd` (1 to 22, default 3) or `gzip` (0
+    /// to 9, default 6), as the `zstd` and `gzip` tools have them.
+    #[arg(long, value_name = "N", requires = "compression")]
+    compression_level: Option<u32>,
     /// The PGN file: plain, or compressed (gzip, zstd, bzip2, told by its
     /// first bytes; `--ranges` refuses them). Not standard input.
     #[arg(value_name = "FILE")]
     file: OsString,
+}
+
+/// How parts are compressed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum PartCodec {
+    /// Zstandard, with a checksum of each part (`.pgn.zst`).
+    Zstd,
+    /// gzip (`.pgn.gz`).
+    Gzip,
+}
+
+impl PartCodec {
+    /// The codec at `level`, or at its tool's default level.
+    ///
+    /// # Errors
+    ///
+    /// `level` is out of the codec's range.
+    fn at(self, level: Option<u32>) -> Result<(PartCodec, u32), Error> {
+        let (default, range) = match self {
+            PartCodec::Zstd => (3, 1..=22),
+            PartCodec::Gzip => (6, 0..=9),
+        };
+        let level = level.unwrap_or(default);
+        if !range.contains(&level) {
+            let name = if self == PartCodec::Zstd { "zstd" } else { "gzip" };
+            let (low, high) = range.into_inner();
+            return Err(Error::Usage(format!("--compression-level {level}: {name} levels go from {low} to {high}")));
+        }
+        Ok((self, level))
+    }
+
+    /// The parts' extension.
+    fn extension(self) -> &'static str {
+        match self {
+            PartCodec::Zstd => ".pgn.zst",
+            PartCodec::Gzip => ".pgn.gz",
+        }
+    }
 }
 
 /// `sanfen split`.
@@ -91,7 +137,8 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
         (None, Some(bytes)) => Size::Bytes(bytes),
         (None, None) => return Err(Error::Usage("split needs --parts, --size or --ranges".into())),
     };
-    write_parts(&args.file, &name, size, args.output.as_deref())
+    let codec = args.compression.map(|codec| codec.at(args.compression_level)).transpose()?;
+    write_parts(&args.file, &name, size, args.output.as_deref(), codec)
 }
 
 /// `--ranges N`: the ranges on standard output.
@@ -137,9 +184,15 @@ enum Size {
     Bytes(NonZeroU64),
 }
 
-/// `--parts N` or `--size BYTES`: the parts written, one line each on
-/// standard output.
-fn write_parts(path: &std::ffi::OsStr, name: &str, size: Size, output: Option<&Path>) -> Result<ExitCode, Error> {
+/// `--parts N` or `--size BYTES`: the parts written (compressed with
+/// `codec` at its level), one line each on standard output.
+fn write_parts(
+    path: &std::ffi::OsStr,
+    name: &str,
+    size: Size,
+    output: Option<&Path>,
+    codec: Option<(PartCodec, u32)>,
+) -> Result<ExitCode, Error> {
     let file_error = |source| Error::File { path: name.to_owned(), source };
     let open = || Input::open(path).map_err(|err| file_error(err.into()));
     let input = open()?;
@@ -165,15 +218,14 @@ fn write_parts(path: &std::ffi::OsStr, name: &str, size: Size, output: Option<&P
         Size::Parts(count) => (PartSize::Count { count, total }, count.get() as u64),
         Size::Bytes(bytes) => (PartSize::Bytes(bytes), total.div_ceil(bytes.get()).max(1)),
     };
-    let names = PartNames::new(path, output, most);
+    let extension = codec.map_or(".pgn", |(codec, _)| codec.extension());
+    let names = PartNames::new(path, output, most, extension);
     names.refuse_existing()?;
     rewrite::remove_temporary_on_signals()
         .map_err(|err| Error::Usage(format!("split cannot watch for signals: {err}")))?;
     let mut parts = Parts::new(input.reader, part_size);
     let stdout = io::stdout();
-    // the part being written: its file, its number (from 0) and where it
-    // starts in the input
-    let mut current: Option<(NewFile, usize, u64)> = None;
+    let mut current: Option<Part> = None;
     let mut buffer = Vec::new();
     loop {
         let before = parts.position();
@@ -183,32 +235,106 @@ fn write_parts(path: &std::ffi::OsStr, name: &str, size: Size, output: Option<&P
             // (dropping the part being written removes it)
             Err(err) => return Err(read_error(&err, parts.position())),
         };
-        if current.as_ref().is_none_or(|&(_, part, _)| part != piece.part) {
-            if let Some((file, _, start)) = current.take() {
-                finish(file, start, before, &stdout)?;
+        if current.as_ref().is_none_or(|part| part.number != piece.part) {
+            if let Some(part) = current.take() {
+                part.finish(before, &stdout)?;
             }
-            current = Some((NewFile::create(&names.path(piece.part), "split")?, piece.part, before));
+            let file = NewFile::create(&names.path(piece.part), "split")?;
+            let writer =
+                PartWriter::new(&file, codec).map_err(|source| Error::File { path: file.name().to_owned(), source })?;
+            current = Some(Part { file, writer, number: piece.part, start: before });
         }
-        if let Some((file, _, _)) = &current {
-            let mut writer: &File = file.file();
-            writer.write_all(&piece.data).map_err(|source| Error::File { path: file.name().to_owned(), source })?;
+        if let Some(part) = &mut current {
+            part.writer.write_all(&piece.data).map_err(|source| part.error(source))?;
         }
         buffer = piece.data;
     }
     match current {
-        Some((file, _, start)) => finish(file, start, parts.position(), &stdout)?,
+        Some(part) => part.finish(parts.position(), &stdout)?,
         None => eprintln!("sanfen: {name}: empty: no part written"),
     }
     Ok(ExitCode::Valid)
 }
 
-/// Gives a complete part its name, and says so on standard output.
-fn finish(file: NewFile, start: u64, end: u64, stdout: &io::Stdout) -> Result<(), Error> {
-    let name = file.name().to_owned();
-    file.commit()?;
-    let mut out = stdout.lock();
-    writeln!(out, "{name}: {} bytes, {start}..{end}", end - start).map_err(Error::Output)?;
-    out.flush().map_err(Error::Output)
+/// The part being written.
+struct Part {
+    file: NewFile,
+    writer: PartWriter,
+    /// Its number, from 0.
+    number: usize,
+    /// Where it starts in the input.
+    start: u64,
+}
+
+impl Part {
+    fn error(&self, source: io::Error) -> Error {
+        Error::File { path: self.file.name().to_owned(), source }
+    }
+
+    /// Ends the part at `end` (in the input), gives it its name, and says
+    /// so on standard output.
+    fn finish(self, end: u64, stdout: &io::Stdout) -> Result<(), Error> {
+        let compressed = !matches!(self.writer, PartWriter::Plain(_));
+        if let Err(source) = self.writer.finish() {
+            return Err(Error::File { path: self.file.name().to_owned(), source });
+        }
+        let name = self.file.name().to_owned();
+        let written = self.file.file().metadata().map_err(|source| Error::File { path: name.clone(), source })?.len();
+        self.file.commit()?;
+        let mut out = stdout.lock();
+        let start = self.start;
+        if compressed {
+            writeln!(out, "{name}: {} bytes, {start}..{end}, {written} bytes compressed", end - start)
+        } else {
+            writeln!(out, "{name}: {} bytes, {start}..{end}", end - start)
+        }
+        .map_err(Error::Output)?;
+        out.flush().map_err(Error::Output)
+    }
+}
+
+/// Where a part's text goes: its file, or a compressor writing to it.
+enum PartWriter {
+    Plain(File),
+    Zstd(zstd::Encoder<'static, File>),
+    Gzip(flate2::write::GzEncoder<File>),
+}
+
+impl PartWriter {
+    /// A writer to `file`'s temporary file, compressing with `codec` at its
+    /// level.
+    fn new(file: &NewFile, codec: Option<(PartCodec, u32)>) -> io::Result<PartWriter> {
+        let file = file.file().try_clone()?;
+        Ok(match codec {
+            None => PartWriter::Plain(file),
+            Some((PartCodec::Zstd, level)) => {
+                let level = i32::try_from(level).map_err(io::Error::other)?;
+                let mut encoder = zstd::Encoder::new(file, level)?;
+                encoder.include_checksum(true)?;
+                PartWriter::Zstd(encoder)
+            }
+            Some((PartCodec::Gzip, level)) => {
+                PartWriter::Gzip(flate2::write::GzEncoder::new(file, flate2::Compression::new(level)))
+            }
+        })
+    }
+
+    fn write_all(&mut self, data: &[u8]) -> io::Result<()> {
+        match self {
+            PartWriter::Plain(file) => file.write_all(data),
+            PartWriter::Zstd(encoder) => encoder.write_all(data),
+            PartWriter::Gzip(encoder) => encoder.write_all(data),
+        }
+    }
+
+    /// Writes what a compressor holds, and its stream's end.
+    fn finish(self) -> io::Result<()> {
+        match self {
+            PartWriter::Plain(_) => Ok(()),
+            PartWriter::Zstd(encoder) => encoder.finish().map(drop),
+            PartWriter::Gzip(encoder) => encoder.finish().map(drop),
+        }
+    }
 }
 
 /// Counts what is written to it.
@@ -225,10 +351,12 @@ impl Write for CountingSink {
     }
 }
 
-/// The names of the parts: `DIR/STEM-NNN.pgn`.
+/// The names of the parts: `DIR/STEM-NNN.pgn` (or another extension).
 struct PartNames {
     directory: Option<PathBuf>,
     stem: String,
+    /// `.pgn`, `.pgn.zst` or `.pgn.gz`.
+    extension: &'static str,
     /// The number of digits.
     width: usize,
     /// The largest part number the run may write.
@@ -237,19 +365,19 @@ struct PartNames {
 
 impl PartNames {
     /// The names of at most `most` parts of the file at `path`, in
-    /// `directory` (the current one when `None`).
-    fn new(path: &std::ffi::OsStr, directory: Option<&Path>, most: u64) -> PartNames {
+    /// `directory` (the current one when `None`), ending with `extension`.
+    fn new(path: &std::ffi::OsStr, directory: Option<&Path>, most: u64, extension: &'static str) -> PartNames {
         let name = Path::new(path).file_name().map_or_else(|| "pgn".into(), |name| name.to_string_lossy());
         let stem = strip_suffix(&name, &[".gz", ".zst", ".bz2"]);
         let stem = strip_suffix(stem, &[".pgn"]);
         let stem = if stem.is_empty() { "pgn" } else { stem };
         let width = most.to_string().len().max(3);
-        PartNames { directory: directory.map(Path::to_path_buf), stem: stem.to_owned(), width, most }
+        PartNames { directory: directory.map(Path::to_path_buf), stem: stem.to_owned(), extension, width, most }
     }
 
     /// The file name of part `part` (from 0).
     fn file_name(&self, part: usize) -> String {
-        format!("{}-{:0width$}.pgn", self.stem, part + 1, width = self.width)
+        format!("{}-{:0width$}{}", self.stem, part + 1, self.extension, width = self.width)
     }
 
     fn path(&self, part: usize) -> PathBuf {
@@ -279,7 +407,8 @@ impl PartNames {
         for entry in fs::read_dir(&directory).map_err(dir_error)? {
             let entry = entry.map_err(dir_error)?;
             let file_name = entry.file_name();
-            let Some(number) = file_name.to_str().and_then(|n| n.strip_prefix(&prefix)?.strip_suffix(".pgn")) else {
+            let Some(number) = file_name.to_str().and_then(|n| n.strip_prefix(&prefix)?.strip_suffix(self.extension))
+            else {
                 continue;
             };
             if number.len() != self.width || !number.bytes().all(|b| b.is_ascii_digit()) {
@@ -372,7 +501,7 @@ mod tests {
     #[test]
     fn part_names_from_the_input_name() {
         let names = |path: &str, most| {
-            let names = PartNames::new(std::ffi::OsStr::new(path), None, most);
+            let names = PartNames::new(std::ffi::OsStr::new(path), None, most, ".pgn");
             (names.file_name(0), names.file_name(most as usize - 1))
         };
         assert_eq!(names("games.pgn", 7), ("games-001.pgn".to_owned(), "games-007.pgn".to_owned()));
@@ -380,5 +509,10 @@ mod tests {
         assert_eq!(names("Games.PGN.GZ", 2), ("Games-001.pgn".to_owned(), "Games-002.pgn".to_owned()));
         assert_eq!(names("a.txt", 1), ("a.txt-001.pgn".to_owned(), "a.txt-001.pgn".to_owned()));
         assert_eq!(names(".pgn", 1), ("pgn-001.pgn".to_owned(), "pgn-001.pgn".to_owned()));
+        let zstd = PartNames::new(std::ffi::OsStr::new("games.pgn.gz"), None, 12, ".pgn.zst");
+        assert_eq!(
+            (zstd.file_name(0), zstd.file_name(11)),
+            ("games-001.pgn.zst".to_owned(), "games-012.pgn.zst".to_owned())
+        );
     }
 }

@@ -153,6 +153,79 @@ fn compressed_input_is_split_decompressed() {
     assert_eq!(dir.concat(&other), pgn.as_bytes());
 }
 
+/// A gzip or zstd part's text.
+fn decompressed(path: &Path) -> Vec<u8> {
+    let bytes = fs::read(path).unwrap();
+    let mut text = Vec::new();
+    if path.extension().is_some_and(|e| e == "gz") {
+        std::io::Read::read_to_end(&mut flate2::read::MultiGzDecoder::new(&bytes[..]), &mut text).unwrap();
+    } else {
+        text = zstd::decode_all(&bytes[..]).unwrap();
+    }
+    text
+}
+
+#[test]
+fn compressed_parts_are_the_input_once_decompressed() {
+    let dir = Dir::new("compressed-parts");
+    let file = dir.file("games.pgn", PGN.as_bytes());
+    let out = dir.path("out");
+    // offset 36: the part ends at the tag line at 52
+    let stdout = stdout_of(&mut sanfen(&["split", "--parts", "2", "--compression", "zstd", "--output", &out, &file]));
+    let size = |name: &str| fs::metadata(format!("{out}/{name}")).unwrap().len();
+    assert_eq!(
+        stdout,
+        format!(
+            "{out}/games-001.pgn.zst: 52 bytes, 0..52, {} bytes compressed\n\
+             {out}/games-002.pgn.zst: 21 bytes, 52..73, {} bytes compressed\n",
+            size("games-001.pgn.zst"),
+            size("games-002.pgn.zst")
+        )
+    );
+    let part = |name: &str| decompressed(&Path::new(&out).join(name));
+    assert_eq!(part("games-001.pgn.zst"), &PGN.as_bytes()[..52]);
+    assert_eq!(part("games-002.pgn.zst"), &PGN.as_bytes()[52..]);
+    // each zstd frame has its checksum (the frame header's flag)
+    let frame = fs::read(format!("{out}/games-001.pgn.zst")).unwrap();
+    assert_eq!((&frame[..4], frame[4] & 0b100), (&[0x28, 0xb5, 0x2f, 0xfd][..], 0b100));
+    // the same split again: refused by the compressed parts there, nothing written
+    let output = sanfen(&["split", "--parts", "2", "--compression", "zstd", "--output", &out, &file]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        format!(
+            "sanfen: {out}/games-001.pgn.zst: exists already: not overwritten (nothing written; remove it or choose \
+             another --output)\n"
+        )
+    );
+    // gzip parts beside them (other names), from a data file
+    let data_file = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/pgn/tcec/TCEC_Cup_14_Final.pgn");
+    let data = fs::read(&data_file).unwrap();
+    let mut totals = Vec::new();
+    for level in ["1", "9"] {
+        let out = dir.path(&format!("gzip-{level}"));
+        let args = ["split", "--size", "300K", "--compression", "gzip", "--compression-level", level, "-o", &out];
+        stdout_of(sanfen(&args).arg(&data_file));
+        let mut paths: Vec<PathBuf> = fs::read_dir(&out).unwrap().map(|entry| entry.unwrap().path()).collect();
+        paths.sort();
+        assert_eq!(paths.len(), 7, "{paths:?}");
+        for path in &paths {
+            let name = path.file_name().unwrap().to_string_lossy();
+            assert!(name.starts_with("TCEC_Cup_14_Final-") && name.ends_with(".pgn.gz"), "{name}");
+        }
+        let text: Vec<u8> = paths.iter().flat_map(|path| decompressed(path)).collect();
+        assert_eq!(text, data, "level {level}");
+        totals.push(paths.iter().map(|path| fs::metadata(path).unwrap().len()).sum::<u64>());
+    }
+    // the level is the compressor's: 9 makes smaller parts than 1
+    assert!(totals[1] < totals[0], "{totals:?}");
+    // the parts, compressed, read as the input reads
+    let check = |path: &str| {
+        stdout_of(sanfen(&["check", "--quiet"]).arg(path)).split(", ").take(2).collect::<Vec<_>>().join(", ")
+    };
+    assert_eq!(check(&format!("{out}/games-001.pgn.zst")), "2 games, 4 moves");
+}
+
 #[test]
 fn an_existing_part_is_never_overwritten() {
     let dir = Dir::new("existing");
@@ -260,6 +333,22 @@ fn bad_input_is_refused_before_anything_is_written() {
 }
 
 #[test]
+fn compression_levels_out_of_range_are_refused() {
+    for (codec, level, message) in [
+        ("zstd", "0", "--compression-level 0: zstd levels go from 1 to 22"),
+        ("zstd", "23", "--compression-level 23: zstd levels go from 1 to 22"),
+        ("gzip", "10", "--compression-level 10: gzip levels go from 0 to 9"),
+    ] {
+        let dir = Dir::new("levels");
+        let file = dir.file("games.pgn", PGN.as_bytes());
+        let args =
+            ["split", "--parts", "2", "--compression", codec, "--compression-level", level, "-o", &dir.path("out")];
+        sanfen(&args).arg(&file).assert().code(2).stdout("").stderr(format!("sanfen: {message}\n"));
+        assert_eq!(dir.names(), ["games.pgn"]);
+    }
+}
+
+#[test]
 fn usage_errors() {
     for args in [
         &["split", "games.pgn"][..],
@@ -269,6 +358,9 @@ fn usage_errors() {
         &["split", "--parts", "0", "games.pgn"],
         &["split", "--size", "1.5M", "games.pgn"],
         &["split", "--parts", "2"],
+        &["split", "--ranges", "2", "--compression", "zstd", "games.pgn"],
+        &["split", "--parts", "2", "--compression-level", "3", "games.pgn"],
+        &["split", "--parts", "2", "--compression", "lz4", "games.pgn"],
     ] {
         let output = sanfen(args).output().unwrap();
         assert_eq!(output.status.code(), Some(2), "{args:?}");
