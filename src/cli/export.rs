@@ -651,8 +651,8 @@ enum SinkKind {
 
 impl Sink {
     /// A sink of `format`, Parquet's pages compressed as `compression`
-    /// says; with
-    /// `columns`, Parquet row groups come encoded ([`Sink::row_group`]).
+    /// says; with `columns`, Parquet row groups come encoded
+    /// ([`Sink::row_group`]).
     fn new(
         format: Format,
         mut out: BufWriter<Box<dyn Write + Send>>,
