@@ -43,6 +43,7 @@ use sanfen::pgn::table::{games_schema, moves_batch, moves_schema, read_game_tabl
 use sanfen::pgn::{Chunk, Chunker, ReadError};
 
 use super::check::{escape, progress_bar};
+use super::compressed::{Encoder, FileCodec, FileCompression};
 use super::input::Hint;
 use super::moves_parquet::{Codec, ColumnChunks, encode_games, encode_moves, write_row_group};
 use super::rewrite::{NewFile, open_device, remove_temporary_on_signals};
@@ -65,11 +66,13 @@ pub struct Args {
     /// column naming each one's line (empty for the mainline).
     #[arg(long)]
     variations: bool,
-    /// How Parquet pages are compressed [default: snappy].
+    /// How Parquet's pages are compressed [default: snappy]; a CSV or JSON
+    /// Lines file is compressed whole, by zstd or gzip [default: as the
+    /// output's name says, `.zst` or `.gz`; else none].
     #[arg(long, value_enum, value_name = "CODEC")]
     compression: Option<Codec>,
-    /// The level of `--compression zstd` (1 to 22, default 1) or `gzip` (0
-    /// to 9, default 6).
+    /// The level of `--compression zstd` (1 to 22, default 1 for Parquet's
+    /// pages and 3 for a file) or `gzip` (0 to 9, default 6).
     #[arg(long, value_name = "N", requires = "compression")]
     compression_level: Option<u32>,
     /// Where the table goes [default, and `-`: standard output]. Written
@@ -128,13 +131,32 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
     // `-o -` is standard output, as a file named `-` is standard input
     let output = args.output.as_deref().filter(|&path| path != Path::new("-"));
     let format = format_of(args.format, output)?;
-    if args.compression.is_some() && format != Format::Parquet {
-        return Err(Error::Usage("--compression is for Parquet: the text formats are not compressed".into()));
-    }
-    let compression = args.compression.unwrap_or_default().compression(args.compression_level).map_err(Error::Usage)?;
+    // Parquet's pages, or a CSV or JSON Lines file, compressed
+    let (compression, text_compression) = match format {
+        Format::Parquet => {
+            if let Some(path) = output.filter(|path| FileCodec::of_path(path).is_some()) {
+                return Err(Error::Usage(format!(
+                    "{}: Parquet compresses its pages, not the file: name it .parquet (and choose --compression)",
+                    escape(&path.display().to_string())
+                )));
+            }
+            let codec = args.compression.unwrap_or_default();
+            (codec.compression(args.compression_level).map_err(Error::Usage)?, None)
+        }
+        Format::Csv | Format::Jsonl => (Compression::UNCOMPRESSED, text_compression(args, output)?),
+    };
     let stdout = io::stdout();
-    if output.is_none() && format == Format::Parquet && stdout.is_terminal() {
-        return Err(Error::Usage("Parquet is binary: name a file with --output, or redirect standard output".into()));
+    if output.is_none() && stdout.is_terminal() {
+        if format == Format::Parquet {
+            return Err(Error::Usage(
+                "Parquet is binary: name a file with --output, or redirect standard output".into(),
+            ));
+        }
+        if text_compression.is_some() {
+            return Err(Error::Usage(
+                "compressed text is binary: name a file with --output, or redirect standard output".into(),
+            ));
+        }
     }
     let options = MoveRowOptions { fen: args.fen, variations: args.variations };
     let schema = match args.table {
@@ -166,9 +188,8 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
     // control characters are escaped in CSV text written to a terminal
     let terminal = output.is_none() && io::stdout().is_terminal();
     let columns = args.table == Table::Moves;
-    let mut sink =
-        Sink::new(format, BufWriter::with_capacity(1 << 16, target), &schema, terminal, columns, compression)
-            .map_err(&output_error)?;
+    let mut sink = Sink::new(format, target, &schema, terminal, columns, (compression, text_compression))
+        .map_err(&output_error)?;
     let mut exporter = Exporter { args, options, compression, sink: &mut sink, games: 0, failed: false };
     let result = exporter.all_inputs();
     let failed = exporter.failed;
@@ -188,13 +209,15 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
     Ok(if failed { ExitCode::Invalid } else { ExitCode::Valid })
 }
 
-/// The format `--format` names, or the output's extension tells.
+/// The format `--format` names, or the output's extension tells (before
+/// `.gz` or `.zst`).
 fn format_of(format: Option<Format>, output: Option<&Path>) -> Result<Format, Error> {
     if let Some(format) = format {
         return Ok(format);
     }
     let Some(path) = output else { return Ok(Format::Jsonl) };
-    let extension = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    let named = if FileCodec::of_path(path).is_some() { Path::new(path.file_stem().unwrap_or_default()) } else { path };
+    let extension = named.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
     match extension.as_deref() {
         Some("parquet" | "pq") => Ok(Format::Parquet),
         Some("csv") => Ok(Format::Csv),
@@ -203,6 +226,39 @@ fn format_of(format: Option<Format>, output: Option<&Path>) -> Result<Format, Er
             "cannot tell the format of {} by its extension: give --format parquet, csv or jsonl",
             escape(&path.display().to_string())
         ))),
+    }
+}
+
+/// How a CSV or JSON Lines file is compressed: as `--compression` says
+/// (zstd, gzip or none), or as the output's name does (`.zst`, `.gz`).
+fn text_compression(args: &Args, output: Option<&Path>) -> Result<Option<FileCompression>, Error> {
+    let named = output.and_then(FileCodec::of_path);
+    let chosen = match args.compression {
+        None => named,
+        Some(Codec::Zstd) => Some(FileCodec::Zstd),
+        Some(Codec::Gzip) => Some(FileCodec::Gzip),
+        Some(Codec::None) => None,
+        Some(codec @ (Codec::Snappy | Codec::Lz4)) => {
+            let name = clap::ValueEnum::to_possible_value(&codec).map(|value| value.get_name().to_owned());
+            return Err(Error::Usage(format!(
+                "--compression {} is for Parquet's pages: CSV and JSON Lines files take zstd, gzip or none",
+                name.unwrap_or_default()
+            )));
+        }
+    };
+    if let (Some(path), Some(_)) = (output.filter(|_| named != chosen), args.compression) {
+        let say = |codec: Option<FileCodec>| codec.map_or("no compression", FileCodec::name);
+        return Err(Error::Usage(format!(
+            "{}: the name says {}, --compression says {}",
+            escape(&path.display().to_string()),
+            say(named),
+            say(chosen)
+        )));
+    }
+    match (chosen, args.compression_level) {
+        (None, Some(_)) => Err(Error::Usage("none has no levels: --compression-level is for zstd and gzip".into())),
+        (None, None) => Ok(None),
+        (Some(codec), level) => codec.at(level).map(Some).map_err(Error::Usage),
     }
 }
 
@@ -643,26 +699,28 @@ enum SinkKind {
         compression: Compression,
     },
     Text {
-        out: BufWriter<Box<dyn Write + Send>>,
+        out: Box<BufWriter<Encoder<Box<dyn Write + Send>>>>,
         csv: bool,
         terminal: bool,
     },
 }
 
 impl Sink {
-    /// A sink of `format`, Parquet's pages compressed as `compression`
-    /// says; with `columns`, Parquet row groups come encoded
-    /// ([`Sink::row_group`]).
+    /// A sink of `format` writing to `target`, compressed as `compression`
+    /// says (Parquet's pages, or a text file); with `columns`, Parquet row
+    /// groups come encoded ([`Sink::row_group`]).
     fn new(
         format: Format,
-        mut out: BufWriter<Box<dyn Write + Send>>,
+        target: Box<dyn Write + Send>,
         schema: &SchemaRef,
         terminal: bool,
         columns: bool,
-        compression: Compression,
+        (compression, text_compression): (Compression, Option<FileCompression>),
     ) -> io::Result<Sink> {
+        const BUFFER: usize = 1 << 16;
         let kind = match format {
             Format::Parquet => {
+                let out = BufWriter::with_capacity(BUFFER, target);
                 let properties = parquet_properties(compression);
                 let writer = ArrowWriter::try_new(out, schema.clone(), Some(properties)).map_err(parquet_io)?;
                 if columns {
@@ -673,12 +731,15 @@ impl Sink {
                     SinkKind::Parquet(Box::new(writer))
                 }
             }
-            Format::Csv => {
-                let names: Vec<String> = schema.fields().iter().map(|field| csv_field(field.name())).collect();
-                writeln!(out, "{}", names.join(","))?;
-                SinkKind::Text { out, csv: true, terminal }
+            Format::Csv | Format::Jsonl => {
+                let mut out = BufWriter::with_capacity(BUFFER, Encoder::new(target, text_compression)?);
+                let csv = format == Format::Csv;
+                if csv {
+                    let names: Vec<String> = schema.fields().iter().map(|field| csv_field(field.name())).collect();
+                    writeln!(out, "{}", names.join(","))?;
+                }
+                SinkKind::Text { out: Box::new(out), csv, terminal }
             }
-            Format::Jsonl => SinkKind::Text { out, csv: false, terminal },
         };
         Ok(Sink { schema: schema.clone(), kind })
     }
@@ -728,13 +789,17 @@ impl Sink {
                 let mut out = file.into_inner().map_err(parquet_io)?;
                 out.flush()
             }
-            SinkKind::Text { mut out, .. } => out.flush(),
+            SinkKind::Text { out, .. } => {
+                let encoder = out.into_inner().map_err(io::IntoInnerError::into_error)?;
+                encoder.finish()?.flush()
+            }
         }
     }
 }
 
-/// Pages compressed as `compression` says; the game numbers, lines and byte offsets of games
-/// delta-encoded (they count up), the other columns with a dictionary where
+/// Pages compressed as `compression` says; the game numbers, lines and
+/// byte offsets of games delta-encoded (they count up), the other columns
+/// with a dictionary where
 /// it pays; a column chunk's minimum and maximum (for readers that skip row
 /// groups). The moves table's pages make the same choices
 /// ([`super::moves_parquet`]).

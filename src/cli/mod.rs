@@ -5,6 +5,7 @@
 mod apply;
 mod board_view;
 mod check;
+mod compressed;
 mod error;
 mod exit_code;
 mod export;
@@ -122,7 +123,10 @@ enum Command {
     /// Write PGN games as a table: one row per game, or per move.
     ///
     /// Parquet, CSV or JSON Lines (`--format`, or the output's extension),
-    /// to `--output` or standard output. The games table: file, game number,
+    /// to `--output` or standard output; Parquet's pages compressed by
+    /// snappy (or `--compression`), CSV and JSON Lines by zstd or gzip when
+    /// the output's name ends with `.zst` or `.gz` (or `--compression`
+    /// says). The games table: file, game number,
     /// line, the Seven Tag Roster and the other tags, result, termination,
     /// plies, errors and the first error, ECO code and opening name. The
     /// moves table (`--table moves`): file, game number, ply, move number,

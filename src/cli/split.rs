@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use sanfen::pgn::input::{Compression, Input, NotText, ReadError};
 use sanfen::pgn::split::{PartSize, Parts, ranges};
 
+use super::compressed::{Encoder, FileCodec, FileCompression};
 use super::rewrite::{self, NewFile};
 use super::{Error, ExitCode};
 
@@ -56,7 +57,7 @@ pub struct Args {
     /// Write the parts compressed, as `STEM-001.pgn.zst` or
     /// `STEM-001.pgn.gz`: sizes and offsets are still those of the PGN text.
     #[arg(long, value_enum, value_name = "CODEC", conflicts_with = "ranges")]
-    compression: Option<PartCodec>,
+    compression: Option<FileCodec>,
     /// The level of `--compression zstd` (1 to 22, default 3) or `gzip` (0
     /// to 9, default 6), as the `zstd` and `gzip` tools have them.
     #[arg(long, value_name = "N", requires = "compression")]
@@ -65,44 +66,6 @@ pub struct Args {
     /// first bytes; `--ranges` refuses them). Not standard input.
     #[arg(value_name = "FILE")]
     file: OsString,
-}
-
-/// How parts are compressed.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum PartCodec {
-    /// Zstandard, with a checksum of each part (`.pgn.zst`).
-    Zstd,
-    /// gzip (`.pgn.gz`).
-    Gzip,
-}
-
-impl PartCodec {
-    /// The codec at `level`, or at its tool's default level.
-    ///
-    /// # Errors
-    ///
-    /// `level` is out of the codec's range.
-    fn at(self, level: Option<u32>) -> Result<(PartCodec, u32), Error> {
-        let (default, range) = match self {
-            PartCodec::Zstd => (3, 1..=22),
-            PartCodec::Gzip => (6, 0..=9),
-        };
-        let level = level.unwrap_or(default);
-        if !range.contains(&level) {
-            let name = if self == PartCodec::Zstd { "zstd" } else { "gzip" };
-            let (low, high) = range.into_inner();
-            return Err(Error::Usage(format!("--compression-level {level}: {name} levels go from {low} to {high}")));
-        }
-        Ok((self, level))
-    }
-
-    /// The parts' extension.
-    fn extension(self) -> &'static str {
-        match self {
-            PartCodec::Zstd => ".pgn.zst",
-            PartCodec::Gzip => ".pgn.gz",
-        }
-    }
 }
 
 /// `sanfen split`.
@@ -137,8 +100,9 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
         (None, Some(bytes)) => Size::Bytes(bytes),
         (None, None) => return Err(Error::Usage("split needs --parts, --size or --ranges".into())),
     };
-    let codec = args.compression.map(|codec| codec.at(args.compression_level)).transpose()?;
-    write_parts(&args.file, &name, size, args.output.as_deref(), codec)
+    let compression =
+        args.compression.map(|codec| codec.at(args.compression_level)).transpose().map_err(Error::Usage)?;
+    write_parts(&args.file, &name, size, args.output.as_deref(), compression)
 }
 
 /// `--ranges N`: the ranges on standard output.
@@ -184,14 +148,14 @@ enum Size {
     Bytes(NonZeroU64),
 }
 
-/// `--parts N` or `--size BYTES`: the parts written (compressed with
-/// `codec` at its level), one line each on standard output.
+/// `--parts N` or `--size BYTES`: the parts written (compressed as
+/// `written_as` says), one line each on standard output.
 fn write_parts(
     path: &std::ffi::OsStr,
     name: &str,
     size: Size,
     output: Option<&Path>,
-    codec: Option<(PartCodec, u32)>,
+    written_as: Option<FileCompression>,
 ) -> Result<ExitCode, Error> {
     let file_error = |source| Error::File { path: name.to_owned(), source };
     let open = || Input::open(path).map_err(|err| file_error(err.into()));
@@ -218,7 +182,7 @@ fn write_parts(
         Size::Parts(count) => (PartSize::Count { count, total }, count.get() as u64),
         Size::Bytes(bytes) => (PartSize::Bytes(bytes), total.div_ceil(bytes.get()).max(1)),
     };
-    let extension = codec.map_or(".pgn", |(codec, _)| codec.extension());
+    let extension = format!(".pgn{}", written_as.map_or("", |written_as| written_as.codec.extension()));
     let names = PartNames::new(path, output, most, extension);
     names.refuse_existing()?;
     rewrite::remove_temporary_on_signals()
@@ -240,8 +204,8 @@ fn write_parts(
                 part.finish(before, &stdout)?;
             }
             let file = NewFile::create(&names.path(piece.part), "split")?;
-            let writer =
-                PartWriter::new(&file, codec).map_err(|source| Error::File { path: file.name().to_owned(), source })?;
+            let writer = file.file().try_clone().and_then(|writer| Encoder::new(writer, written_as));
+            let writer = writer.map_err(|source| Error::File { path: file.name().to_owned(), source })?;
             current = Some(Part { file, writer, number: piece.part, start: before });
         }
         if let Some(part) = &mut current {
@@ -259,7 +223,7 @@ fn write_parts(
 /// The part being written.
 struct Part {
     file: NewFile,
-    writer: PartWriter,
+    writer: Encoder<File>,
     /// Its number, from 0.
     number: usize,
     /// Where it starts in the input.
@@ -274,7 +238,7 @@ impl Part {
     /// Ends the part at `end` (in the input), gives it its name, and says
     /// so on standard output.
     fn finish(self, end: u64, stdout: &io::Stdout) -> Result<(), Error> {
-        let compressed = !matches!(self.writer, PartWriter::Plain(_));
+        let compressed = !matches!(self.writer, Encoder::Plain(_));
         if let Err(source) = self.writer.finish() {
             return Err(Error::File { path: self.file.name().to_owned(), source });
         }
@@ -290,50 +254,6 @@ impl Part {
         }
         .map_err(Error::Output)?;
         out.flush().map_err(Error::Output)
-    }
-}
-
-/// Where a part's text goes: its file, or a compressor writing to it.
-enum PartWriter {
-    Plain(File),
-    Zstd(zstd::Encoder<'static, File>),
-    Gzip(flate2::write::GzEncoder<File>),
-}
-
-impl PartWriter {
-    /// A writer to `file`'s temporary file, compressing with `codec` at its
-    /// level.
-    fn new(file: &NewFile, codec: Option<(PartCodec, u32)>) -> io::Result<PartWriter> {
-        let file = file.file().try_clone()?;
-        Ok(match codec {
-            None => PartWriter::Plain(file),
-            Some((PartCodec::Zstd, level)) => {
-                let level = i32::try_from(level).map_err(io::Error::other)?;
-                let mut encoder = zstd::Encoder::new(file, level)?;
-                encoder.include_checksum(true)?;
-                PartWriter::Zstd(encoder)
-            }
-            Some((PartCodec::Gzip, level)) => {
-                PartWriter::Gzip(flate2::write::GzEncoder::new(file, flate2::Compression::new(level)))
-            }
-        })
-    }
-
-    fn write_all(&mut self, data: &[u8]) -> io::Result<()> {
-        match self {
-            PartWriter::Plain(file) => file.write_all(data),
-            PartWriter::Zstd(encoder) => encoder.write_all(data),
-            PartWriter::Gzip(encoder) => encoder.write_all(data),
-        }
-    }
-
-    /// Writes what a compressor holds, and its stream's end.
-    fn finish(self) -> io::Result<()> {
-        match self {
-            PartWriter::Plain(_) => Ok(()),
-            PartWriter::Zstd(encoder) => encoder.finish().map(drop),
-            PartWriter::Gzip(encoder) => encoder.finish().map(drop),
-        }
     }
 }
 
@@ -356,7 +276,7 @@ struct PartNames {
     directory: Option<PathBuf>,
     stem: String,
     /// `.pgn`, `.pgn.zst` or `.pgn.gz`.
-    extension: &'static str,
+    extension: String,
     /// The number of digits.
     width: usize,
     /// The largest part number the run may write.
@@ -366,7 +286,7 @@ struct PartNames {
 impl PartNames {
     /// The names of at most `most` parts of the file at `path`, in
     /// `directory` (the current one when `None`), ending with `extension`.
-    fn new(path: &std::ffi::OsStr, directory: Option<&Path>, most: u64, extension: &'static str) -> PartNames {
+    fn new(path: &std::ffi::OsStr, directory: Option<&Path>, most: u64, extension: String) -> PartNames {
         let name = Path::new(path).file_name().map_or_else(|| "pgn".into(), |name| name.to_string_lossy());
         let stem = strip_suffix(&name, &[".gz", ".zst", ".bz2"]);
         let stem = strip_suffix(stem, &[".pgn"]);
@@ -407,7 +327,8 @@ impl PartNames {
         for entry in fs::read_dir(&directory).map_err(dir_error)? {
             let entry = entry.map_err(dir_error)?;
             let file_name = entry.file_name();
-            let Some(number) = file_name.to_str().and_then(|n| n.strip_prefix(&prefix)?.strip_suffix(self.extension))
+            let Some(number) =
+                file_name.to_str().and_then(|n| n.strip_prefix(&prefix)?.strip_suffix(self.extension.as_str()))
             else {
                 continue;
             };
@@ -501,7 +422,7 @@ mod tests {
     #[test]
     fn part_names_from_the_input_name() {
         let names = |path: &str, most| {
-            let names = PartNames::new(std::ffi::OsStr::new(path), None, most, ".pgn");
+            let names = PartNames::new(std::ffi::OsStr::new(path), None, most, ".pgn".to_owned());
             (names.file_name(0), names.file_name(most as usize - 1))
         };
         assert_eq!(names("games.pgn", 7), ("games-001.pgn".to_owned(), "games-007.pgn".to_owned()));
@@ -509,7 +430,7 @@ mod tests {
         assert_eq!(names("Games.PGN.GZ", 2), ("Games-001.pgn".to_owned(), "Games-002.pgn".to_owned()));
         assert_eq!(names("a.txt", 1), ("a.txt-001.pgn".to_owned(), "a.txt-001.pgn".to_owned()));
         assert_eq!(names(".pgn", 1), ("pgn-001.pgn".to_owned(), "pgn-001.pgn".to_owned()));
-        let zstd = PartNames::new(std::ffi::OsStr::new("games.pgn.gz"), None, 12, ".pgn.zst");
+        let zstd = PartNames::new(std::ffi::OsStr::new("games.pgn.gz"), None, 12, ".pgn.zst".to_owned());
         assert_eq!(
             (zstd.file_name(0), zstd.file_name(11)),
             ("games-001.pgn.zst".to_owned(), "games-012.pgn.zst".to_owned())

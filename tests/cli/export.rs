@@ -233,13 +233,92 @@ fn every_codec_writes_the_same_table_whatever_the_threads() {
             assert_eq!(table(codec, name, "2").1, bytes, "{name} {codec}: -j 2");
         }
     }
-    let output = sanfen(&["export", "--compression", "zstd", "--format", "csv"]).write_stdin(PGN).output().unwrap();
-    assert_eq!(output.status.code(), Some(2));
-    assert_eq!(
-        String::from_utf8_lossy(&output.stderr),
-        "sanfen: --compression is for Parquet: the text formats are not compressed\n"
-    );
-    assert!(output.stdout.is_empty());
+}
+
+/// A zstd or gzip file's text.
+fn decompressed(bytes: &[u8]) -> String {
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(bytes), &mut text).unwrap();
+        text
+    } else {
+        String::from_utf8(zstd::decode_all(bytes).unwrap()).unwrap()
+    }
+}
+
+#[test]
+fn csv_and_json_lines_are_compressed_as_their_name_or_compression_says() {
+    let dir = Dir::new("text-codecs");
+    let files = data_files();
+    let file = files.first().expect("a data file");
+    for format in ["csv", "jsonl"] {
+        let plain = sanfen(&["export", "--table", "moves", "--format", format, file]).output().unwrap();
+        assert_eq!(plain.status.code(), Some(0));
+        let plain = String::from_utf8(plain.stdout).unwrap();
+        assert!(plain.lines().count() > 1000, "{format}");
+        for (name, extension, args) in [
+            ("a", "gz", &[][..]),
+            ("b", "zst", &[][..]),
+            ("c", "zst", &["--compression", "zstd", "--compression-level", "19"][..]),
+            ("d", "gz", &["--compression", "gzip", "--compression-level", "1"][..]),
+        ] {
+            let path = dir.path(&format!("moves-{name}.{format}.{extension}"));
+            let mut all = vec!["export", "--table", "moves", "-j", "2", "-o", &path, file];
+            all.extend(args);
+            sanfen(&all).assert().success().stdout("").stderr("");
+            let bytes = fs::read(&path).unwrap();
+            assert!(bytes.len() < plain.len() / 2, "{path}");
+            assert_eq!(decompressed(&bytes), plain, "{path}");
+        }
+        // to standard output: as --compression says
+        let piped = sanfen(&["export", "--table", "moves", "--format", format, "--compression", "gzip", file])
+            .output()
+            .unwrap();
+        assert_eq!(decompressed(&piped.stdout), plain, "{format}");
+    }
+    let path = |name: &str| dir.path(name);
+    for (args, message) in [
+        (
+            vec!["-o", &path("t.parquet.gz")],
+            format!(
+                "{}: Parquet compresses its pages, not the file: name it .parquet (and choose --compression)",
+                path("t.parquet.gz")
+            ),
+        ),
+        (
+            vec!["-o", &path("t.csv.gz"), "--compression", "zstd"],
+            format!("{}: the name says gzip, --compression says zstd", path("t.csv.gz")),
+        ),
+        (
+            vec!["-o", &path("t.csv"), "--compression", "gzip"],
+            format!("{}: the name says no compression, --compression says gzip", path("t.csv")),
+        ),
+        (
+            vec!["-o", &path("t.jsonl.zst"), "--compression", "none"],
+            format!("{}: the name says zstd, --compression says no compression", path("t.jsonl.zst")),
+        ),
+        (
+            vec!["--format", "csv", "--compression", "lz4"],
+            "--compression lz4 is for Parquet's pages: CSV and JSON Lines files take zstd, gzip or none".to_owned(),
+        ),
+        (
+            vec!["--compression", "none", "--compression-level", "1"],
+            "none has no levels: --compression-level is for zstd and gzip".to_owned(),
+        ),
+        (
+            vec!["-o", &path("t.csv.zst"), "--compression", "zstd", "--compression-level", "23"],
+            "--compression-level 23: zstd levels go from 1 to 22".to_owned(),
+        ),
+    ] {
+        let output = sanfen(&[&["export"], &args[..]].concat()).write_stdin(PGN).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&output.stderr), format!("sanfen: {message}\n"));
+        assert!(output.stdout.is_empty());
+    }
+    // nothing left of the refused runs
+    let names = dir.names();
+    assert!(names.iter().all(|name| name.starts_with("moves-")), "{names:?}");
+    assert_eq!(names.len(), 8);
 }
 
 #[test]

@@ -1,0 +1,179 @@
+//! Files written compressed, as the `zstd` and `gzip` tools write them:
+//! `sanfen split --compression`'s parts, `sanfen export`'s CSV and JSON
+//! Lines.
+
+use std::io::{self, Write};
+use std::path::Path;
+
+/// A codec of compressed files.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FileCodec {
+    /// Zstandard, with a checksum (`.zst`).
+    Zstd,
+    /// gzip (`.gz`).
+    Gzip,
+}
+
+/// A codec and its level.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct FileCompression {
+    pub codec: FileCodec,
+    pub level: u32,
+}
+
+impl FileCodec {
+    /// The codec's name, as `--compression` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            FileCodec::Zstd => "zstd",
+            FileCodec::Gzip => "gzip",
+        }
+    }
+
+    /// The extension of its files, dot included.
+    pub fn extension(self) -> &'static str {
+        match self {
+            FileCodec::Zstd => ".zst",
+            FileCodec::Gzip => ".gz",
+        }
+    }
+
+    /// The codec a file name's extension (`.zst`, `.gz`, in any case)
+    /// names, if any.
+    pub fn of_path(path: &Path) -> Option<FileCodec> {
+        let extension = path.extension()?.to_str()?.to_ascii_lowercase();
+        [FileCodec::Zstd, FileCodec::Gzip].into_iter().find(|codec| codec.extension()[1..] == extension)
+    }
+
+    /// The codec at `level`, or at its tool's default (zstd 3, gzip 6).
+    ///
+    /// # Errors
+    ///
+    /// `level` is out of the codec's range: what to write.
+    pub fn at(self, level: Option<u32>) -> Result<FileCompression, String> {
+        let (default, low, high) = match self {
+            FileCodec::Zstd => (3, 1, 22),
+            FileCodec::Gzip => (6, 0, 9),
+        };
+        let level = level.unwrap_or(default);
+        if !(low..=high).contains(&level) {
+            return Err(out_of_range(level, self.name(), low, high));
+        }
+        Ok(FileCompression { codec: self, level })
+    }
+}
+
+/// What to write of a `--compression-level` out of its codec's range.
+pub fn out_of_range(level: u32, codec: &str, low: u32, high: u32) -> String {
+    format!("--compression-level {level}: {codec} levels go from {low} to {high}")
+}
+
+/// A writer of a file's bytes as they are, or compressed.
+pub enum Encoder<W: Write> {
+    Plain(W),
+    Zstd(zstd::Encoder<'static, W>),
+    Gzip(flate2::write::GzEncoder<W>),
+}
+
+impl<W: Write> Encoder<W> {
+    /// Writes to `inner`, compressed as `compression` says.
+    ///
+    /// # Errors
+    ///
+    /// The compressor cannot be made.
+    pub fn new(inner: W, compression: Option<FileCompression>) -> io::Result<Encoder<W>> {
+        Ok(match compression {
+            None => Encoder::Plain(inner),
+            Some(FileCompression { codec: FileCodec::Zstd, level }) => {
+                let level = i32::try_from(level).map_err(io::Error::other)?;
+                let mut encoder = zstd::Encoder::new(inner, level)?;
+                encoder.include_checksum(true)?;
+                Encoder::Zstd(encoder)
+            }
+            Some(FileCompression { codec: FileCodec::Gzip, level }) => {
+                Encoder::Gzip(flate2::write::GzEncoder::new(inner, flate2::Compression::new(level)))
+            }
+        })
+    }
+
+    /// Writes what the compressor holds and its stream's end: the writer
+    /// written to.
+    ///
+    /// # Errors
+    ///
+    /// Writing fails.
+    pub fn finish(self) -> io::Result<W> {
+        match self {
+            Encoder::Plain(inner) => Ok(inner),
+            Encoder::Zstd(encoder) => encoder.finish(),
+            Encoder::Gzip(encoder) => encoder.finish(),
+        }
+    }
+}
+
+impl<W: Write> Write for Encoder<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Encoder::Plain(inner) => inner.write(buf),
+            Encoder::Zstd(encoder) => encoder.write(buf),
+            Encoder::Gzip(encoder) => encoder.write(buf),
+        }
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match self {
+            Encoder::Plain(inner) => inner.write_all(buf),
+            Encoder::Zstd(encoder) => encoder.write_all(buf),
+            Encoder::Gzip(encoder) => encoder.write_all(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Encoder::Plain(inner) => inner.flush(),
+            Encoder::Zstd(encoder) => encoder.flush(),
+            Encoder::Gzip(encoder) => encoder.flush(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codecs_by_extension_and_levels_in_range() {
+        assert_eq!(FileCodec::of_path(Path::new("a/moves.csv.ZST")), Some(FileCodec::Zstd));
+        assert_eq!(FileCodec::of_path(Path::new("games.jsonl.gz")), Some(FileCodec::Gzip));
+        assert_eq!(FileCodec::of_path(Path::new("games.jsonl")), None);
+        assert_eq!(FileCodec::of_path(Path::new("gz")), None);
+        assert_eq!(FileCodec::Zstd.at(None), Ok(FileCompression { codec: FileCodec::Zstd, level: 3 }));
+        assert_eq!(FileCodec::Gzip.at(None), Ok(FileCompression { codec: FileCodec::Gzip, level: 6 }));
+        assert_eq!(FileCodec::Gzip.at(Some(0)), Ok(FileCompression { codec: FileCodec::Gzip, level: 0 }));
+        assert_eq!(FileCodec::Zstd.at(Some(0)).unwrap_err(), "--compression-level 0: zstd levels go from 1 to 22");
+        assert_eq!(FileCodec::Gzip.at(Some(10)).unwrap_err(), "--compression-level 10: gzip levels go from 0 to 9");
+    }
+
+    #[test]
+    fn what_is_written_reads_back() {
+        let text = b"1. e4 e5 2. Nf3 *\n".repeat(1000);
+        for compression in [None, Some(FileCodec::Zstd.at(Some(19)).unwrap()), Some(FileCodec::Gzip.at(None).unwrap())]
+        {
+            let mut encoder = Encoder::new(Vec::new(), compression).unwrap();
+            encoder.write_all(&text[..5]).unwrap();
+            encoder.write_all(&text[5..]).unwrap();
+            let written = encoder.finish().unwrap();
+            let read = match compression.map(|c| c.codec) {
+                None => written.clone(),
+                Some(FileCodec::Zstd) => zstd::decode_all(&written[..]).unwrap(),
+                Some(FileCodec::Gzip) => {
+                    let mut read = Vec::new();
+                    io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&written[..]), &mut read).unwrap();
+                    read
+                }
+            };
+            assert_eq!(read, text, "{compression:?}");
+            assert_eq!(written.len() < text.len() / 10, compression.is_some(), "{compression:?}");
+        }
+    }
+}
