@@ -68,6 +68,12 @@ pub fn out_of_range(level: u32, codec: &str, low: u32, high: u32) -> String {
     format!("--compression-level {level}: {codec} levels go from {low} to {high}")
 }
 
+/// What to write of a `--compression-level` given to `codec`, which has
+/// no levels.
+pub fn no_levels(codec: &str) -> String {
+    format!("{codec} has no levels: --compression-level is for zstd and gzip")
+}
+
 /// A writer of a file's bytes as they are, or compressed.
 pub enum Encoder<W: Write> {
     Plain(W),

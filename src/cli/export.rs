@@ -43,7 +43,7 @@ use sanfen::pgn::table::{games_schema, moves_batch, moves_schema, read_game_tabl
 use sanfen::pgn::{Chunk, Chunker, ReadError};
 
 use super::check::{escape, progress_bar};
-use super::compressed::{Encoder, FileCodec, FileCompression};
+use super::compressed::{Encoder, FileCodec, FileCompression, no_levels};
 use super::input::Hint;
 use super::moves_parquet::{Codec, ColumnChunks, encode_games, encode_moves, write_row_group};
 use super::rewrite::{NewFile, open_device, remove_temporary_on_signals};
@@ -256,7 +256,7 @@ fn text_compression(args: &Args, output: Option<&Path>) -> Result<Option<FileCom
         )));
     }
     match (chosen, args.compression_level) {
-        (None, Some(_)) => Err(Error::Usage("none has no levels: --compression-level is for zstd and gzip".into())),
+        (None, Some(_)) => Err(Error::Usage(no_levels("none"))),
         (None, None) => Ok(None),
         (Some(codec), level) => codec.at(level).map(Some).map_err(Error::Usage),
     }

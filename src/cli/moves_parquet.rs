@@ -41,6 +41,8 @@ use parquet::file::statistics::Statistics;
 use parquet::file::writer::{SerializedFileWriter, SerializedPageWriter, TrackedWrite};
 use parquet::schema::types::ColumnDescPtr;
 use sanfen::Color;
+
+use super::compressed::{no_levels, out_of_range};
 use sanfen::pgn::rows::{MoveRows, TextColumn};
 
 /// How pages are compressed (`sanfen export --compression`): the codecs
@@ -75,21 +77,19 @@ impl Codec {
     pub fn compression(self, level: Option<u32>) -> core::result::Result<Compression, String> {
         let name =
             clap::ValueEnum::to_possible_value(&self).map(|value| value.get_name().to_owned()).unwrap_or_default();
-        let out_of_range =
-            |level: u32, range: &str| format!("--compression-level {level}: {name} levels go from {range}");
         Ok(match (self, level) {
             (Codec::Zstd, None) => Compression::ZSTD(ZstdLevel::default()),
             (Codec::Zstd, Some(level)) => Compression::ZSTD(
                 i32::try_from(level)
                     .ok()
                     .and_then(|level| ZstdLevel::try_new(level).ok())
-                    .ok_or_else(|| out_of_range(level, "1 to 22"))?,
+                    .ok_or_else(|| out_of_range(level, &name, 1, 22))?,
             ),
             (Codec::Gzip, None) => Compression::GZIP(GzipLevel::default()),
             (Codec::Gzip, Some(level)) => {
-                Compression::GZIP(GzipLevel::try_new(level).map_err(|_| out_of_range(level, "0 to 9"))?)
+                Compression::GZIP(GzipLevel::try_new(level).map_err(|_| out_of_range(level, &name, 0, 9))?)
             }
-            (_, Some(_)) => return Err(format!("{name} has no levels: --compression-level is for zstd and gzip")),
+            (_, Some(_)) => return Err(no_levels(&name)),
             (Codec::Snappy, None) => Compression::SNAPPY,
             (Codec::Lz4, None) => Compression::LZ4_RAW,
             (Codec::None, None) => Compression::UNCOMPRESSED,
