@@ -238,15 +238,14 @@ impl Part {
     /// Ends the part at `end` (in the input), gives it its name, and says
     /// so on standard output.
     fn finish(self, end: u64, stdout: &io::Stdout) -> Result<(), Error> {
-        let compressed = !matches!(self.writer, Encoder::Plain(_));
-        if let Err(source) = self.writer.finish() {
-            return Err(Error::File { path: self.file.name().to_owned(), source });
-        }
-        let name = self.file.name().to_owned();
-        let written = self.file.file().metadata().map_err(|source| Error::File { path: name.clone(), source })?.len();
-        self.file.commit()?;
+        let Part { file, writer, start, .. } = self;
+        let name = file.name().to_owned();
+        let error = |source| Error::File { path: name.clone(), source };
+        let compressed = !matches!(writer, Encoder::Plain(_));
+        writer.finish().map_err(error)?;
+        let written = file.file().metadata().map_err(error)?.len();
+        file.commit()?;
         let mut out = stdout.lock();
-        let start = self.start;
         if compressed {
             writeln!(out, "{name}: {} bytes, {start}..{end}, {written} bytes compressed", end - start)
         } else {
