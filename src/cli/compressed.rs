@@ -149,6 +149,9 @@ mod tests {
 
     #[test]
     fn codecs_by_extension_and_levels_in_range() {
+        for codec in <FileCodec as clap::ValueEnum>::value_variants() {
+            assert_eq!(clap::ValueEnum::to_possible_value(codec).unwrap().get_name(), codec.name());
+        }
         assert_eq!(FileCodec::of_path(Path::new("a/moves.csv.ZST")), Some(FileCodec::Zstd));
         assert_eq!(FileCodec::of_path(Path::new("games.jsonl.gz")), Some(FileCodec::Gzip));
         assert_eq!(FileCodec::of_path(Path::new("games.jsonl")), None);

@@ -239,10 +239,9 @@ fn text_compression(args: &Args, output: Option<&Path>) -> Result<Option<FileCom
         Some(Codec::Gzip) => Some(FileCodec::Gzip),
         Some(Codec::None) => None,
         Some(codec @ (Codec::Snappy | Codec::Lz4)) => {
-            let name = clap::ValueEnum::to_possible_value(&codec).map(|value| value.get_name().to_owned());
             return Err(Error::Usage(format!(
                 "--compression {} is for Parquet's pages: CSV and JSON Lines files take zstd, gzip or none",
-                name.unwrap_or_default()
+                codec.name()
             )));
         }
     };

@@ -67,6 +67,17 @@ pub enum Codec {
 }
 
 impl Codec {
+    /// The codec's name, as `--compression` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Codec::Snappy => "snappy",
+            Codec::Zstd => "zstd",
+            Codec::Lz4 => "lz4",
+            Codec::Gzip => "gzip",
+            Codec::None => "none",
+        }
+    }
+
     /// The codec as parquet names it, at `level` (parquet's default
     /// without).
     ///
@@ -75,21 +86,20 @@ impl Codec {
     /// What is wrong with `level`: out of the codec's range, or given to a
     /// codec that has none.
     pub fn compression(self, level: Option<u32>) -> core::result::Result<Compression, String> {
-        let name =
-            clap::ValueEnum::to_possible_value(&self).map(|value| value.get_name().to_owned()).unwrap_or_default();
+        let name = self.name();
         Ok(match (self, level) {
             (Codec::Zstd, None) => Compression::ZSTD(ZstdLevel::default()),
             (Codec::Zstd, Some(level)) => Compression::ZSTD(
                 i32::try_from(level)
                     .ok()
                     .and_then(|level| ZstdLevel::try_new(level).ok())
-                    .ok_or_else(|| out_of_range(level, &name, 1, 22))?,
+                    .ok_or_else(|| out_of_range(level, name, 1, 22))?,
             ),
             (Codec::Gzip, None) => Compression::GZIP(GzipLevel::default()),
             (Codec::Gzip, Some(level)) => {
-                Compression::GZIP(GzipLevel::try_new(level).map_err(|_| out_of_range(level, &name, 0, 9))?)
+                Compression::GZIP(GzipLevel::try_new(level).map_err(|_| out_of_range(level, name, 0, 9))?)
             }
-            (_, Some(_)) => return Err(no_levels(&name)),
+            (_, Some(_)) => return Err(no_levels(name)),
             (Codec::Snappy, None) => Compression::SNAPPY,
             (Codec::Lz4, None) => Compression::LZ4_RAW,
             (Codec::None, None) => Compression::UNCOMPRESSED,
@@ -1074,6 +1084,17 @@ mod tests {
         };
         // game, ply (1 to 80) and number (1 to 40)
         assert_eq!([range(1), range(2), range(3)], [(42, 44), (1, 80), (1, 40)]);
+    }
+
+    #[test]
+    fn codecs_are_named_as_the_command_line_takes_them() {
+        let names: Vec<&str> = Codec::value_variants().iter().map(|codec| codec.name()).collect();
+        let taken: Vec<String> = Codec::value_variants()
+            .iter()
+            .map(|codec| codec.to_possible_value().unwrap().get_name().to_owned())
+            .collect();
+        assert_eq!(names, ["snappy", "zstd", "lz4", "gzip", "none"]);
+        assert_eq!(names, taken);
     }
 
     #[test]
