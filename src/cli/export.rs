@@ -245,7 +245,9 @@ fn text_compression(args: &Args, output: Option<&Path>) -> Result<Option<FileCom
             )));
         }
     };
-    if let (Some(path), Some(_)) = (output.filter(|_| named != chosen), args.compression) {
+    // (a device or FIFO, `/dev/stdout`, takes what it is given)
+    let file = output.filter(|path| fs::metadata(path).map_or(true, |metadata| metadata.is_file()));
+    if let (Some(path), Some(_)) = (file.filter(|_| named != chosen), args.compression) {
         let say = |codec: Option<FileCodec>| codec.map_or("no compression", FileCodec::name);
         return Err(Error::Usage(format!(
             "{}: the name says {}, --compression says {}",

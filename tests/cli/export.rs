@@ -275,6 +275,11 @@ fn csv_and_json_lines_are_compressed_as_their_name_or_compression_says() {
             .output()
             .unwrap();
         assert_eq!(decompressed(&piped.stdout), plain, "{format}");
+        // a device takes what --compression says, whatever its name
+        let args = ["export", "--table", "moves", "--format", format, "--compression", "zstd", "-o", "/dev/stdout"];
+        let device = sanfen(&args).arg(file).output().unwrap();
+        assert_eq!(device.status.code(), Some(0), "{}", String::from_utf8_lossy(&device.stderr));
+        assert_eq!(decompressed(&device.stdout), plain, "{format}");
     }
     let path = |name: &str| dir.path(name);
     for (args, message) in [
