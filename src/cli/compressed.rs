@@ -126,14 +126,6 @@ impl<W: Write> Write for Encoder<W> {
         }
     }
 
-    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        match self {
-            Encoder::Plain(inner) => inner.write_all(buf),
-            Encoder::Zstd(encoder) => encoder.write_all(buf),
-            Encoder::Gzip(encoder) => encoder.write_all(buf),
-        }
-    }
-
     fn flush(&mut self) -> io::Result<()> {
         match self {
             Encoder::Plain(inner) => inner.flush(),

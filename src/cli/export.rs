@@ -190,7 +190,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
     let columns = args.table == Table::Moves;
     let mut sink = Sink::new(format, target, &schema, terminal, columns, (compression, text_compression))
         .map_err(&output_error)?;
-    let mut exporter = Exporter { args, options, compression, sink: &mut sink, games: 0, failed: false };
+    let mut exporter = Exporter { args, options, sink: &mut sink, games: 0, failed: false };
     let result = exporter.all_inputs();
     let failed = exporter.failed;
     match result {
@@ -318,8 +318,6 @@ impl From<io::Error> for Stop {
 struct Exporter<'a> {
     args: &'a Args,
     options: MoveRowOptions,
-    /// How Parquet pages are compressed.
-    compression: Compression,
     sink: &'a mut Sink,
     /// Games read in the input being read.
     games: u64,
@@ -391,7 +389,9 @@ impl Exporter<'_> {
     /// The moves table's rows of one input.
     fn moves_of(&mut self, file: &str, input: Input) -> Result<Result<(), String>, Stop> {
         match &self.sink.kind {
-            SinkKind::Columns { columns, .. } => return self.encoded_moves_of(file, input, columns.clone()),
+            SinkKind::Columns { columns, compression, .. } => {
+                return self.encoded_moves_of(file, input, columns.clone(), *compression);
+            }
             &SinkKind::Text { csv, terminal, .. } => return self.text_moves_of(file, input, csv, terminal),
             SinkKind::Parquet(_) => {}
         }
@@ -417,14 +417,15 @@ impl Exporter<'_> {
 
 impl Exporter<'_> {
     /// The moves table's rows of one input, as Parquet row groups encoded
+    /// (the leaf columns `columns`, pages compressed as `compression` says)
     /// on the threads that read the games (one per chunk of the input).
     fn encoded_moves_of(
         &mut self,
         file: &str,
         input: Input,
         columns: Arc<[ColumnDescPtr]>,
+        compression: Compression,
     ) -> Result<Result<(), String>, Stop> {
-        let compression = self.compression;
         let work =
             EncodeWork { options: self.options, columns, file: file.into(), compression, spare: Mutex::default() };
         self.chunks_of(input, ROW_GROUP_BYTES, work, |sink, encoded: Encoded, before| {
