@@ -4,9 +4,11 @@
 //! The library builds the rows as Arrow record batches
 //! ([`sanfen::pgn::table`]: the one schema the Python package uses too),
 //! chunks of games read on `-j N` threads and handed back in input order;
-//! this module writes them out. The moves table's Parquet pages are encoded
-//! from the rows on those threads ([`super::moves_parquet`]). The games are
-//! numbered from 1 in each input: `file` and `game` join the two tables.
+//! this module writes them out. The moves table skips the record batches:
+//! its Parquet pages are encoded from the rows on those threads
+//! ([`super::moves_parquet`]), and so are its lines of CSV and JSON Lines
+//! ([`Fields::push_move`]). The games are numbered from 1 in each input:
+//! `file` and `game` join the two tables.
 //!
 //! An output file is written under a temporary name beside it and takes its
 //! name only when every input was read ([`NewFile`]): an interrupted run
@@ -38,8 +40,8 @@ use parquet::schema::types::{ColumnDescPtr, ColumnPath};
 use sanfen::pgn::game::PARALLEL_CHUNK_TARGET;
 use sanfen::pgn::input::Input;
 use sanfen::pgn::parallel::{ChunkWork, Ordered, threads_or_cores};
-use sanfen::pgn::rows::{MoveRowOptions, MoveRows, read_move_rows_input};
-use sanfen::pgn::table::{games_schema, moves_batch, moves_schema, read_game_table_input};
+use sanfen::pgn::rows::{MoveRow, MoveRowOptions, MoveRows, read_move_rows_input};
+use sanfen::pgn::table::{games_schema, moves_batch, moves_schema, read_game_table_input, side_name};
 use sanfen::pgn::{Chunk, Chunker, ReadError};
 
 use super::check::{escape, progress_bar};
@@ -427,7 +429,7 @@ impl Exporter<'_> {
         compression: Compression,
     ) -> Result<Result<(), String>, Stop> {
         let work =
-            EncodeWork { options: self.options, columns, file: file.into(), compression, spare: Mutex::default() };
+            EncodeWork { options: self.options, columns, file: file.into(), compression, spare: Spare::default() };
         self.chunks_of(input, ROW_GROUP_BYTES, work, |sink, encoded: Encoded, before| {
             let games = encoded.games;
             sink.row_group(encoded, before)?;
@@ -447,7 +449,8 @@ impl Exporter<'_> {
         terminal: bool,
     ) -> Result<Result<(), String>, Stop> {
         let schema = self.sink.schema.clone();
-        let work = TextWork { options: self.options, file: file.into(), schema, csv, terminal };
+        let work =
+            TextWork { options: self.options, file: file.into(), schema, csv, terminal, spare: Spare::default() };
         let mut buffer = Vec::new();
         self.chunks_of(input, PARALLEL_CHUNK_TARGET, work, |sink, rows: TextRows, before| {
             let SinkKind::Text { out, .. } = &mut sink.kind else {
@@ -506,20 +509,38 @@ struct TextWork {
     /// The moves table's.
     schema: SchemaRef,
     csv: bool,
-    /// Control characters escaped (see [`csv_fields`]).
+    /// Control characters escaped (see [`Fields`]).
     terminal: bool,
+    spare: Spare,
 }
 
 impl ChunkWork for TextWork {
     type Output = (Result<TextRows, ReadError>, Vec<u8>);
 
     fn work(&self, chunk: Chunk) -> Self::Output {
-        let rows = MoveRows::of_chunk(&chunk, 1, self.options).and_then(|rows| {
-            let games = rows.games;
-            let batch = moves_batch(rows, &self.file, &self.schema).map_err(io::Error::other)?;
-            Ok(TextRows::of(&batch, games, self.csv, self.terminal))
-        });
-        (rows, chunk.data)
+        let mut rows = self.spare.take(self.options);
+        let text =
+            rows.read_chunk(&chunk, 1).map(|()| TextRows::of(&rows, &self.file, &self.schema, self.csv, self.terminal));
+        self.spare.give(rows);
+        (text, chunk.data)
+    }
+}
+
+/// Rows whose chunk is done, for the next chunks (one per thread at most):
+/// their columns' memory is reused, not allocated and faulted in again for
+/// every chunk.
+#[derive(Default)]
+struct Spare(Mutex<Vec<MoveRows>>);
+
+impl Spare {
+    /// Rows for `options`: spare ones, or new.
+    fn take(&self, options: MoveRowOptions) -> MoveRows {
+        let spare = self.0.lock().unwrap_or_else(PoisonError::into_inner).pop();
+        spare.unwrap_or_else(|| MoveRows::new(options))
+    }
+
+    fn give(&self, rows: MoveRows) {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).push(rows);
     }
 }
 
@@ -541,36 +562,32 @@ struct TextRows {
 }
 
 impl TextRows {
-    /// The lines of `batch` (rows of the moves table: `file` first, then
-    /// `game`), the moves of `games` games.
-    fn of(batch: &RecordBatch, games: u64, csv: bool, terminal: bool) -> TextRows {
-        let columns = batch.num_columns();
-        let game = batch.column(1).as_primitive::<UInt64Type>().values().to_vec();
+    /// The lines of `rows`, the moves of `file` (rows of the moves table
+    /// `schema`: `file` first, then `game`), written from the rows as
+    /// [`Sink::write`] writes their record batch.
+    fn of(rows: &MoveRows, file: &str, schema: &SchemaRef, csv: bool, terminal: bool) -> TextRows {
+        let keys = (!csv).then(|| json_keys(schema));
         let (mut prefix, mut text, mut field) = (String::new(), String::new(), String::new());
-        let mut ends = Vec::with_capacity(batch.num_rows());
-        if batch.num_rows() > 0 {
-            if csv {
-                csv_fields(&mut prefix, &mut field, batch, 0, terminal, 0..1);
-                prefix.push(',');
-            } else {
-                prefix.push('{');
-                json_fields(&mut prefix, batch, 0, 0..1);
-                prefix.push(',');
-                json_string(&mut prefix, batch.schema_ref().field(1).name());
-                prefix.push(':');
-            }
+        if keys.is_some() {
+            prefix.push('{');
         }
-        for row in 0..batch.num_rows() {
-            if csv {
-                csv_fields(&mut text, &mut field, batch, row, terminal, 2..columns);
-            } else {
-                json_fields(&mut text, batch, row, 2..columns);
+        let mut fields = Fields::new(&mut prefix, &mut field, keys.as_deref(), terminal);
+        fields.push(Some(Value::Text(file)));
+        // the game's key, or the comma before its field
+        fields.key();
+        let mut ends = Vec::with_capacity(rows.len());
+        for row in rows.rows() {
+            let mut fields = Fields::new(&mut text, &mut field, keys.as_deref(), terminal);
+            // after `file` and `game`
+            fields.column = 2;
+            fields.push_move(&row);
+            if !csv {
                 text.push('}');
             }
             text.push('\n');
             ends.push(text.len());
         }
-        TextRows { games, prefix, game, text, ends }
+        TextRows { games: rows.games, prefix, game: rows.game.clone(), text, ends }
     }
 
     /// Appends the lines to `out`, their games numbered after `before`.
@@ -587,7 +604,7 @@ impl TextRows {
 
 /// Appends `n` in decimal.
 fn push_number(out: &mut Vec<u8>, n: u64) {
-    out.extend_from_slice(decimal(n, &mut [0; 20]).as_bytes());
+    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
 /// An integer of `magnitude`, negative or not, in decimal.
@@ -595,22 +612,7 @@ fn push_integer(out: &mut String, negative: bool, magnitude: u64) {
     if negative {
         out.push('-');
     }
-    out.push_str(decimal(magnitude, &mut [0; 20]));
-}
-
-/// `n` in decimal, written at the end of `digits` (as `{n}` writes it,
-/// without the formatting machinery's cost).
-fn decimal(mut n: u64, digits: &mut [u8; 20]) -> &str {
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    core::str::from_utf8(&digits[at..]).expect("ASCII digits")
+    out.push_str(itoa::Buffer::new().format(magnitude));
 }
 
 /// The bytes of PGN per Parquet row group, about: some 75,000 moves.
@@ -634,24 +636,20 @@ struct EncodeWork {
     /// The moves table's leaf columns.
     columns: Arc<[ColumnDescPtr]>,
     compression: Compression,
-    /// Rows whose chunk is encoded, for the next chunks (one per thread at
-    /// most): their columns' memory is reused, not allocated and faulted in
-    /// again for every chunk.
-    spare: Mutex<Vec<MoveRows>>,
+    spare: Spare,
 }
 
 impl ChunkWork for EncodeWork {
     type Output = (Result<Encoded, ReadError>, Vec<u8>);
 
     fn work(&self, chunk: Chunk) -> Self::Output {
-        let spare = self.spare.lock().unwrap_or_else(PoisonError::into_inner).pop();
-        let mut rows = spare.unwrap_or_else(|| MoveRows::new(self.options));
+        let mut rows = self.spare.take(self.options);
         let encoded = rows.read_chunk(&chunk, 1).and_then(|()| {
             let chunks = encode_moves(&rows, &self.file, &self.columns, self.compression).map_err(io::Error::other)?;
             // the game numbers go with the chunks; the rows' other columns stay
             Ok(Encoded { games: rows.games, game: core::mem::take(&mut rows.game), chunks })
         });
-        self.spare.lock().unwrap_or_else(PoisonError::into_inner).push(rows);
+        self.spare.give(rows);
         (encoded, chunk.data)
     }
 }
@@ -766,14 +764,10 @@ impl Sink {
             SinkKind::Columns { .. } => Err(io::Error::other("record batches go to row groups")),
             SinkKind::Text { out, csv, terminal } => {
                 let (mut line, mut field) = (String::new(), String::new());
+                let keys = (!*csv).then(|| json_keys(batch.schema_ref()));
                 for row in 0..batch.num_rows() {
                     line.clear();
-                    if *csv {
-                        csv_row(&mut line, &mut field, batch, row, *terminal);
-                    } else {
-                        json_row(&mut line, batch, row);
-                    }
-                    line.push('\n');
+                    batch_line(&mut line, &mut field, keys.as_deref(), batch, row, *terminal);
                     out.write_all(line.as_bytes())?;
                 }
                 Ok(())
@@ -856,80 +850,48 @@ fn value(column: &dyn Array, row: usize) -> Option<Value<'_>> {
     })
 }
 
-/// Writes a value that is not text: a number, a boolean, NAGs (joined by
-/// `separator`), a map (as a JSON object).
-fn write_plain(out: &mut String, value: &Value<'_>, separator: char) {
-    use core::fmt::Write as _;
-    match value {
-        Value::Text(text) => out.push_str(text),
-        Value::Unsigned(n) => push_integer(out, false, *n),
-        Value::Signed(n) => push_integer(out, *n < 0, n.unsigned_abs()),
-        // a whole number (most clocks) as Rust writes it, `180` for 180.0,
-        // without the float formatting's cost
-        Value::Float(x) if x.fract() == 0.0 && x.abs() < 1e15 && !(*x == 0.0 && x.is_sign_negative()) => {
-            push_integer(out, *x < 0.0, x.abs() as u64);
-        }
-        Value::Float(x) => {
-            let _ = write!(out, "{x}");
-        }
-        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Nags(nags) => {
-            for (k, nag) in nags.iter().enumerate() {
-                if k > 0 {
-                    out.push(separator);
-                }
-                let _ = write!(out, "{nag}");
-            }
-        }
-        Value::Map(keys, values, range) => {
-            out.push('{');
-            for i in range.clone() {
-                if i > range.start {
-                    out.push(',');
-                }
-                json_string(out, keys.value(i));
-                out.push(':');
-                if values.is_valid(i) {
-                    json_string(out, values.value(i));
-                } else {
-                    out.push_str("null");
-                }
-            }
-            out.push('}');
-        }
+/// `x` as Rust writes it (`{x}`): a whole number (most clocks) without the
+/// float formatting's cost, `180` for 180.0.
+fn push_float(out: &mut String, x: f64) {
+    if x.fract() == 0.0 && x.abs() < 1e15 && !(x == 0.0 && x.is_sign_negative()) {
+        push_integer(out, x < 0.0, x.abs() as u64);
+    } else {
+        let _ = core::fmt::Write::write_fmt(out, format_args!("{x}"));
     }
 }
 
-/// A row as a JSON object; text escaped so that no control character (C0,
-/// DEL, C1) is written raw.
-fn json_row(out: &mut String, batch: &RecordBatch, row: usize) {
-    out.push('{');
-    json_fields(out, batch, row, 0..batch.num_columns());
-    out.push('}');
+/// Appends row `row` of `batch` as a line of CSV (`keys` is `None`) or
+/// JSON (see [`Fields`]).
+fn batch_line(
+    out: &mut String,
+    field: &mut String,
+    keys: Option<&[String]>,
+    batch: &RecordBatch,
+    row: usize,
+    terminal: bool,
+) {
+    if keys.is_some() {
+        out.push('{');
+    }
+    let mut fields = Fields::new(out, field, keys, terminal);
+    for column in batch.columns() {
+        fields.push(value(column, row));
+    }
+    if keys.is_some() {
+        out.push('}');
+    }
+    out.push('\n');
 }
 
-/// The members of a row's JSON object for the columns `columns`, each but
-/// the first column's after a comma.
-fn json_fields(out: &mut String, batch: &RecordBatch, row: usize, columns: Range<usize>) {
-    let fields = batch.schema_ref().fields();
-    for i in columns {
-        let (field, column) = (&fields[i], batch.column(i));
-        if i > 0 {
-            out.push(',');
-        }
-        json_string(out, field.name());
-        out.push(':');
-        match value(column, row) {
-            None => out.push_str("null"),
-            Some(Value::Text(text)) => json_string(out, text),
-            Some(nags @ Value::Nags(_)) => {
-                out.push('[');
-                write_plain(out, &nags, ',');
-                out.push(']');
-            }
-            Some(other) => write_plain(out, &other, ','),
-        }
-    }
+/// Each column's name as a JSON object's key, with its colon.
+fn json_keys(schema: &SchemaRef) -> Vec<String> {
+    let key = |name: &str| {
+        let mut key = String::new();
+        json_string(&mut key, name);
+        key.push(':');
+        key
+    };
+    schema.fields().iter().map(|field| key(field.name())).collect()
 }
 
 fn json_string(out: &mut String, text: &str) {
@@ -957,43 +919,191 @@ fn json_string(out: &mut String, text: &str) {
     out.push('"');
 }
 
-/// A row as CSV: null is an empty field, NAGs are separated by spaces,
-/// the other tags are a JSON object; fields quoted when they need it.
-/// Written to a terminal, control characters are escaped.
-fn csv_row(out: &mut String, field: &mut String, batch: &RecordBatch, row: usize, terminal: bool) {
-    csv_fields(out, field, batch, row, terminal, 0..batch.num_columns());
+/// A row's fields, one after another: as CSV (`keys` is `None`), or as the
+/// members of a JSON object (with the columns' `keys`, see [`json_keys`]),
+/// each but the first column's after a comma.
+///
+/// In CSV, null is an empty field, NAGs are separated by spaces, the other
+/// tags are a JSON object; fields are quoted when they need it, and written
+/// to a `terminal`, their control characters are escaped. In JSON, text is
+/// escaped so that no control character (C0, DEL, C1) is written raw.
+struct Fields<'a> {
+    out: &'a mut String,
+    /// Room for a CSV field written before it is quoted.
+    field: &'a mut String,
+    keys: Option<&'a [String]>,
+    terminal: bool,
+    /// The next field's column.
+    column: usize,
 }
 
-/// The fields of a row's CSV line for the columns `columns`, each but the
-/// first column's after a comma (see [`csv_row`]).
-fn csv_fields(
-    out: &mut String,
-    field: &mut String,
-    batch: &RecordBatch,
-    row: usize,
-    terminal: bool,
-    columns: Range<usize>,
-) {
-    for i in columns {
-        let column = batch.column(i);
-        if i > 0 {
-            out.push(',');
+impl<'a> Fields<'a> {
+    fn new(out: &'a mut String, field: &'a mut String, keys: Option<&'a [String]>, terminal: bool) -> Fields<'a> {
+        Fields { out, field, keys, terminal, column: 0 }
+    }
+
+    /// Starts the next field: the comma before it and, in JSON, its key.
+    #[inline]
+    fn key(&mut self) {
+        if self.column > 0 {
+            self.out.push(',');
         }
-        let Some(value) = value(column, row) else { continue };
+        if let Some(keys) = self.keys {
+            self.out.push_str(&keys[self.column]);
+        }
+        self.column += 1;
+    }
+
+    fn json(&self) -> bool {
+        self.keys.is_some()
+    }
+
+    /// Writes the next field, a value of any column (see [`value`]).
+    fn push(&mut self, value: Option<Value<'_>>) {
         match value {
-            Value::Unsigned(_) | Value::Signed(_) | Value::Float(_) | Value::Bool(_) => {
-                write_plain(out, &value, ' ');
+            None => self.null(),
+            Some(Value::Text(text)) => self.text(text),
+            Some(Value::Unsigned(n)) => self.unsigned(n),
+            Some(Value::Signed(n)) => self.signed(n),
+            Some(Value::Float(x)) => self.float(x),
+            Some(Value::Bool(b)) => self.bool(b),
+            Some(Value::Nags(nags)) => self.nags(nags),
+            Some(Value::Map(keys, values, range)) => self.map(keys, values, range),
+        }
+    }
+
+    /// The next field, or null for `None`.
+    #[inline]
+    fn or_null<T>(&mut self, value: Option<T>, push: impl FnOnce(&mut Self, T)) {
+        match value {
+            Some(value) => push(self, value),
+            None => self.null(),
+        }
+    }
+
+    #[inline]
+    fn null(&mut self) {
+        self.key();
+        if self.json() {
+            self.out.push_str("null");
+        }
+    }
+
+    #[inline]
+    fn text(&mut self, text: &str) {
+        self.key();
+        if self.json() {
+            json_string(self.out, text);
+        } else {
+            push_csv_text(self.out, text, self.terminal);
+        }
+    }
+
+    #[inline]
+    fn unsigned(&mut self, n: u64) {
+        self.key();
+        push_integer(self.out, false, n);
+    }
+
+    #[inline]
+    fn signed(&mut self, n: i64) {
+        self.key();
+        push_integer(self.out, n < 0, n.unsigned_abs());
+    }
+
+    #[inline]
+    fn float(&mut self, x: f64) {
+        self.key();
+        push_float(self.out, x);
+    }
+
+    #[inline]
+    fn bool(&mut self, b: bool) {
+        self.key();
+        self.out.push_str(if b { "true" } else { "false" });
+    }
+
+    /// NAGs: a JSON array, or numbers separated by spaces.
+    fn nags(&mut self, nags: &[u8]) {
+        self.key();
+        let json = self.json();
+        if json {
+            self.out.push('[');
+        }
+        for (k, &nag) in nags.iter().enumerate() {
+            if k > 0 {
+                self.out.push(if json { ',' } else { ' ' });
             }
-            _ => {
-                field.clear();
-                write_plain(field, &value, ' ');
-                if terminal {
-                    push_csv_field(out, &escape(field));
-                } else {
-                    push_csv_field(out, field);
-                }
+            push_integer(self.out, false, nag.into());
+        }
+        if json {
+            self.out.push(']');
+        }
+    }
+
+    /// A map's entries in `range`, as a JSON object (a CSV field holding
+    /// one).
+    fn map(&mut self, keys: &StringArray, values: &StringArray, range: Range<usize>) {
+        self.key();
+        let json = self.json();
+        let object = &mut *self.field;
+        object.clear();
+        object.push('{');
+        for i in range.clone() {
+            if i > range.start {
+                object.push(',');
+            }
+            json_string(object, keys.value(i));
+            object.push(':');
+            if values.is_valid(i) {
+                json_string(object, values.value(i));
+            } else {
+                object.push_str("null");
             }
         }
+        object.push('}');
+        if json {
+            self.out.push_str(object);
+        } else {
+            push_csv_text(self.out, object, self.terminal);
+        }
+    }
+
+    /// Writes a move's fields in the moves table's columns after `file`
+    /// and `game`, in the table's order: as [`moves_batch`] makes the
+    /// columns, which a test holds them to.
+    fn push_move<'r>(&mut self, row: &MoveRow<'r>) {
+        let text = |text: &'r str| (!text.is_empty()).then_some(text);
+        if let Some(path) = row.path {
+            self.text(path);
+        }
+        self.unsigned(row.ply.into());
+        self.unsigned(row.number.into());
+        self.text(side_name(row.side));
+        self.text(row.san);
+        self.text(row.uci);
+        self.or_null(text(row.written), Fields::text);
+        self.bool(row.capture);
+        self.bool(row.check);
+        self.or_null(row.clock, |fields, time| fields.float(time.as_secs_f64()));
+        self.or_null(row.elapsed, |fields, time| fields.float(time.as_secs_f64()));
+        self.or_null(row.eval_cp(), |fields, cp| fields.signed(cp.into()));
+        self.or_null(row.eval_mate(), |fields, mate| fields.signed(mate.into()));
+        self.nags(row.nags);
+        self.or_null(text(row.comment), Fields::text);
+        if let Some(fen) = row.fen {
+            self.text(fen);
+        }
+    }
+}
+
+/// Appends a CSV field as [`push_csv_field`] does, its control characters
+/// escaped when written to a `terminal`.
+fn push_csv_text(out: &mut String, text: &str, terminal: bool) {
+    if terminal {
+        push_csv_field(out, &escape(text));
+    } else {
+        push_csv_field(out, text);
     }
 }
 
@@ -1027,14 +1137,14 @@ mod tests {
 
     #[test]
     fn numbers_are_written_as_rust_writes_them() {
-        for n in [0, 7, 10, 99, 180, 65_536, u64::from(u32::MAX), u64::MAX] {
-            assert_eq!(decimal(n, &mut [0; 20]), n.to_string());
-        }
         let plain = |value: Value<'_>| {
-            let mut out = String::new();
-            write_plain(&mut out, &value, ' ');
+            let (mut out, mut field) = (String::new(), String::new());
+            Fields::new(&mut out, &mut field, None, false).push(Some(value));
             out
         };
+        for n in [0, 7, 10, 99, 180, 65_536, u64::from(u32::MAX), u64::MAX] {
+            assert_eq!(plain(Value::Unsigned(n)), n.to_string());
+        }
         for n in [0, -1, 1, i64::MIN, i64::MAX, -250, 300] {
             assert_eq!(plain(Value::Signed(n)), n.to_string());
         }
@@ -1044,6 +1154,50 @@ mod tests {
         }
         assert_eq!(plain(Value::Float(-0.0)), "-0");
         assert_eq!(plain(Value::Float(180.0)), "180");
+    }
+
+    #[test]
+    fn moves_are_written_as_their_record_batch_is() {
+        // every kind of value: clocks, an elapsed time, evaluations (a mate,
+        // a score too large for the table), NAGs, comments that need quoting
+        // and escaping, a move written otherwise, variations
+        let pgn = "[Event \"a\"]\n\n1. e4 {[%clk 0:03:00] [%eval 0.25] plain} e5 $1 $14 \
+            {say \"hi\", then\nnew line [%emt 0:00:02.5]} 2. Ng1f3!? {[%eval #-3]} (2. Nc3 \
+            {[%eval 99999999999]} Nc6 (2... Nf6 {\u{1b}[31m})) 2... Nc6 {[%clk 1:00:00.25]} *\n\n\
+            [Event \"b\"]\n\n1. d4 d5 *\n";
+        let file = "dir/a, b.pgn";
+        for (fen, variations) in [(false, false), (true, false), (false, true), (true, true)] {
+            let options = MoveRowOptions { fen, variations };
+            let input = Input::from_reader(io::Cursor::new(pgn.as_bytes().to_vec()), None).unwrap();
+            let chunks: Vec<MoveRows> = read_move_rows_input(input, 1, options).unwrap().map(Result::unwrap).collect();
+            let [rows] = &chunks[..] else { panic!("{} chunks", chunks.len()) };
+            assert_eq!(rows.len(), if variations { 9 } else { 6 });
+            let schema = moves_schema(options);
+            let batch = moves_batch(rows.clone(), file, &schema).unwrap();
+            for (csv, terminal) in [(true, false), (true, true), (false, false)] {
+                let mut written = Vec::new();
+                TextRows::of(rows, file, &schema, csv, terminal).write(&mut written, 0);
+                let (mut expected, mut field) = (String::new(), String::new());
+                let keys = (!csv).then(|| json_keys(&schema));
+                for row in 0..batch.num_rows() {
+                    batch_line(&mut expected, &mut field, keys.as_deref(), &batch, row, terminal);
+                }
+                assert_eq!(String::from_utf8(written).unwrap(), expected, "{options:?}, csv {csv}");
+            }
+        }
+        let mut written = Vec::new();
+        let options = MoveRowOptions::default();
+        let input = Input::from_reader(io::Cursor::new(pgn.as_bytes().to_vec()), None).unwrap();
+        for rows in read_move_rows_input(input, 1, options).unwrap() {
+            TextRows::of(&rows.unwrap(), file, &moves_schema(options), true, false).write(&mut written, 0);
+        }
+        let lines: Vec<&str> = core::str::from_utf8(&written).unwrap().lines().collect();
+        assert_eq!(lines[0], "\"dir/a, b.pgn\",1,1,1,white,e4,e2e4,,false,false,180,,25,,,plain");
+        assert_eq!(lines[1], "\"dir/a, b.pgn\",1,2,1,black,e5,e7e5,,false,false,,2.5,,,1 14,\"say \"\"hi\"\", then");
+        assert_eq!(lines[2], "new line\"");
+        assert_eq!(lines[3], "\"dir/a, b.pgn\",1,3,2,white,Nf3,g1f3,Ng1f3!?,false,false,,,,-3,5,");
+        assert_eq!(lines[4], "\"dir/a, b.pgn\",1,4,2,black,Nc6,b8c6,,false,false,3600.25,,,,,");
+        assert_eq!(lines[5], "\"dir/a, b.pgn\",2,1,1,white,d4,d2d4,,false,false,,,,,,");
     }
 
     #[test]

@@ -368,19 +368,31 @@ impl SparseColumn<Eval> {
     /// tables store it, in 32 bits: a score beyond, which no engine gives,
     /// is left out).
     pub fn centipawns(&self) -> impl Iterator<Item = (usize, i32)> + '_ {
-        self.present.iter().filter_map(|&(row, eval)| match eval.score {
-            Score::Centipawns(cp) => Some((row, i32::try_from(cp).ok()?)),
-            Score::Mate(_) => None,
-        })
+        self.present.iter().filter_map(|&(row, eval)| Some((row, stored_centipawns(eval)?)))
     }
 
     /// The rows whose evaluation is a mate, each with its number of moves
     /// (negative when Black mates).
     pub fn mates(&self) -> impl Iterator<Item = (usize, i32)> + '_ {
-        self.present.iter().filter_map(|&(row, eval)| match eval.score {
-            Score::Mate(n) => Some((row, n)),
-            Score::Centipawns(_) => None,
-        })
+        self.present.iter().filter_map(|&(row, eval)| Some((row, stored_mate(eval)?)))
+    }
+}
+
+/// An evaluation in centipawns as the tables store it, in 32 bits (a
+/// score beyond, which no engine gives, is left out); `None` for a mate.
+fn stored_centipawns(eval: Eval) -> Option<i32> {
+    match eval.score {
+        Score::Centipawns(cp) => i32::try_from(cp).ok(),
+        Score::Mate(_) => None,
+    }
+}
+
+/// A mate's number of moves (negative when Black mates); `None` for a
+/// score in centipawns.
+fn stored_mate(eval: Eval) -> Option<i32> {
+    match eval.score {
+        Score::Mate(n) => Some(n),
+        Score::Centipawns(_) => None,
     }
 }
 
@@ -513,6 +525,24 @@ impl MoveRows {
     ///
     /// `i` is not below [`MoveRows::len`].
     pub fn row(&self, i: usize) -> MoveRow<'_> {
+        self.row_with(i, self.clock.get(i), self.elapsed.get(i), self.eval.get(i))
+    }
+
+    /// Every row, in order (the sparse columns walked along, not searched
+    /// for each row).
+    pub fn rows(&self) -> impl Iterator<Item = MoveRow<'_>> {
+        let sparse = self.clock.iter().zip(self.elapsed.iter()).zip(self.eval.iter());
+        sparse.enumerate().map(|(i, ((clock, elapsed), eval))| self.row_with(i, clock, elapsed, eval))
+    }
+
+    /// Row `i`, with the values of its sparse columns.
+    fn row_with(
+        &self,
+        i: usize,
+        clock: Option<Duration>,
+        elapsed: Option<Duration>,
+        eval: Option<Eval>,
+    ) -> MoveRow<'_> {
         MoveRow {
             game: self.game[i],
             ply: self.ply[i],
@@ -523,19 +553,14 @@ impl MoveRows {
             written: self.written.get(i),
             capture: self.capture[i],
             check: self.check[i],
-            clock: self.clock.get(i),
-            elapsed: self.elapsed.get(i),
-            eval: self.eval.get(i),
+            clock,
+            elapsed,
+            eval,
             nags: self.nags(i),
             comment: self.comment.get(i),
             fen: self.fen.as_ref().map(|fens| fens.get(i)),
             path: self.path.as_ref().map(|paths| paths.get(i)),
         }
-    }
-
-    /// Every row, in order.
-    pub fn rows(&self) -> impl Iterator<Item = MoveRow<'_>> {
-        (0..self.len()).map(|i| self.row(i))
     }
 
     /// Room for `moves` more rows.
@@ -784,6 +809,19 @@ pub struct MoveRow<'a> {
     pub fen: Option<&'a str>,
     /// The line's path ([`MoveRows::path`]), when variations are asked for.
     pub path: Option<&'a str>,
+}
+
+impl MoveRow<'_> {
+    /// The evaluation in centipawns, as the tables' `eval_cp` holds it
+    /// (see [`SparseColumn::centipawns`]).
+    pub fn eval_cp(&self) -> Option<i32> {
+        self.eval.and_then(stored_centipawns)
+    }
+
+    /// The mate's number of moves, as the tables' `eval_mate` holds it.
+    pub fn eval_mate(&self) -> Option<i32> {
+        self.eval.and_then(stored_mate)
+    }
 }
 
 /// PGN bytes per mainline move in the densest games (move numbers, tags and
