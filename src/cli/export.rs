@@ -83,7 +83,9 @@ pub struct Args {
     #[arg(short, long, value_name = "PATH")]
     output: Option<PathBuf>,
     /// Threads that read games [default: one per core]. With more than one,
-    /// this thread reads the input and writes the table.
+    /// this thread reads the input and writes the table. A zstd-compressed
+    /// CSV or JSON Lines file is compressed on as many threads of zstd's own
+    /// (the file is the same whatever N).
     #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     jobs: Option<u32>,
     /// No progress bar, even on a terminal.
@@ -190,7 +192,8 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
     // control characters are escaped in CSV text written to a terminal
     let terminal = output.is_none() && io::stdout().is_terminal();
     let columns = args.table == Table::Moves;
-    let mut sink = Sink::new(format, target, &schema, terminal, columns, (compression, text_compression))
+    let workers = threads_or_cores(args.jobs.map_or(0, |n| n as usize));
+    let mut sink = Sink::new(format, target, &schema, terminal, columns, (compression, text_compression), workers)
         .map_err(&output_error)?;
     let mut exporter = Exporter { args, options, sink: &mut sink, games: 0, failed: false };
     let result = exporter.all_inputs();
@@ -707,8 +710,9 @@ enum SinkKind {
 
 impl Sink {
     /// A sink of `format` writing to `target`, compressed as `compression`
-    /// says (Parquet's pages, or a text file); with `columns`, Parquet row
-    /// groups come encoded ([`Sink::row_group`]).
+    /// says (Parquet's pages, or a text file, on `workers` threads for zstd:
+    /// see [`Encoder::new`]); with `columns`, Parquet row groups come
+    /// encoded ([`Sink::row_group`]).
     fn new(
         format: Format,
         target: Box<dyn Write + Send>,
@@ -716,6 +720,7 @@ impl Sink {
         terminal: bool,
         columns: bool,
         (compression, text_compression): (Compression, Option<FileCompression>),
+        workers: usize,
     ) -> io::Result<Sink> {
         const BUFFER: usize = 1 << 16;
         let kind = match format {
@@ -732,7 +737,7 @@ impl Sink {
                 }
             }
             Format::Csv | Format::Jsonl => {
-                let mut out = BufWriter::with_capacity(BUFFER, Encoder::new(target, text_compression)?);
+                let mut out = BufWriter::with_capacity(BUFFER, Encoder::new(target, text_compression, workers)?);
                 let csv = format == Format::Csv;
                 if csv {
                     let names: Vec<String> = schema.fields().iter().map(|field| csv_field(field.name())).collect();

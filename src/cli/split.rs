@@ -14,6 +14,7 @@ use std::num::{NonZeroU64, NonZeroUsize};
 use std::path::{Path, PathBuf};
 
 use sanfen::pgn::input::{Compression, Input, NotText, ReadError};
+use sanfen::pgn::parallel::threads_or_cores;
 use sanfen::pgn::split::{PartSize, Parts, ranges};
 
 use super::compressed::{Encoder, FileCodec, FileCompression};
@@ -62,6 +63,11 @@ pub struct Args {
     /// to 9, default 6), as the `zstd` and `gzip` tools have them.
     #[arg(long, value_name = "N", requires = "compression")]
     compression_level: Option<u32>,
+    /// Threads that compress zstd parts [default: one per core]; the parts
+    /// are the same byte for byte whatever their number. (gzip compresses on
+    /// one thread, and plain parts need none.)
+    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    jobs: Option<u32>,
     /// The PGN file: plain, or compressed (gzip, zstd, bzip2, told by its
     /// first bytes; `--ranges` refuses them). Not standard input.
     #[arg(value_name = "FILE")]
@@ -102,7 +108,8 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
     };
     let compression =
         args.compression.map(|codec| codec.at(args.compression_level)).transpose().map_err(Error::Usage)?;
-    write_parts(&args.file, &name, size, args.output.as_deref(), compression)
+    let workers = threads_or_cores(args.jobs.map_or(0, |n| n as usize));
+    write_parts(&args.file, &name, size, args.output.as_deref(), compression, workers)
 }
 
 /// `--ranges N`: the ranges on standard output.
@@ -149,13 +156,15 @@ enum Size {
 }
 
 /// `--parts N` or `--size BYTES`: the parts written (compressed as
-/// `written_as` says), one line each on standard output.
+/// `written_as` says, zstd on `workers` threads), one line each on standard
+/// output.
 fn write_parts(
     path: &std::ffi::OsStr,
     name: &str,
     size: Size,
     output: Option<&Path>,
     written_as: Option<FileCompression>,
+    workers: usize,
 ) -> Result<ExitCode, Error> {
     let file_error = |source| Error::File { path: name.to_owned(), source };
     let open = || Input::open(path).map_err(|err| file_error(err.into()));
@@ -204,7 +213,7 @@ fn write_parts(
                 part.finish(before, &stdout)?;
             }
             let file = NewFile::create(&names.path(piece.part), "split")?;
-            let writer = file.file().try_clone().and_then(|writer| Encoder::new(writer, written_as));
+            let writer = file.file().try_clone().and_then(|writer| Encoder::new(writer, written_as, workers));
             let writer = writer.map_err(|source| Error::File { path: file.name().to_owned(), source })?;
             current = Some(Part { file, writer, number: piece.part, start: before });
         }

@@ -269,6 +269,12 @@ fn csv_and_json_lines_are_compressed_as_their_name_or_compression_says() {
             let bytes = fs::read(&path).unwrap();
             assert!(bytes.len() < plain.len() / 2, "{path}");
             assert_eq!(decompressed(&bytes), plain, "{path}");
+            // the same file whatever -j (zstd's threads too)
+            let one = dir.path(&format!("moves-{name}-j1.{format}.{extension}"));
+            all[4] = "1";
+            all[6] = &one;
+            sanfen(&all).assert().success();
+            assert!(fs::read(&one).unwrap() == bytes, "{one}");
         }
         // to standard output: as --compression says
         let piped = sanfen(&["export", "--table", "moves", "--format", format, "--compression", "gzip", file])
@@ -323,7 +329,7 @@ fn csv_and_json_lines_are_compressed_as_their_name_or_compression_says() {
     // nothing left of the refused runs
     let names = dir.names();
     assert!(names.iter().all(|name| name.starts_with("moves-")), "{names:?}");
-    assert_eq!(names.len(), 8);
+    assert_eq!(names.len(), 16);
 }
 
 #[test]

@@ -227,6 +227,30 @@ fn compressed_parts_are_the_input_once_decompressed() {
 }
 
 #[test]
+fn zstd_parts_are_the_same_whatever_the_threads() {
+    // 8 MB in 2 parts: each some 2 zstd jobs of 2 MiB at level 1
+    let data_file = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/pgn/stockfish-books/8moves_v3.pgn");
+    let dir = Dir::new("zstd-threads");
+    let parts = |jobs: &str| {
+        let out = dir.path(&format!("j{jobs}"));
+        let args =
+            ["split", "--parts", "2", "--compression", "zstd", "--compression-level", "1", "-j", jobs, "-o", &out];
+        stdout_of(sanfen(&args).arg(&data_file));
+        let mut paths: Vec<PathBuf> = fs::read_dir(&out).unwrap().map(|entry| entry.unwrap().path()).collect();
+        paths.sort();
+        let names: Vec<String> = paths.iter().map(|path| path.file_name().unwrap().to_string_lossy().into()).collect();
+        assert_eq!(names, ["8moves_v3-001.pgn.zst", "8moves_v3-002.pgn.zst"]);
+        paths.iter().map(|path| fs::read(path).unwrap()).collect::<Vec<_>>()
+    };
+    let one = parts("1");
+    let text: Vec<u8> = one.iter().flat_map(|part| zstd::decode_all(&part[..]).unwrap()).collect();
+    assert_eq!(text, fs::read(&data_file).unwrap());
+    for jobs in ["2", "3"] {
+        assert!(parts(jobs) == one, "-j {jobs}");
+    }
+}
+
+#[test]
 fn an_existing_part_is_never_overwritten() {
     let dir = Dir::new("existing");
     let file = dir.file("games.pgn", PGN.as_bytes());
