@@ -1090,6 +1090,35 @@ mod tests {
         assert_eq!(evals.centipawns().collect::<Vec<_>>(), [(0, -25), (4, i32::MIN)]);
         assert_eq!(evals.mates().collect::<Vec<_>>(), [(2, -3), (5, 7)]);
         assert_eq!(evals.len(), 6);
+        // a row's, the same
+        let stored: Vec<(Option<i32>, Option<i32>)> =
+            evals.iter().map(|eval| (eval.and_then(stored_centipawns), eval.and_then(stored_mate))).collect();
+        assert_eq!(
+            stored,
+            [(Some(-25), None), (None, None), (None, Some(-3)), (None, None), (Some(i32::MIN), None), (None, Some(7))]
+        );
+    }
+
+    #[test]
+    fn rows_in_order_are_the_rows_one_by_one() {
+        let pgn = b"1. e4 {[%clk 0:03:00]} e5 {[%eval #-2] [%emt 0:00:04]} 2. Nf3 {[%eval 0.3]} Nc6 *\n";
+        let input = crate::pgn::Input::from_reader(std::io::Cursor::new(pgn.to_vec()), None).unwrap();
+        let chunks: Vec<MoveRows> =
+            read_move_rows_input(input, 1, MoveRowOptions::default()).unwrap().map(Result::unwrap).collect();
+        let rows = &chunks[0];
+        let walked: Vec<MoveRow<'_>> = rows.rows().collect();
+        assert_eq!(walked, (0..rows.len()).map(|i| rows.row(i)).collect::<Vec<_>>());
+        let sparse: Vec<_> =
+            walked.iter().map(|row| (row.clock, row.elapsed, row.eval_cp(), row.eval_mate())).collect();
+        assert_eq!(
+            sparse,
+            [
+                (Some(Duration::from_secs(180)), None, None, None),
+                (None, Some(Duration::from_secs(4)), None, Some(-2)),
+                (None, None, Some(30), None),
+                (None, None, None, None),
+            ]
+        );
     }
 
     /// Every SAN of a broad set: each kind, piece, origin, capture,
