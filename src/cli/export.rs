@@ -397,7 +397,9 @@ impl Exporter<'_> {
             SinkKind::Columns { columns, compression, .. } => {
                 return self.encoded_moves_of(file, input, columns.clone(), *compression);
             }
-            &SinkKind::Text { csv, terminal, .. } => return self.text_moves_of(file, input, csv, terminal),
+            SinkKind::Text { keys, terminal, .. } => {
+                return self.text_moves_of(file, input, keys.clone(), *terminal);
+            }
             SinkKind::Parquet(_) => {}
         }
         let chunks =
@@ -440,20 +442,18 @@ impl Exporter<'_> {
         })
     }
 
-    /// The moves table's rows of one input as CSV (`csv`) or JSON Lines,
-    /// written but for their game numbers on the threads that read the
-    /// games (one chunk of the input each): this thread numbers the games
-    /// and writes.
+    /// The moves table's rows of one input as CSV or JSON Lines (with the
+    /// columns' `keys`), written but for their game numbers on the threads
+    /// that read the games (one chunk of the input each): this thread
+    /// numbers the games and writes.
     fn text_moves_of(
         &mut self,
         file: &str,
         input: Input,
-        csv: bool,
+        keys: Option<Arc<[String]>>,
         terminal: bool,
     ) -> Result<Result<(), String>, Stop> {
-        let schema = self.sink.schema.clone();
-        let work =
-            TextWork { options: self.options, file: file.into(), schema, csv, terminal, spare: Spare::default() };
+        let work = TextWork { options: self.options, file: file.into(), keys, terminal, spare: Spare::default() };
         let mut buffer = Vec::new();
         self.chunks_of(input, PARALLEL_CHUNK_TARGET, work, |sink, rows: TextRows, before| {
             let SinkKind::Text { out, .. } = &mut sink.kind else {
@@ -509,9 +509,8 @@ impl Exporter<'_> {
 struct TextWork {
     options: MoveRowOptions,
     file: Box<str>,
-    /// The moves table's.
-    schema: SchemaRef,
-    csv: bool,
+    /// The moves table's columns' keys in JSON; `None` for CSV.
+    keys: Option<Arc<[String]>>,
     /// Control characters escaped (see [`Fields`]).
     terminal: bool,
     spare: Spare,
@@ -523,7 +522,7 @@ impl ChunkWork for TextWork {
     fn work(&self, chunk: Chunk) -> Self::Output {
         let mut rows = self.spare.take(self.options);
         let text =
-            rows.read_chunk(&chunk, 1).map(|()| TextRows::of(&rows, &self.file, &self.schema, self.csv, self.terminal));
+            rows.read_chunk(&chunk, 1).map(|()| TextRows::of(&rows, &self.file, self.keys.as_deref(), self.terminal));
         self.spare.give(rows);
         (text, chunk.data)
     }
@@ -565,26 +564,25 @@ struct TextRows {
 }
 
 impl TextRows {
-    /// The lines of `rows`, the moves of `file` (rows of the moves table
-    /// `schema`: `file` first, then `game`), written from the rows as
+    /// The lines of `rows`, the moves of `file`, in CSV or in JSON (with
+    /// the moves table's `keys`, `file` first, then `game`): as
     /// [`Sink::write`] writes their record batch.
-    fn of(rows: &MoveRows, file: &str, schema: &SchemaRef, csv: bool, terminal: bool) -> TextRows {
-        let keys = (!csv).then(|| json_keys(schema));
+    fn of(rows: &MoveRows, file: &str, keys: Option<&[String]>, terminal: bool) -> TextRows {
         let (mut prefix, mut text, mut field) = (String::new(), String::new(), String::new());
         if keys.is_some() {
             prefix.push('{');
         }
-        let mut fields = Fields::new(&mut prefix, &mut field, keys.as_deref(), terminal);
+        let mut fields = Fields::new(&mut prefix, &mut field, keys, terminal);
         fields.push(Some(Value::Text(file)));
         // the game's key, or the comma before its field
         fields.key();
         let mut ends = Vec::with_capacity(rows.len());
         for row in rows.rows() {
-            let mut fields = Fields::new(&mut text, &mut field, keys.as_deref(), terminal);
+            let mut fields = Fields::new(&mut text, &mut field, keys, terminal);
             // after `file` and `game`
             fields.column = 2;
             fields.push_move(&row);
-            if !csv {
+            if keys.is_some() {
                 text.push('}');
             }
             text.push('\n');
@@ -703,7 +701,8 @@ enum SinkKind {
     },
     Text {
         out: Box<BufWriter<Encoder<Box<dyn Write + Send>>>>,
-        csv: bool,
+        /// JSON Lines: the columns' keys ([`json_keys`]); `None` for CSV.
+        keys: Option<Arc<[String]>>,
         terminal: bool,
     },
 }
@@ -738,12 +737,12 @@ impl Sink {
             }
             Format::Csv | Format::Jsonl => {
                 let mut out = BufWriter::with_capacity(BUFFER, Encoder::new(target, text_compression, workers)?);
-                let csv = format == Format::Csv;
-                if csv {
+                let keys = (format == Format::Jsonl).then(|| json_keys(schema).into());
+                if keys.is_none() {
                     let names: Vec<String> = schema.fields().iter().map(|field| csv_field(field.name())).collect();
                     writeln!(out, "{}", names.join(","))?;
                 }
-                SinkKind::Text { out: Box::new(out), csv, terminal }
+                SinkKind::Text { out: Box::new(out), keys, terminal }
             }
         };
         Ok(Sink { schema: schema.clone(), kind })
@@ -767,9 +766,8 @@ impl Sink {
         match &mut self.kind {
             SinkKind::Parquet(writer) => writer.write(batch).map_err(parquet_io),
             SinkKind::Columns { .. } => Err(io::Error::other("record batches go to row groups")),
-            SinkKind::Text { out, csv, terminal } => {
+            SinkKind::Text { out, keys, terminal } => {
                 let (mut line, mut field) = (String::new(), String::new());
-                let keys = (!*csv).then(|| json_keys(batch.schema_ref()));
                 for row in 0..batch.num_rows() {
                     line.clear();
                     batch_line(&mut line, &mut field, keys.as_deref(), batch, row, *terminal);
@@ -1181,9 +1179,9 @@ mod tests {
             let batch = moves_batch(rows.clone(), file, &schema).unwrap();
             for (csv, terminal) in [(true, false), (true, true), (false, false)] {
                 let mut written = Vec::new();
-                TextRows::of(rows, file, &schema, csv, terminal).write(&mut written, 0);
-                let (mut expected, mut field) = (String::new(), String::new());
                 let keys = (!csv).then(|| json_keys(&schema));
+                TextRows::of(rows, file, keys.as_deref(), terminal).write(&mut written, 0);
+                let (mut expected, mut field) = (String::new(), String::new());
                 for row in 0..batch.num_rows() {
                     batch_line(&mut expected, &mut field, keys.as_deref(), &batch, row, terminal);
                 }
@@ -1194,7 +1192,7 @@ mod tests {
         let options = MoveRowOptions::default();
         let input = Input::from_reader(io::Cursor::new(pgn.as_bytes().to_vec()), None).unwrap();
         for rows in read_move_rows_input(input, 1, options).unwrap() {
-            TextRows::of(&rows.unwrap(), file, &moves_schema(options), true, false).write(&mut written, 0);
+            TextRows::of(&rows.unwrap(), file, None, false).write(&mut written, 0);
         }
         let lines: Vec<&str> = core::str::from_utf8(&written).unwrap().lines().collect();
         assert_eq!(lines[0], "\"dir/a, b.pgn\",1,1,1,white,e4,e2e4,,false,false,180,,25,,,plain");
