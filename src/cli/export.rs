@@ -73,9 +73,10 @@ pub struct Args {
     /// output's name says, `.zst` or `.gz`; else none].
     #[arg(long, value_enum, value_name = "CODEC")]
     compression: Option<Codec>,
-    /// The level of `--compression zstd` (1 to 22, default 1 for Parquet's
-    /// pages and 3 for a file) or `gzip` (0 to 9, default 6).
-    #[arg(long, value_name = "N", requires = "compression")]
+    /// The level of zstd (1 to 22, default 1 for Parquet's pages and 3 for
+    /// a file) or gzip (0 to 9, default 6), chosen by `--compression` or by
+    /// the output's name (`-o moves.csv.zst --compression-level 19`).
+    #[arg(long, value_name = "N")]
     compression_level: Option<u32>,
     /// Where the table goes [default, and `-`: standard output]. Written
     /// under a temporary name beside it, which takes its name once
@@ -262,7 +263,10 @@ fn text_compression(args: &Args, output: Option<&Path>) -> Result<Option<FileCom
         )));
     }
     match (chosen, args.compression_level) {
-        (None, Some(_)) => Err(Error::Usage(no_levels("none"))),
+        (None, Some(_)) if args.compression.is_some() => Err(Error::Usage(no_levels("none"))),
+        (None, Some(level)) => Err(Error::Usage(format!(
+            "--compression-level {level}: the output is not compressed (name it .zst or .gz, or give --compression)"
+        ))),
         (None, None) => Ok(None),
         (Some(codec), level) => codec.at(level).map(Some).map_err(Error::Usage),
     }

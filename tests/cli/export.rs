@@ -261,6 +261,9 @@ fn csv_and_json_lines_are_compressed_as_their_name_or_compression_says() {
             ("b", "zst", &[][..]),
             ("c", "zst", &["--compression", "zstd", "--compression-level", "19"][..]),
             ("d", "gz", &["--compression", "gzip", "--compression-level", "1"][..]),
+            // the codec told by the name, the level given
+            ("e", "zst", &["--compression-level", "19"][..]),
+            ("f", "gz", &["--compression-level", "1"][..]),
         ] {
             let path = dir.path(&format!("moves-{name}.{format}.{extension}"));
             let mut all = vec!["export", "--table", "moves", "-j", "2", "-o", &path, file];
@@ -276,6 +279,12 @@ fn csv_and_json_lines_are_compressed_as_their_name_or_compression_says() {
             sanfen(&all).assert().success();
             assert!(fs::read(&one).unwrap() == bytes, "{one}");
         }
+        // a level for the codec the name tells is the level --compression takes
+        let read =
+            |name: &str, extension: &str| fs::read(dir.path(&format!("moves-{name}.{format}.{extension}"))).unwrap();
+        assert!(read("e", "zst") == read("c", "zst"), "{format}");
+        assert!(read("f", "gz") == read("d", "gz"), "{format}");
+        assert!(read("e", "zst") != read("b", "zst"), "{format}");
         // to standard output: as --compression says
         let piped = sanfen(&["export", "--table", "moves", "--format", format, "--compression", "gzip", file])
             .output()
@@ -320,6 +329,24 @@ fn csv_and_json_lines_are_compressed_as_their_name_or_compression_says() {
             vec!["-o", &path("t.csv.zst"), "--compression", "zstd", "--compression-level", "23"],
             "--compression-level 23: zstd levels go from 1 to 22".to_owned(),
         ),
+        (
+            vec!["-o", &path("t.csv.gz"), "--compression-level", "10"],
+            "--compression-level 10: gzip levels go from 0 to 9".to_owned(),
+        ),
+        (
+            vec!["-o", &path("t.csv"), "--compression-level", "3"],
+            "--compression-level 3: the output is not compressed (name it .zst or .gz, or give --compression)"
+                .to_owned(),
+        ),
+        (
+            vec!["--format", "jsonl", "--compression-level", "3"],
+            "--compression-level 3: the output is not compressed (name it .zst or .gz, or give --compression)"
+                .to_owned(),
+        ),
+        (
+            vec!["-o", &path("t.parquet"), "--compression-level", "3"],
+            "snappy has no levels: --compression-level is for zstd and gzip".to_owned(),
+        ),
     ] {
         let output = sanfen(&[&["export"], &args[..]].concat()).write_stdin(PGN).output().unwrap();
         assert_eq!(output.status.code(), Some(2), "{args:?}");
@@ -329,7 +356,7 @@ fn csv_and_json_lines_are_compressed_as_their_name_or_compression_says() {
     // nothing left of the refused runs
     let names = dir.names();
     assert!(names.iter().all(|name| name.starts_with("moves-")), "{names:?}");
-    assert_eq!(names.len(), 16);
+    assert_eq!(names.len(), 24);
 }
 
 #[test]
