@@ -40,8 +40,8 @@ use parquet::schema::types::{ColumnDescPtr, ColumnPath};
 use sanfen::pgn::game::PARALLEL_CHUNK_TARGET;
 use sanfen::pgn::input::Input;
 use sanfen::pgn::parallel::{ChunkWork, Ordered, threads_or_cores};
-use sanfen::pgn::rows::{MoveRow, MoveRowOptions, MoveRows, read_move_rows_input};
-use sanfen::pgn::table::{games_schema, moves_batch, moves_schema, read_game_table_input, side_name};
+use sanfen::pgn::rows::{MoveRow, MoveRowOptions, MoveRows};
+use sanfen::pgn::table::{games_schema, moves_schema, read_game_table_input, side_name};
 use sanfen::pgn::{Chunk, Chunker, ReadError};
 
 use super::check::{escape, progress_bar};
@@ -151,7 +151,9 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
         Format::Csv | Format::Jsonl => (Compression::UNCOMPRESSED, text_compression(args, output)?),
     };
     let stdout = io::stdout();
-    if output.is_none() && stdout.is_terminal() {
+    // (control characters are escaped in CSV text written to a terminal)
+    let terminal = output.is_none() && stdout.is_terminal();
+    if terminal {
         if format == Format::Parquet {
             return Err(Error::Usage(
                 "Parquet is binary: name a file with --output, or redirect standard output".into(),
@@ -190,8 +192,6 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
         Some(path) => Error::File { path: path.display().to_string(), source: err },
         None => Error::Output(err),
     };
-    // control characters are escaped in CSV text written to a terminal
-    let terminal = output.is_none() && io::stdout().is_terminal();
     let columns = args.table == Table::Moves;
     let workers = threads_or_cores(args.jobs.map_or(0, |n| n as usize));
     let mut sink = Sink::new(format, target, &schema, terminal, columns, (compression, text_compression), workers)
@@ -397,32 +397,13 @@ impl Exporter<'_> {
 
     /// The moves table's rows of one input.
     fn moves_of(&mut self, file: &str, input: Input) -> Result<Result<(), String>, Stop> {
-        match &self.sink.kind {
-            SinkKind::Columns { columns, compression, .. } => {
-                return self.encoded_moves_of(file, input, columns.clone(), *compression);
+        match &*self.sink {
+            Sink::Columns { columns, compression, .. } => {
+                self.encoded_moves_of(file, input, columns.clone(), *compression)
             }
-            SinkKind::Text { keys, terminal, .. } => {
-                return self.text_moves_of(file, input, keys.clone(), *terminal);
-            }
-            SinkKind::Parquet(_) => {}
+            Sink::Text { keys, terminal, .. } => self.text_moves_of(file, input, keys.clone(), *terminal),
+            Sink::Parquet(_) => Err(Stop::from(io::Error::other("the moves table's Parquet comes in row groups"))),
         }
-        let chunks =
-            read_move_rows_input(input, self.threads(), self.options).map_err(|err| self.start_error(err.message))?;
-        let schema = self.sink.schema.clone();
-        for chunk in chunks {
-            match chunk {
-                Ok(rows) => {
-                    self.games += rows.games;
-                    if !rows.is_empty() {
-                        self.sink.write(&moves_batch(rows, file, &schema).map_err(io::Error::other)?)?;
-                    }
-                }
-                // a game too large to read has no moves, and counts
-                Err(ReadError::TooLarge { .. }) => self.games += 1,
-                Err(err @ ReadError::Io { .. }) => return Ok(Err(err.to_string())),
-            }
-        }
-        Ok(Ok(()))
     }
 }
 
@@ -460,7 +441,7 @@ impl Exporter<'_> {
         let work = TextWork { options: self.options, file: file.into(), keys, terminal, spare: Spare::default() };
         let mut buffer = Vec::new();
         self.chunks_of(input, PARALLEL_CHUNK_TARGET, work, |sink, rows: TextRows, before| {
-            let SinkKind::Text { out, .. } = &mut sink.kind else {
+            let Sink::Text { out, .. } = sink else {
                 return Err(io::Error::other("text rows are for CSV and JSON Lines"));
             };
             buffer.clear();
@@ -684,16 +665,11 @@ impl Read for Counted {
     }
 }
 
-/// Where the rows go, in the chosen format.
-struct Sink {
-    schema: SchemaRef,
-    kind: SinkKind,
-}
-
 /// Where Parquet goes.
 type ParquetOut = BufWriter<Box<dyn Write + Send>>;
 
-enum SinkKind {
+/// Where the rows go, in the chosen format.
+enum Sink {
     /// Record batches, encoded here.
     Parquet(Box<ArrowWriter<ParquetOut>>),
     /// Row groups encoded by the reading threads ([`Encoded`]).
@@ -726,7 +702,7 @@ impl Sink {
         workers: usize,
     ) -> io::Result<Sink> {
         const BUFFER: usize = 1 << 16;
-        let kind = match format {
+        Ok(match format {
             Format::Parquet => {
                 let out = BufWriter::with_capacity(BUFFER, target);
                 let properties = parquet_properties(compression);
@@ -734,9 +710,9 @@ impl Sink {
                 if columns {
                     let (file, _) = writer.into_serialized_writer().map_err(parquet_io)?;
                     let columns = file.schema_descr().columns().into();
-                    SinkKind::Columns { file: Box::new(file), columns, compression }
+                    Sink::Columns { file: Box::new(file), columns, compression }
                 } else {
-                    SinkKind::Parquet(Box::new(writer))
+                    Sink::Parquet(Box::new(writer))
                 }
             }
             Format::Csv | Format::Jsonl => {
@@ -746,15 +722,14 @@ impl Sink {
                     let names: Vec<String> = schema.fields().iter().map(|field| csv_field(field.name())).collect();
                     writeln!(out, "{}", names.join(","))?;
                 }
-                SinkKind::Text { out: Box::new(out), keys, terminal }
+                Sink::Text { out: Box::new(out), keys, terminal }
             }
-        };
-        Ok(Sink { schema: schema.clone(), kind })
+        })
     }
 
     /// Writes the row group of `encoded`, its games numbered after `games`.
     fn row_group(&mut self, encoded: Encoded, games: u64) -> io::Result<()> {
-        let SinkKind::Columns { file, columns, compression } = &mut self.kind else {
+        let Sink::Columns { file, columns, compression } = self else {
             return Err(io::Error::other("row groups are for Parquet"));
         };
         if encoded.game.is_empty() {
@@ -767,10 +742,10 @@ impl Sink {
     }
 
     fn write(&mut self, batch: &RecordBatch) -> io::Result<()> {
-        match &mut self.kind {
-            SinkKind::Parquet(writer) => writer.write(batch).map_err(parquet_io),
-            SinkKind::Columns { .. } => Err(io::Error::other("record batches go to row groups")),
-            SinkKind::Text { out, keys, terminal } => {
+        match self {
+            Sink::Parquet(writer) => writer.write(batch).map_err(parquet_io),
+            Sink::Columns { .. } => Err(io::Error::other("record batches go to row groups")),
+            Sink::Text { out, keys, terminal } => {
                 let (mut line, mut field) = (String::new(), String::new());
                 for row in 0..batch.num_rows() {
                     line.clear();
@@ -783,16 +758,16 @@ impl Sink {
     }
 
     fn finish(self) -> io::Result<()> {
-        match self.kind {
-            SinkKind::Parquet(writer) => {
+        match self {
+            Sink::Parquet(writer) => {
                 let mut out = writer.into_inner().map_err(parquet_io)?;
                 out.flush()
             }
-            SinkKind::Columns { file, .. } => {
+            Sink::Columns { file, .. } => {
                 let mut out = file.into_inner().map_err(parquet_io)?;
                 out.flush()
             }
-            SinkKind::Text { out, .. } => {
+            Sink::Text { out, .. } => {
                 let encoder = out.into_inner().map_err(io::IntoInnerError::into_error)?;
                 encoder.finish()?.flush()
             }
@@ -802,9 +777,8 @@ impl Sink {
 
 /// Pages compressed as `compression` says; the game numbers, lines and
 /// byte offsets of games delta-encoded (they count up), the other columns
-/// with a dictionary where
-/// it pays; a column chunk's minimum and maximum (for readers that skip row
-/// groups). The moves table's pages make the same choices
+/// with a dictionary where it pays; a column chunk's minimum and maximum
+/// (for readers that skip row groups). The moves table's pages make the same choices
 /// ([`super::moves_parquet`]).
 pub(super) fn parquet_properties(compression: Compression) -> WriterProperties {
     let mut properties =
@@ -1077,8 +1051,9 @@ impl<'a> Fields<'a> {
     }
 
     /// Writes a move's fields in the moves table's columns after `file`
-    /// and `game`, in the table's order: as [`moves_batch`] makes the
-    /// columns, which a test holds them to.
+    /// and `game`, in the table's order: as
+    /// [`moves_batch`](sanfen::pgn::table::moves_batch) makes the columns,
+    /// which a test holds them to.
     fn push_move<'r>(&mut self, row: &MoveRow<'r>) {
         let text = |text: &'r str| (!text.is_empty()).then_some(text);
         if let Some(path) = row.path {
@@ -1140,6 +1115,9 @@ fn csv_field(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use sanfen::pgn::rows::read_move_rows_input;
+    use sanfen::pgn::table::moves_batch;
+
     use super::*;
 
     #[test]

@@ -41,9 +41,9 @@ use parquet::file::statistics::Statistics;
 use parquet::file::writer::{SerializedFileWriter, SerializedPageWriter, TrackedWrite};
 use parquet::schema::types::ColumnDescPtr;
 use sanfen::Color;
+use sanfen::pgn::rows::{MoveRows, TextColumn};
 
 use super::compressed::{no_levels, out_of_range};
-use sanfen::pgn::rows::{MoveRows, TextColumn};
 
 /// How pages are compressed (`sanfen export --compression`): the codecs
 /// parquet readers know.
