@@ -47,7 +47,7 @@ use sanfen::pgn::{Chunk, Chunker, ReadError};
 use super::check::{escape, progress_bar};
 use super::compressed::{Encoder, FileCodec, FileCompression, no_levels};
 use super::input::Hint;
-use super::moves_parquet::{Codec, ColumnChunks, encode_games, encode_moves, write_row_group};
+use super::moves_parquet::{ChunkPages, Codec, RowGroup, encode_moves};
 use super::rewrite::{NewFile, open_device, remove_temporary_on_signals};
 use super::{Error, ExitCode, pgn_input};
 
@@ -408,9 +408,10 @@ impl Exporter<'_> {
 }
 
 impl Exporter<'_> {
-    /// The moves table's rows of one input, as Parquet row groups encoded
-    /// (the leaf columns `columns`, pages compressed as `compression` says)
-    /// on the threads that read the games (one per chunk of the input).
+    /// The moves table's rows of one input, as Parquet pages encoded (the
+    /// leaf columns `columns`, compressed as `compression` says) on the
+    /// threads that read the games (one per chunk of the input), gathered
+    /// here into row groups.
     fn encoded_moves_of(
         &mut self,
         file: &str,
@@ -420,11 +421,14 @@ impl Exporter<'_> {
     ) -> Result<Result<(), String>, Stop> {
         let work =
             EncodeWork { options: self.options, columns, file: file.into(), compression, spare: Spare::default() };
-        self.chunks_of(input, ROW_GROUP_BYTES, work, |sink, encoded: Encoded, before| {
+        let read = self.chunks_of(input, CHUNK_BYTES, work, |sink, encoded: Encoded, before| {
             let games = encoded.games;
-            sink.row_group(encoded, before)?;
+            sink.push_chunk(encoded, before)?;
             Ok(games)
-        })
+        })?;
+        // a row group holds one input's rows (their `file` is one value)
+        self.sink.write_row_group()?;
+        Ok(read)
     }
 
     /// The moves table's rows of one input as CSV or JSON Lines (with the
@@ -601,8 +605,20 @@ fn push_integer(out: &mut String, negative: bool, magnitude: u64) {
     out.push_str(itoa::Buffer::new().format(magnitude));
 }
 
-/// The bytes of PGN per Parquet row group, about: some 75,000 moves.
-const ROW_GROUP_BYTES: usize = 1 << 20;
+/// The bytes of PGN per chunk of the moves table encoded on a reading
+/// thread, about: some 75,000 moves. Larger chunks took longer (their
+/// columns no longer in the processor's caches) and more memory.
+const CHUNK_BYTES: usize = 1 << 20;
+
+/// The rows of a Parquet row group of the moves table, at most (as
+/// parquet's and pyarrow's writers have it): chunks are gathered until the
+/// next would make more. Readers pay for each row group (pyarrow read the
+/// benchmark corpus's moves 20% slower in row groups of one chunk each).
+const ROW_GROUP_ROWS: usize = 1 << 20;
+
+/// The bytes of a row group's chunks, encoded, at most (but for a chunk
+/// alone): a bound on the memory they take whatever their text.
+const ROW_GROUP_SIZE: usize = 64 << 20;
 
 /// A chunk's moves, encoded but for their game numbers (which only the
 /// chunks before can tell).
@@ -611,8 +627,7 @@ struct Encoded {
     games: u64,
     /// The game of each move, from 1 in the chunk.
     game: Vec<u64>,
-    /// The columns, encoded, but the game's (`None` in its place).
-    chunks: ColumnChunks,
+    pages: ChunkPages,
 }
 
 /// The work on each chunk: its moves, as Parquet column chunks.
@@ -631,9 +646,9 @@ impl ChunkWork for EncodeWork {
     fn work(&self, chunk: Chunk) -> Self::Output {
         let mut rows = self.spare.take(self.options);
         let encoded = rows.read_chunk(&chunk, 1).and_then(|()| {
-            let chunks = encode_moves(&rows, &self.file, &self.columns, self.compression).map_err(io::Error::other)?;
-            // the game numbers go with the chunks; the rows' other columns stay
-            Ok(Encoded { games: rows.games, game: core::mem::take(&mut rows.game), chunks })
+            let pages = encode_moves(&rows, &self.file, &self.columns, self.compression).map_err(io::Error::other)?;
+            // the game numbers go with the pages; the rows' other columns stay
+            Ok(Encoded { games: rows.games, game: core::mem::take(&mut rows.game), pages })
         });
         self.spare.give(rows);
         (encoded, chunk.data)
@@ -672,9 +687,11 @@ type ParquetOut = BufWriter<Box<dyn Write + Send>>;
 enum Sink {
     /// Record batches, encoded here.
     Parquet(Box<ArrowWriter<ParquetOut>>),
-    /// Row groups encoded by the reading threads ([`Encoded`]).
+    /// Row groups of chunks encoded by the reading threads ([`Encoded`]).
     Columns {
         file: Box<SerializedFileWriter<ParquetOut>>,
+        /// The chunks of the next row group.
+        group: RowGroup,
         /// The table's leaf columns.
         columns: Arc<[ColumnDescPtr]>,
         compression: Compression,
@@ -710,7 +727,7 @@ impl Sink {
                 if columns {
                     let (file, _) = writer.into_serialized_writer().map_err(parquet_io)?;
                     let columns = file.schema_descr().columns().into();
-                    Sink::Columns { file: Box::new(file), columns, compression }
+                    Sink::Columns { file: Box::new(file), group: RowGroup::default(), columns, compression }
                 } else {
                     Sink::Parquet(Box::new(writer))
                 }
@@ -727,18 +744,28 @@ impl Sink {
         })
     }
 
-    /// Writes the row group of `encoded`, its games numbered after `games`.
-    fn row_group(&mut self, encoded: Encoded, games: u64) -> io::Result<()> {
-        let Sink::Columns { file, columns, compression } = self else {
+    /// Adds the rows of `encoded`, its games numbered after `games`, to the
+    /// next row group, written first if they would make it too large.
+    fn push_chunk(&mut self, encoded: Encoded, games: u64) -> io::Result<()> {
+        let Sink::Columns { file, group, columns, compression } = self else {
             return Err(io::Error::other("row groups are for Parquet"));
         };
-        if encoded.game.is_empty() {
-            return Ok(());
+        let rows = encoded.game.len();
+        if group.rows() + rows > ROW_GROUP_ROWS || group.size() + encoded.pages.size() > ROW_GROUP_SIZE {
+            group.write(file, columns, *compression).map_err(parquet_io)?;
         }
-        let index = encoded.chunks.columns.iter().position(Option::is_none);
-        let descr = index.and_then(|index| columns.get(index)).ok_or_else(|| io::Error::other("no game column"))?;
-        let numbered = encode_games(&encoded.game, games, descr, *compression).map_err(parquet_io)?;
-        write_row_group(file, encoded.chunks, numbered).map_err(parquet_io)
+        group.push(encoded.pages, &encoded.game, games);
+        Ok(())
+    }
+
+    /// Writes the rows of the next row group, if any.
+    fn write_row_group(&mut self) -> io::Result<()> {
+        match self {
+            Sink::Columns { file, group, columns, compression } => {
+                group.write(file, columns, *compression).map_err(parquet_io)
+            }
+            _ => Ok(()),
+        }
     }
 
     fn write(&mut self, batch: &RecordBatch) -> io::Result<()> {
@@ -763,7 +790,9 @@ impl Sink {
                 let mut out = writer.into_inner().map_err(parquet_io)?;
                 out.flush()
             }
-            Sink::Columns { file, .. } => {
+            Sink::Columns { mut file, mut group, columns, compression } => {
+                // none left by an input, but nothing is lost if one was
+                group.write(&mut file, &columns, compression).map_err(parquet_io)?;
                 let mut out = file.into_inner().map_err(parquet_io)?;
                 out.flush()
             }

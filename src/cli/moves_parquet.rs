@@ -15,8 +15,11 @@
 //! the Arrow schema), so what a reader sees is what Arrow's writer makes:
 //! the same columns and types, read back alike (tested against it).
 //!
-//! One data page per column chunk (a row group is about a megabyte of PGN);
-//! the encodings:
+//! A chunk of the input (about a megabyte of PGN) is encoded on the thread
+//! that read it, as one data page per column ([`encode_moves`]); a row
+//! group ([`RowGroup`]) holds the pages of chunks one after another, and one
+//! dictionary of the SAN (and one of the UCI) of all its chunks, which the
+//! thread that writes makes. The encodings:
 //!
 //! - `file`, `side`, `san`, `uci`: a dictionary (`RLE_DICTIONARY`);
 //! - `game`, `ply`, `number`: `DELTA_BINARY_PACKED` (they count up by one);
@@ -30,16 +33,23 @@
 //! the whole range of their values, so a reader skips none by them, and
 //! finding them compares every value.
 
-use bytes::Bytes;
-use parquet::basic::{Compression, Encoding, GzipLevel, ZstdLevel};
+use core::ops::Range;
+
+use std::collections::VecDeque;
+use std::io::Read;
+
+use bytes::{Buf, Bytes};
+use parquet::basic::{Compression, Encoding, GzipLevel, SortOrder, ZstdLevel};
 use parquet::column::page::{CompressedPage, Page, PageWriter};
 use parquet::column::writer::ColumnCloseResult;
 use parquet::data_type::ByteArray;
 use parquet::errors::{ParquetError, Result};
 use parquet::file::metadata::ColumnChunkMetaData;
+use parquet::file::reader::{ChunkReader, Length};
 use parquet::file::statistics::Statistics;
 use parquet::file::writer::{SerializedFileWriter, SerializedPageWriter, TrackedWrite};
 use parquet::schema::types::ColumnDescPtr;
+use rustc_hash::FxHashMap;
 use sanfen::Color;
 use sanfen::pgn::rows::{MoveRows, TextColumn};
 
@@ -107,20 +117,62 @@ impl Codec {
     }
 }
 
-/// The column chunks of one row group, one after another in `bytes`.
-pub(super) struct ColumnChunks {
-    /// The chunks' pages.
-    pub bytes: Bytes,
-    /// Each leaf column's chunk in schema order (offsets into `bytes`), or
-    /// `None` for one left out ([`encode_moves`]).
-    pub columns: Vec<Option<ColumnCloseResult>>,
+/// One chunk's moves, encoded on the thread that read them, to be written
+/// in a row group with the chunks after it ([`RowGroup`]).
+pub(super) struct ChunkPages {
+    /// The data pages of the columns written as pages, one after another.
+    bytes: Bytes,
+    /// Each leaf column's part, in schema order.
+    parts: Vec<Part>,
+    rows: usize,
 }
 
-/// The moves table's column chunks of `rows`, the moves of games of the
-/// input `file`, for the leaf columns `columns` (of the schema
-/// [`sanfen::pgn::table::moves_schema`] gives), but `game`'s: the games are
-/// numbered across the input, which only the chunks before can tell (see
-/// [`encode_games`]).
+impl ChunkPages {
+    /// The bytes held: pages, dictionaries and their indices.
+    pub(super) fn size(&self) -> usize {
+        let dictionaries = self.parts.iter().map(|part| match part {
+            Part::Dictionary { values, indices } => values.text.len() + 4 * indices.len(),
+            _ => 0,
+        });
+        self.bytes.len() + dictionaries.sum::<usize>()
+    }
+}
+
+/// A chunk's part of one column.
+enum Part {
+    /// The game numbers, which only the chunks before can tell: the row
+    /// group writes them.
+    Game,
+    /// A dictionary column whose values depend on the chunk (`san`,
+    /// `uci`): the chunk's distinct values, and each row's place among
+    /// them. The row group writes one dictionary of its chunks' values.
+    Dictionary { values: TextColumn, indices: Vec<u32> },
+    /// A data page in [`ChunkPages::bytes`]; with the dictionary its
+    /// indices point into, the same in every chunk of a row group (`file`,
+    /// `side`).
+    Page { page: PagePart, dictionary: Option<TextColumn> },
+}
+
+/// A data page written by [`Writer::data_page`], and what a column chunk's
+/// metadata counts of it.
+struct PagePart {
+    /// Its bytes, header included.
+    range: Range<usize>,
+    /// Its size uncompressed, header included.
+    uncompressed: usize,
+    rows: usize,
+    /// Values with their nulls.
+    values: usize,
+    encoding: Encoding,
+    /// Compressed as the writer's compression says (or not compressed).
+    compress: bool,
+    statistics: Option<Statistics>,
+}
+
+/// The moves table's pages of `rows`, the moves of games of the input
+/// `file`, for the leaf columns `columns` (of the schema
+/// [`sanfen::pgn::table::moves_schema`] gives); the dictionary columns'
+/// values and the game numbers are left to the row group.
 ///
 /// # Errors
 ///
@@ -131,60 +183,172 @@ pub(super) fn encode_moves(
     file: &str,
     columns: &[ColumnDescPtr],
     compression: Compression,
-) -> Result<ColumnChunks> {
+) -> Result<ChunkPages> {
     // a few bytes per move and its text, as compressed
     let text = [Some(&rows.comment), Some(&rows.written), rows.fen.as_ref(), rows.path.as_ref()];
     let text: usize = text.into_iter().flatten().map(|column| column.text.len()).sum();
-    let mut writer = Writer::new(rows.len() * 8 + text / 2, compression)?;
-    let mut chunks = Vec::with_capacity(columns.len());
+    let mut writer = Writer::new(rows.len() * 4 + text / 2, compression)?;
+    let mut parts = Vec::with_capacity(columns.len());
     for descr in columns {
-        let name = descr.path().parts()[0].as_str();
-        chunks.push(if name == "game" { None } else { Some(writer.moves_column(rows, file, name, descr)?) });
+        parts.push(writer.moves_part(rows, file, descr)?);
     }
-    Ok(ColumnChunks { bytes: Bytes::from(writer.out.into_inner()?), columns: chunks })
+    Ok(ChunkPages { bytes: Bytes::from(writer.out.into_inner()?), parts, rows: rows.len() })
 }
 
-/// The `game` column's chunk: `games` (numbered in the chunk, from 1) after
-/// `before` games, for the leaf column `descr`, its page compressed as
-/// `compression` says.
-///
-/// # Errors
-///
-/// See [`encode_moves`].
-pub(super) fn encode_games(
-    games: &[u64],
-    before: u64,
-    descr: &ColumnDescPtr,
-    compression: Compression,
-) -> Result<ColumnChunks> {
-    let mut writer = Writer::new(games.len() / 4, compression)?;
-    let close = writer.delta_column(descr, games, before)?;
-    Ok(ColumnChunks { bytes: Bytes::from(writer.out.into_inner()?), columns: vec![Some(close)] })
+/// Bytes in pieces, read as one after another: a column chunk's pages
+/// where the threads that encoded them wrote them (appended to the file
+/// from there, not copied into one buffer first).
+struct Pieces(Vec<Bytes>);
+
+impl Length for Pieces {
+    fn len(&self) -> u64 {
+        self.0.iter().map(|piece| piece.len() as u64).sum()
+    }
 }
 
-/// Writes a row group of the moves table: `moves` from [`encode_moves`],
-/// `games` from [`encode_games`] in the place it left.
-///
-/// # Errors
-///
-/// The chunks are not of the file's columns, or the file cannot be written.
-pub(super) fn write_row_group<W: std::io::Write + Send>(
-    file: &mut SerializedFileWriter<W>,
-    moves: ColumnChunks,
-    mut games: ColumnChunks,
-) -> Result<()> {
-    let mut group = file.next_row_group()?;
-    for close in moves.columns {
-        match close {
-            Some(close) => group.append_column(&moves.bytes, close)?,
-            None => {
-                let close = games.columns.pop().flatten().ok_or_else(|| general("no game column".to_owned()))?;
-                group.append_column(&games.bytes, close)?;
+impl ChunkReader for Pieces {
+    type T = PiecesRead;
+
+    fn get_read(&self, start: u64) -> Result<PiecesRead> {
+        let mut pieces: VecDeque<Bytes> = self.0.iter().cloned().collect();
+        let mut skip = start;
+        while let Some(piece) = pieces.front_mut() {
+            if skip < piece.len() as u64 {
+                piece.advance(skip as usize);
+                break;
+            }
+            skip -= piece.len() as u64;
+            pieces.pop_front();
+        }
+        Ok(PiecesRead(pieces))
+    }
+
+    fn get_bytes(&self, start: u64, length: usize) -> Result<Bytes> {
+        let mut out = Vec::with_capacity(length);
+        self.get_read(start)?.take(length as u64).read_to_end(&mut out)?;
+        if out.len() < length {
+            return Err(ParquetError::EOF(format!("{length} bytes from {start}: {} only", out.len())));
+        }
+        Ok(Bytes::from(out))
+    }
+}
+
+/// [`Pieces`] read from an offset on.
+struct PiecesRead(VecDeque<Bytes>);
+
+impl Read for PiecesRead {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        while let Some(piece) = self.0.front_mut() {
+            if piece.is_empty() {
+                self.0.pop_front();
+                continue;
+            }
+            let n = piece.len().min(buf.len());
+            buf[..n].copy_from_slice(&piece[..n]);
+            piece.advance(n);
+            return Ok(n);
+        }
+        Ok(0)
+    }
+}
+
+/// The rows of chunks after one another ([`encode_moves`]), written as one
+/// row group: a column chunk holds each chunk's data page in turn, and a
+/// dictionary column one dictionary of the values of every chunk.
+#[derive(Default)]
+pub(super) struct RowGroup {
+    chunks: Vec<ChunkPages>,
+    /// The game of each row, numbered across its input.
+    game: Vec<u64>,
+    /// The bytes held: pages, dictionaries and their indices.
+    size: usize,
+}
+
+impl RowGroup {
+    /// The rows held.
+    pub(super) fn rows(&self) -> usize {
+        self.game.len()
+    }
+
+    /// The bytes held, about.
+    pub(super) fn size(&self) -> usize {
+        self.size
+    }
+
+    /// Adds the rows of `chunk`, whose games are `games` (each row's, from
+    /// 1 in the chunk) after `before` games of their input.
+    pub(super) fn push(&mut self, chunk: ChunkPages, games: &[u64], before: u64) {
+        if chunk.rows == 0 {
+            return;
+        }
+        self.game.extend(games.iter().map(|game| game + before));
+        self.size += chunk.size();
+        self.chunks.push(chunk);
+    }
+
+    /// Writes the rows held as the next row group of `file`, whose leaf
+    /// columns are `columns`, compressed as `compression` says (as their
+    /// chunks were), and holds none after. No rows, no row group.
+    ///
+    /// # Errors
+    ///
+    /// The chunks are not of the file's columns, a column over 2 GiB, or the
+    /// file cannot be written.
+    pub(super) fn write<W: std::io::Write + Send>(
+        &mut self,
+        file: &mut SerializedFileWriter<W>,
+        columns: &[ColumnDescPtr],
+        compression: Compression,
+    ) -> Result<()> {
+        if self.chunks.is_empty() {
+            return Ok(());
+        }
+        // the pages of the game, SAN and UCI columns, written here
+        let mut writer = Writer::new(self.game.len() * 4, compression)?;
+        // each column chunk, and the pieces of the others' (not copied here)
+        let mut closes = Vec::with_capacity(columns.len());
+        for (i, descr) in columns.iter().enumerate() {
+            let parts = self.chunks.iter().map(|chunk| chunk.parts.get(i).map(|part| (&chunk.bytes, part)));
+            let parts: Option<Vec<(&Bytes, &Part)>> = parts.collect();
+            let parts = parts.ok_or_else(|| general("a chunk of other columns".to_owned()))?;
+            closes.push(match parts[0].1 {
+                Part::Game => {
+                    let chunk = writer.delta_page(&self.game, 0);
+                    (writer.write_chunk(descr, chunk)?, None)
+                }
+                Part::Dictionary { .. } => {
+                    let dictionaries = parts.iter().map(|(_, part)| match part {
+                        Part::Dictionary { values, indices } => Ok((values, indices.as_slice())),
+                        _ => Err(general("a chunk of other columns".to_owned())),
+                    });
+                    (writer.united_column(descr, dictionaries.collect::<Result<Vec<_>>>()?)?, None)
+                }
+                Part::Page { dictionary, .. } => {
+                    let pages = parts.iter().map(|&(bytes, part)| match part {
+                        Part::Page { page, dictionary: its } if its == dictionary => Ok((bytes, page)),
+                        Part::Page { .. } => Err(general("chunks of other dictionaries in one row group".to_owned())),
+                        _ => Err(general("a chunk of other columns".to_owned())),
+                    });
+                    let (close, pieces) =
+                        pages_column(descr, dictionary.as_ref(), pages.collect::<Result<Vec<_>>>()?, compression)?;
+                    (close, Some(pieces))
+                }
+            });
+        }
+        let bytes = Bytes::from(writer.out.into_inner()?);
+        let mut group = file.next_row_group()?;
+        for (close, pieces) in closes {
+            match pieces {
+                Some(pieces) => group.append_column(&pieces, close)?,
+                None => group.append_column(&bytes, close)?,
             }
         }
+        group.close()?;
+        self.chunks.clear();
+        self.game.clear();
+        self.size = 0;
+        Ok(())
     }
-    group.close()?;
-    Ok(())
 }
 
 /// Writes column chunks one after another.
@@ -267,16 +431,12 @@ impl Writer {
         })
     }
 
-    /// The chunk of the moves table's column `name`.
-    fn moves_column(
-        &mut self,
-        rows: &MoveRows,
-        file: &str,
-        name: &str,
-        descr: &ColumnDescPtr,
-    ) -> Result<ColumnCloseResult> {
+    /// A chunk's part of the moves table's leaf column `descr`.
+    fn moves_part(&mut self, rows: &MoveRows, file: &str, descr: &ColumnDescPtr) -> Result<Part> {
         let n = rows.len();
-        match name {
+        let name = descr.path().parts()[0].as_str();
+        let chunk = match name {
+            "game" => return Ok(Part::Game),
             "file" => {
                 self.numbers.clear();
                 self.numbers.resize(n, 0);
@@ -284,24 +444,18 @@ impl Writer {
                     let file = Some(ByteArray::from(file));
                     Statistics::byte_array(file.clone(), file, None, Some(0), false)
                 });
-                self.dictionary_column(descr, &[file], n, statistics)
+                return self.coded_page(&[file], n, statistics);
             }
             "side" => {
                 self.numbers.clear();
                 self.numbers.extend(rows.side.iter().map(|&side| u32::from(side == Color::Black)));
-                self.dictionary_column(descr, &["white", "black"], n, None)
+                return self.coded_page(&["white", "black"], n, None);
             }
             "san" | "uci" => {
                 let column = if name == "san" { &rows.san } else { &rows.uci };
-                self.numbers.clear();
-                self.numbers.extend_from_slice(&column.index);
-                let values: Vec<&str> = (0..column.values.len()).map(|i| column.values.get(i)).collect();
-                self.dictionary_column(descr, &values, n, None)
+                return Ok(Part::Dictionary { values: column.values.clone(), indices: column.index.clone() });
             }
-            "ply" | "number" => {
-                let values = if name == "ply" { &rows.ply } else { &rows.number };
-                self.delta_column(descr, values, 0)
-            }
+            "ply" | "number" => self.delta_page(if name == "ply" { &rows.ply } else { &rows.number }, 0),
             "is_capture" | "is_check" => {
                 let values = if name == "is_capture" { &rows.capture } else { &rows.check };
                 self.page.clear();
@@ -310,60 +464,91 @@ impl Writer {
                     let (min, max) = (values.iter().all(|&value| value), values.iter().any(|&value| value));
                     Statistics::boolean(Some(min), Some(max), None, Some(0), false)
                 });
-                let chunk = ChunkMeta { rows: n, values: n, encoding: Encoding::PLAIN, compress: true, statistics };
-                self.write_chunk(descr, None, chunk)
+                ChunkMeta { rows: n, values: n, encoding: Encoding::PLAIN, compress: true, statistics }
             }
             "clock" | "elapsed" => {
                 let times = if name == "clock" { &rows.clock } else { &rows.elapsed };
-                self.optional_column(descr, n, times.seconds(), f64::to_le_bytes, Statistics::double)
+                self.optional_page(n, times.seconds(), f64::to_le_bytes, Statistics::double)?
             }
-            "eval_cp" => self.optional_column(descr, n, rows.eval.centipawns(), i32::to_le_bytes, Statistics::int32),
-            "eval_mate" => self.optional_column(descr, n, rows.eval.mates(), i32::to_le_bytes, Statistics::int32),
-            "nags" => self.nags_column(descr, rows),
+            "eval_cp" => self.optional_page(n, rows.eval.centipawns(), i32::to_le_bytes, Statistics::int32)?,
+            "eval_mate" => self.optional_page(n, rows.eval.mates(), i32::to_le_bytes, Statistics::int32)?,
+            "nags" => self.nags_page(rows)?,
             "written" | "comment" => {
-                let column = if name == "written" { &rows.written } else { &rows.comment };
-                self.text_column(descr, column, true)
+                self.text_page(if name == "written" { &rows.written } else { &rows.comment }, true)?
             }
             "fen" | "path" => {
                 let column = if name == "fen" { rows.fen.as_ref() } else { rows.path.as_ref() };
                 let column = column.ok_or_else(|| general(format!("no {name} column in the rows")))?;
-                self.text_column(descr, column, false)
+                self.text_page(column, false)?
             }
-            _ => Err(general(format!("the moves table has no column {name}"))),
-        }
+            _ => return Err(general(format!("the moves table has no column {name}"))),
+        };
+        Ok(Part::Page { page: self.data_page(chunk)?, dictionary: None })
     }
 
-    /// A text column of `values` (`self.numbers` holds each row's index in
-    /// them).
-    fn dictionary_column(
-        &mut self,
-        descr: &ColumnDescPtr,
-        values: &[&str],
-        rows: usize,
-        statistics: Option<Statistics>,
-    ) -> Result<ColumnCloseResult> {
-        let mut dictionary = Vec::with_capacity(values.iter().map(|value| 4 + value.len()).sum());
-        for value in values {
-            plain_text(&mut dictionary, value.as_bytes())?;
-        }
-        let width = bit_width(values.len().saturating_sub(1) as u64).max(1);
+    /// The page of a dictionary column whose values are those of every
+    /// chunk, `values` (`self.numbers` holds each row's index in them).
+    fn coded_page(&mut self, values: &[&str], rows: usize, statistics: Option<Statistics>) -> Result<Part> {
+        self.indices_page(values.len());
+        let chunk = ChunkMeta { rows, values: rows, encoding: Encoding::RLE_DICTIONARY, compress: false, statistics };
+        Ok(Part::Page { page: self.data_page(chunk)?, dictionary: Some(text_column(values)) })
+    }
+
+    /// `self.numbers`, indices into a dictionary of `values` values, as a
+    /// data page holds them: their width, then the hybrid encoding.
+    fn indices_page(&mut self, values: usize) {
+        let width = bit_width(values.saturating_sub(1) as u64).max(1);
         self.page.clear();
         self.page.push(width);
         hybrid(&mut self.page, width, &self.numbers);
-        let chunk = ChunkMeta { rows, values: rows, encoding: Encoding::RLE_DICTIONARY, compress: false, statistics };
-        self.write_chunk(descr, Some((dictionary, values.len())), chunk)
     }
 
-    /// A column of whole numbers, `values` plus `offset`, delta-encoded,
+    /// The column chunk of a dictionary column, `dictionaries` being its
+    /// chunks' values and indices: one dictionary of their values, in the
+    /// order they come, and one data page. With its minimum and maximum
+    /// for `file` alone (see the module's documentation).
+    fn united_column(
+        &mut self,
+        descr: &ColumnDescPtr,
+        dictionaries: Vec<(&TextColumn, &[u32])>,
+    ) -> Result<ColumnCloseResult> {
+        let mut places: FxHashMap<&str, u32> = FxHashMap::default();
+        let mut values: Vec<&str> = Vec::new();
+        let mut place = Vec::new();
+        self.numbers.clear();
+        for (chunk_values, indices) in dictionaries {
+            place.clear();
+            for value in chunk_values.ranges().map(|range| &chunk_values.text[range]) {
+                place.push(*places.entry(value).or_insert_with(|| {
+                    values.push(value);
+                    values.len() as u32 - 1
+                }));
+            }
+            // the first chunk's places, and a constant column's, are its own
+            if place.iter().enumerate().all(|(i, &at)| i as u32 == at) {
+                self.numbers.extend_from_slice(indices);
+            } else {
+                let moved = indices.iter().map(|&i| place.get(i as usize).copied());
+                let moved: Option<Vec<u32>> = moved.collect();
+                self.numbers.extend(moved.ok_or_else(|| general("an index past its dictionary".to_owned()))?);
+            }
+        }
+        let rows = self.numbers.len();
+        self.indices_page(values.len());
+        let mut column = Column::of(descr);
+        dictionary_page(&mut self.out, &mut column, &values)?;
+        let chunk =
+            ChunkMeta { rows, values: rows, encoding: Encoding::RLE_DICTIONARY, compress: false, statistics: None };
+        let page = self.data_page(chunk)?;
+        column.add(&page)?;
+        close(descr, column, self.compression)
+    }
+
+    /// A page of whole numbers, `values` plus `offset`, delta-encoded,
     /// with their minimum and maximum. The minimum and maximum are found
     /// over `values` in their own type: folded as 64-bit numbers from the
     /// encoder's, they took a third of the encoding's own time.
-    fn delta_column<T: DeltaValue>(
-        &mut self,
-        descr: &ColumnDescPtr,
-        values: &[T],
-        offset: u64,
-    ) -> Result<ColumnCloseResult> {
+    fn delta_page<T: DeltaValue>(&mut self, values: &[T], offset: u64) -> ChunkMeta {
         self.page.clear();
         delta_binary_packed(&mut self.page, values, offset);
         let statistics = min_max(values).map(|(min, max)| {
@@ -375,24 +560,21 @@ impl Writer {
             }
         });
         let len = values.len();
-        let chunk =
-            ChunkMeta { rows: len, values: len, encoding: Encoding::DELTA_BINARY_PACKED, compress: true, statistics };
-        self.write_chunk(descr, None, chunk)
+        ChunkMeta { rows: len, values: len, encoding: Encoding::DELTA_BINARY_PACKED, compress: true, statistics }
     }
 
-    /// An optional column of numbers, `rows` rows of which those in
-    /// `values` (in increasing order of row) hold a value and the others
-    /// are null, each value written as `bytes` gives it; with its minimum
-    /// and maximum (none when every value is null), made by `statistics`
+    /// A page of optional numbers, `rows` rows of which those in `values`
+    /// (in increasing order of row) hold a value and the others are null,
+    /// each value written as `bytes` gives it; with its minimum and maximum
+    /// (none when every value is null), made by `statistics`
     /// (`Statistics::double`, `Statistics::int32`).
-    fn optional_column<T: Copy + PartialOrd, const N: usize>(
+    fn optional_page<T: Copy + PartialOrd, const N: usize>(
         &mut self,
-        descr: &ColumnDescPtr,
         rows: usize,
         values: impl Iterator<Item = (usize, T)>,
         bytes: impl Fn(T) -> [u8; N],
         statistics: StatisticsOf<T>,
-    ) -> Result<ColumnCloseResult> {
+    ) -> Result<ChunkMeta> {
         // the definition levels: 0 for a null, 1 for a value
         self.numbers.clear();
         self.numbers.resize(rows, 0);
@@ -412,13 +594,12 @@ impl Writer {
         self.page.extend_from_slice(&present);
         let (min, max) = range.unzip();
         let statistics = Some(statistics(min, max, None, Some(nulls), false));
-        let chunk = ChunkMeta { rows, values: rows, encoding: Encoding::PLAIN, compress: true, statistics };
-        self.write_chunk(descr, None, chunk)
+        Ok(ChunkMeta { rows, values: rows, encoding: Encoding::PLAIN, compress: true, statistics })
     }
 
-    /// The `nags` column: a list of NAGs per row (repetition and definition
+    /// The `nags` page: a list of NAGs per row (repetition and definition
     /// levels, the NAGs as 32-bit numbers).
-    fn nags_column(&mut self, descr: &ColumnDescPtr, rows: &MoveRows) -> Result<ColumnCloseResult> {
+    fn nags_page(&mut self, rows: &MoveRows) -> Result<ChunkMeta> {
         // one level per NAG, and one for a row without
         let mut repetition = Vec::with_capacity(rows.len());
         self.numbers.clear();
@@ -445,24 +626,13 @@ impl Writer {
         let (min, max) = (rows.nag_values.iter().min(), rows.nag_values.iter().max());
         let (min, max) = (min.map(|&nag| i32::from(nag)), max.map(|&nag| i32::from(nag)));
         let statistics = Some(Statistics::int32(min, max, None, Some(empty), false));
-        let chunk = ChunkMeta {
-            rows: rows.len(),
-            values: repetition.len(),
-            encoding: Encoding::PLAIN,
-            compress: true,
-            statistics,
-        };
-        self.write_chunk(descr, None, chunk)
+        let (rows, values) = (rows.len(), repetition.len());
+        Ok(ChunkMeta { rows, values, encoding: Encoding::PLAIN, compress: true, statistics })
     }
 
-    /// A text column written as it is; with `empty_is_null`, an empty
-    /// value null.
-    fn text_column(
-        &mut self,
-        descr: &ColumnDescPtr,
-        column: &TextColumn,
-        empty_is_null: bool,
-    ) -> Result<ColumnCloseResult> {
+    /// A page of a text column written as it is; with `empty_is_null`, an
+    /// empty value null.
+    fn text_page(&mut self, column: &TextColumn, empty_is_null: bool) -> Result<ChunkMeta> {
         self.page.clear();
         let rows = column.len();
         if empty_is_null {
@@ -476,38 +646,11 @@ impl Writer {
                 plain_text(&mut self.page, &column.text.as_bytes()[range])?;
             }
         }
-        let chunk = ChunkMeta { rows, values: rows, encoding: Encoding::PLAIN, compress: true, statistics: None };
-        self.write_chunk(descr, None, chunk)
+        Ok(ChunkMeta { rows, values: rows, encoding: Encoding::PLAIN, compress: true, statistics: None })
     }
 
-    /// Writes a column chunk: the dictionary page (its values `PLAIN`, and
-    /// how many), then `self.page` as its one data page.
-    fn write_chunk(
-        &mut self,
-        descr: &ColumnDescPtr,
-        dictionary: Option<(Vec<u8>, usize)>,
-        chunk: ChunkMeta,
-    ) -> Result<ColumnCloseResult> {
-        let start = self.out.bytes_written();
-        let codec = if chunk.compress { self.compression } else { Compression::UNCOMPRESSED };
-        let mut pages = SerializedPageWriter::new(&mut self.out);
-        let (mut compressed_size, mut uncompressed_size) = (0, 0);
-        let mut dictionary_offset = None;
-        let mut encodings = vec![chunk.encoding];
-        if let Some((values, count)) = dictionary {
-            let size = values.len();
-            let buf = compress(&mut self.compressor, &values, chunk.compress)?;
-            let count = u32::try_from(count).map_err(|_| general("a dictionary of over 2^32 values".to_owned()))?;
-            let page = Page::DictionaryPage { buf, num_values: count, encoding: Encoding::PLAIN, is_sorted: false };
-            let spec = pages.write_page(CompressedPage::new(page, size))?;
-            dictionary_offset = Some(spec.offset as i64);
-            compressed_size += spec.compressed_size;
-            uncompressed_size += spec.uncompressed_size;
-            encodings.push(Encoding::PLAIN);
-        }
-        if descr.max_def_level() > 0 || descr.max_rep_level() > 0 {
-            encodings.push(Encoding::RLE);
-        }
+    /// Writes `self.page` as a data page that `chunk` tells of.
+    fn data_page(&mut self, chunk: ChunkMeta) -> Result<PagePart> {
         let size = self.page.len();
         let buf = compress(&mut self.compressor, &self.page, chunk.compress)?;
         let num_values = u32::try_from(chunk.values).map_err(|_| general("a page of over 2^32 values".to_owned()))?;
@@ -519,29 +662,232 @@ impl Writer {
             rep_level_encoding: Encoding::RLE,
             statistics: None,
         };
-        let spec = pages.write_page(CompressedPage::new(page, size))?;
-        compressed_size += spec.compressed_size;
-        uncompressed_size += spec.uncompressed_size;
-        let mut metadata = ColumnChunkMetaData::builder(descr.clone())
-            .set_compression(codec)
-            .set_encodings(encodings)
-            .set_num_values(chunk.values as i64)
-            .set_total_compressed_size(compressed_size as i64)
-            .set_total_uncompressed_size(uncompressed_size as i64)
-            .set_data_page_offset(spec.offset as i64)
-            .set_dictionary_page_offset(dictionary_offset);
-        if let Some(statistics) = chunk.statistics {
-            metadata = metadata.set_statistics(statistics);
-        }
-        Ok(ColumnCloseResult {
-            bytes_written: (self.out.bytes_written() - start) as u64,
-            rows_written: chunk.rows as u64,
-            metadata: metadata.build()?,
-            bloom_filter: None,
-            column_index: None,
-            offset_index: None,
+        let spec = SerializedPageWriter::new(&mut self.out).write_page(CompressedPage::new(page, size))?;
+        let start = spec.offset as usize;
+        Ok(PagePart {
+            range: start..start + spec.compressed_size,
+            uncompressed: spec.uncompressed_size,
+            rows: chunk.rows,
+            values: chunk.values,
+            encoding: chunk.encoding,
+            compress: chunk.compress,
+            statistics: chunk.statistics,
         })
     }
+
+    /// Writes a column chunk of one data page, `self.page`.
+    fn write_chunk(&mut self, descr: &ColumnDescPtr, chunk: ChunkMeta) -> Result<ColumnCloseResult> {
+        let mut column = Column::of(descr);
+        let page = self.data_page(chunk)?;
+        column.add(&page)?;
+        close(descr, column, self.compression)
+    }
+}
+
+/// The column chunk of `pages`, each in its chunk's bytes, one after
+/// another, after the page of their `dictionary` if they have one: one data
+/// page each, their statistics merged; and its pieces, where their offsets
+/// count from.
+fn pages_column(
+    descr: &ColumnDescPtr,
+    dictionary: Option<&TextColumn>,
+    pages: Vec<(&Bytes, &PagePart)>,
+    compression: Compression,
+) -> Result<(ColumnCloseResult, Pieces)> {
+    let mut pieces = Vec::with_capacity(pages.len() + 1);
+    let mut column = Column::of(descr);
+    if let Some(dictionary) = dictionary {
+        let values: Vec<&str> = dictionary.ranges().map(|range| &dictionary.text[range]).collect();
+        let mut out = TrackedWrite::new(Vec::new());
+        dictionary_page(&mut out, &mut column, &values)?;
+        pieces.push(Bytes::from(out.into_inner()?));
+    }
+    let mut at = column.compressed;
+    for (bytes, page) in pages {
+        if page.range.end > bytes.len() {
+            return Err(general("a page past its chunk".to_owned()));
+        }
+        pieces.push(bytes.slice(page.range.clone()));
+        column.add(&PagePart { range: at..at + page.range.len(), statistics: page.statistics.clone(), ..*page })?;
+        at += page.range.len();
+    }
+    Ok((close(descr, column, compression)?, Pieces(pieces)))
+}
+
+/// Writes the dictionary page of `column` to `out`: `values`, `PLAIN`, not
+/// compressed (nor are the indices that point into it).
+fn dictionary_page(out: &mut TrackedWrite<Vec<u8>>, column: &mut Column, values: &[&str]) -> Result<()> {
+    let mut dictionary = Vec::with_capacity(values.iter().map(|value| 4 + value.len()).sum());
+    for value in values {
+        plain_text(&mut dictionary, value.as_bytes())?;
+    }
+    let size = dictionary.len();
+    let count = u32::try_from(values.len()).map_err(|_| general("a dictionary of over 2^32 values".to_owned()))?;
+    let page = Page::DictionaryPage {
+        buf: Bytes::from(dictionary),
+        num_values: count,
+        encoding: Encoding::PLAIN,
+        is_sorted: false,
+    };
+    let spec = SerializedPageWriter::new(out).write_page(CompressedPage::new(page, size))?;
+    column.dictionary = Some(spec.offset);
+    column.compressed += spec.compressed_size;
+    column.uncompressed += spec.uncompressed_size;
+    Ok(())
+}
+
+/// The metadata of the column chunk `column` of `descr`, its pages
+/// compressed by `compression` (or not compressed).
+fn close(descr: &ColumnDescPtr, column: Column, compression: Compression) -> Result<ColumnCloseResult> {
+    let data = column.data.ok_or_else(|| general("a column chunk without a page".to_owned()))?;
+    let codec = if column.compress { compression } else { Compression::UNCOMPRESSED };
+    let mut encodings = vec![data.encoding];
+    if column.dictionary.is_some() {
+        encodings.push(Encoding::PLAIN);
+    }
+    if descr.max_def_level() > 0 || descr.max_rep_level() > 0 {
+        encodings.push(Encoding::RLE);
+    }
+    let mut metadata = ColumnChunkMetaData::builder(descr.clone())
+        .set_compression(codec)
+        .set_encodings(encodings)
+        .set_num_values(column.values as i64)
+        .set_total_compressed_size(column.compressed as i64)
+        .set_total_uncompressed_size(column.uncompressed as i64)
+        .set_data_page_offset(data.offset as i64)
+        .set_dictionary_page_offset(column.dictionary.map(|offset| offset as i64));
+    if let Some(statistics) = column.statistics {
+        metadata = metadata.set_statistics(statistics);
+    }
+    Ok(ColumnCloseResult {
+        bytes_written: column.compressed as u64,
+        rows_written: column.rows as u64,
+        metadata: metadata.build()?,
+        bloom_filter: None,
+        column_index: None,
+        offset_index: None,
+    })
+}
+
+/// A column chunk's pages, as its metadata counts them.
+struct Column {
+    /// Its whole numbers are unsigned.
+    unsigned: bool,
+    /// Where its dictionary page is, if it has one.
+    dictionary: Option<u64>,
+    /// The first data page: where, and how encoded.
+    data: Option<FirstPage>,
+    compressed: usize,
+    uncompressed: usize,
+    rows: usize,
+    values: usize,
+    compress: bool,
+    statistics: Option<Statistics>,
+}
+
+/// Where a column chunk's first data page is, and how it is encoded.
+#[derive(Clone, Copy)]
+struct FirstPage {
+    offset: u64,
+    encoding: Encoding,
+}
+
+impl Column {
+    /// A column chunk of `descr`, no page yet.
+    fn of(descr: &ColumnDescPtr) -> Column {
+        Column {
+            unsigned: descr.sort_order() == SortOrder::UNSIGNED,
+            dictionary: None,
+            data: None,
+            compressed: 0,
+            uncompressed: 0,
+            rows: 0,
+            values: 0,
+            compress: false,
+            statistics: None,
+        }
+    }
+
+    /// Counts the data page `page`, written next.
+    fn add(&mut self, page: &PagePart) -> Result<()> {
+        match self.data {
+            None => {
+                self.data = Some(FirstPage { offset: page.range.start as u64, encoding: page.encoding });
+                self.compress = page.compress;
+                self.statistics = page.statistics.clone();
+            }
+            Some(first) => {
+                if first.encoding != page.encoding || self.compress != page.compress {
+                    return Err(general("pages of one column encoded otherwise".to_owned()));
+                }
+                // a column's pages all have statistics, or none has
+                self.statistics = match (self.statistics.take(), &page.statistics) {
+                    (Some(statistics), Some(more)) => Some(merged(&statistics, more, self.unsigned)?),
+                    _ => None,
+                };
+            }
+        }
+        self.compressed += page.range.len();
+        self.uncompressed += page.uncompressed;
+        self.rows += page.rows;
+        self.values += page.values;
+        Ok(())
+    }
+}
+
+/// The statistics of two pages of one column as one: the least minimum,
+/// the greatest maximum, the nulls of both. Whole numbers compared as
+/// `unsigned` says (a `uint32` is stored as an `INT32`).
+fn merged(a: &Statistics, b: &Statistics, unsigned: bool) -> Result<Statistics> {
+    /// The least (or with `greatest`, the greatest) of `a` and `b` by `key`.
+    fn pick<T: Clone, K: PartialOrd>(a: Option<&T>, b: Option<&T>, key: impl Fn(&T) -> K, greatest: bool) -> Option<T> {
+        match (a, b) {
+            (Some(a), Some(b)) => {
+                let better = if greatest { key(b) > key(a) } else { key(b) < key(a) };
+                Some(if better { b } else { a }.clone())
+            }
+            (a, b) => a.or(b).cloned(),
+        }
+    }
+    let nulls = a.null_count_opt().zip(b.null_count_opt()).map(|(a, b)| a + b);
+    Ok(match (a, b) {
+        (Statistics::Boolean(a), Statistics::Boolean(b)) => {
+            let (min, max) =
+                (pick(a.min_opt(), b.min_opt(), |&v| v, false), pick(a.max_opt(), b.max_opt(), |&v| v, true));
+            Statistics::boolean(min, max, None, nulls, false)
+        }
+        (Statistics::Int32(a), Statistics::Int32(b)) => {
+            let key = |&v: &i32| if unsigned { i64::from(v as u32) } else { i64::from(v) };
+            let (min, max) = (pick(a.min_opt(), b.min_opt(), key, false), pick(a.max_opt(), b.max_opt(), key, true));
+            Statistics::int32(min, max, None, nulls, false)
+        }
+        (Statistics::Int64(a), Statistics::Int64(b)) => {
+            let key = |&v: &i64| if unsigned { i128::from(v as u64) } else { i128::from(v) };
+            let (min, max) = (pick(a.min_opt(), b.min_opt(), key, false), pick(a.max_opt(), b.max_opt(), key, true));
+            Statistics::int64(min, max, None, nulls, false)
+        }
+        (Statistics::Double(a), Statistics::Double(b)) => {
+            let (min, max) =
+                (pick(a.min_opt(), b.min_opt(), |&v| v, false), pick(a.max_opt(), b.max_opt(), |&v| v, true));
+            Statistics::double(min, max, None, nulls, false)
+        }
+        (Statistics::ByteArray(a), Statistics::ByteArray(b)) => {
+            let key = |v: &ByteArray| v.data().to_vec();
+            let (min, max) = (pick(a.min_opt(), b.min_opt(), key, false), pick(a.max_opt(), b.max_opt(), key, true));
+            Statistics::byte_array(min, max, None, nulls, false)
+        }
+        _ => return Err(general(format!("statistics of pages of one column of two types: {a:?}, {b:?}"))),
+    })
+}
+
+/// A text column of `values`.
+fn text_column(values: &[&str]) -> TextColumn {
+    let mut column = TextColumn::default();
+    for value in values {
+        column.text.push_str(value);
+        column.ends.push(column.text.len());
+    }
+    column
 }
 
 /// A constructor of [`Statistics`] of values of `T` (`Statistics::double`
@@ -911,15 +1257,34 @@ mod tests {
     /// export --compression CODEC` writes it, the games numbered after
     /// `before`, and the file.
     fn written(rows: &MoveRows, options: MoveRowOptions, before: u64, codec: Codec) -> Bytes {
+        written_in_chunks(&[(rows, before, "games.pgn")], options, codec)
+    }
+
+    /// Chunks of rows written as one row group, each with the games before
+    /// it and the name of its input, and the file.
+    fn written_in_chunks(chunks: &[(&MoveRows, u64, &str)], options: MoveRowOptions, codec: Codec) -> Bytes {
         let schema = moves_schema(options);
         let compression = codec.compression(None).unwrap();
         let writer = ArrowWriter::try_new(Vec::new(), schema, Some(parquet_properties(compression))).unwrap();
         let (mut file, _) = writer.into_serialized_writer().unwrap();
         let columns = file.schema_descr().columns().to_vec();
-        let moves = encode_moves(rows, "games.pgn", &columns, compression).unwrap();
-        let games = encode_games(&rows.game, before, &columns[1], compression).unwrap();
-        write_row_group(&mut file, moves, games).unwrap();
+        let mut group = RowGroup::default();
+        for &(rows, before, name) in chunks {
+            group.push(encode_moves(rows, name, &columns, compression).unwrap(), &rows.game, before);
+        }
+        assert_eq!(group.rows(), chunks.iter().map(|(rows, ..)| rows.len()).sum::<usize>());
+        group.write(&mut file, &columns, compression).unwrap();
+        assert_eq!((group.rows(), group.size()), (0, 0));
         Bytes::from(file.into_inner().unwrap())
+    }
+
+    /// Each column chunk's statistics in the first row group of `file`, and
+    /// the number of row groups.
+    fn statistics(file: Bytes) -> (Vec<Option<Statistics>>, usize) {
+        let reader = parquet::file::reader::SerializedFileReader::new(file).unwrap();
+        let metadata = parquet::file::reader::FileReader::metadata(&reader);
+        let group = metadata.row_group(0);
+        (group.columns().iter().map(|column| column.statistics().cloned()).collect(), metadata.num_row_groups())
     }
 
     /// The table parquet's reader reads from `file`.
@@ -1191,8 +1556,47 @@ mod tests {
         )
     }
 
+    #[test]
+    fn a_row_group_holds_the_chunks_of_one_input() {
+        let rows = move_rows(&(0..240).map(row).collect::<Vec<_>>(), MoveRowOptions::default());
+        let compression = Codec::Snappy.compression(None).unwrap();
+        let schema = moves_schema(MoveRowOptions::default());
+        let writer = ArrowWriter::try_new(Vec::new(), schema, Some(parquet_properties(compression))).unwrap();
+        let (mut file, _) = writer.into_serialized_writer().unwrap();
+        let columns = file.schema_descr().columns().to_vec();
+        let mut group = RowGroup::default();
+        for name in ["a.pgn", "b.pgn"] {
+            group.push(encode_moves(&rows, name, &columns, compression).unwrap(), &rows.game, 0);
+        }
+        let err = group.write(&mut file, &columns, compression).unwrap_err();
+        assert_eq!(err.to_string(), "Parquet error: chunks of other dictionaries in one row group");
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(200))]
+
+        #[test]
+        fn rows_in_chunks_are_the_rows_in_one(
+            rows in prop::collection::vec(any_row(), 1..300),
+            cuts in prop::collection::vec(0..300usize, 0..5),
+            fen in any::<bool>(),
+            variations in any::<bool>(),
+        ) {
+            let options = MoveRowOptions { fen, variations };
+            let mut cuts: Vec<usize> = cuts.into_iter().map(|cut| cut.min(rows.len())).collect();
+            cuts.push(0);
+            cuts.push(rows.len());
+            cuts.sort_unstable();
+            // some chunks empty when two cuts meet
+            let chunks: Vec<MoveRows> = cuts.windows(2).map(|cut| move_rows(&rows[cut[0]..cut[1]], options)).collect();
+            let chunks: Vec<(&MoveRows, u64, &str)> = chunks.iter().map(|rows| (rows, 0, "games.pgn")).collect();
+            let whole = move_rows(&rows, options);
+            for codec in [Codec::Snappy, Codec::None] {
+                let (one, several) = (written(&whole, options, 0, codec), written_in_chunks(&chunks, options, codec));
+                prop_assert_eq!(read(several.clone()), read(one.clone()));
+                prop_assert_eq!(statistics(several), statistics(one));
+            }
+        }
 
         #[test]
         fn any_rows_read_back(rows in prop::collection::vec(any_row(), 1..300), fen in any::<bool>(), variations in any::<bool>()) {

@@ -696,3 +696,42 @@ fn a_file_there_is_replaced_as_it_is_or_refused() {
     // no temporary file left
     assert!(dir.names().iter().all(|name| !name.starts_with(".sanfen")), "{:?}", dir.names());
 }
+
+#[test]
+fn moves_parquet_comes_in_row_groups_of_at_most_2_20_rows_the_same_whatever_j() {
+    use arrow_array::{StringArray, UInt32Array, UInt64Array};
+    use parquet::arrow::ProjectionMask;
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    let dir = Dir::new("row-groups");
+    // 1,100,000 moves: 10 plies in each of 110,000 games
+    let game = "[Event \"g\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 *\n\n";
+    let input = dir.path("many.pgn");
+    fs::write(&input, game.repeat(110_000)).unwrap();
+    let mut files = Vec::new();
+    for jobs in ["1", "3"] {
+        let out = dir.path(&format!("moves-{jobs}.parquet"));
+        sanfen(&["export", "--table", "moves", "--no-progress", "-j", jobs, "-o", &out, &input]).assert().success();
+        files.push(out);
+    }
+    assert!(fs::read(&files[0]).unwrap() == fs::read(&files[1]).unwrap(), "-j 1 and -j 3 write other files");
+    let reader = SerializedFileReader::new(fs::File::open(&files[0]).unwrap()).unwrap();
+    let metadata = reader.metadata();
+    let rows: Vec<i64> = (0..metadata.num_row_groups()).map(|i| metadata.row_group(i).num_rows()).collect();
+    // as many chunks of the input (a megabyte each, some 140,000 moves) as
+    // fit in 2^20 rows, then the others
+    assert_eq!((rows.len(), rows.iter().sum::<i64>()), (2, 1_100_000), "{rows:?}");
+    assert!(rows[0] <= 1 << 20 && rows[0] > (1 << 20) - 200_000, "{rows:?}");
+    // every row in its place: the games numbered on across the row groups
+    let builder = ParquetRecordBatchReaderBuilder::try_new(fs::File::open(&files[0]).unwrap()).unwrap();
+    let columns = ProjectionMask::leaves(builder.parquet_schema(), [1, 2, 5]);
+    let reader = builder.with_projection(columns).with_batch_size(1 << 21).build().unwrap();
+    let batch = concat(&reader.map(Result::unwrap).collect::<Vec<_>>());
+    let game = batch.column(0).as_any().downcast_ref::<UInt64Array>().unwrap();
+    let ply = batch.column(1).as_any().downcast_ref::<UInt32Array>().unwrap();
+    let san = batch.column(2).as_any().downcast_ref::<StringArray>().unwrap();
+    let sans = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7"];
+    for i in 0..1_100_000 {
+        let expected = (i as u64 / 10 + 1, i as u32 % 10 + 1, sans[i % 10]);
+        assert_eq!((game.value(i), ply.value(i), san.value(i)), expected, "row {i}");
+    }
+}
