@@ -280,10 +280,33 @@ fn lf(text: &[u8]) -> Vec<u8> {
     out
 }
 
+/// Where the invisible characters that come right before `start` begin
+/// (`start` when none does): no-break spaces (UTF-8, or the Latin-1 byte
+/// after an ASCII one), zero-width spaces and byte order marks, which the
+/// reader takes for spaces. A game written unchanged keeps them.
+fn with_invisible_before(input: &[u8], mut start: usize) -> usize {
+    loop {
+        let before = &input[..start];
+        let latin1 = before.ends_with(b"\xa0") && (start == 1 || input[start - 2] < 0x80);
+        let len = if before.ends_with(b"\xef\xbb\xbf") || before.ends_with(b"\xe2\x80\x8b") {
+            3
+        } else if before.ends_with(b"\xc2\xa0") {
+            2
+        } else {
+            usize::from(latin1)
+        };
+        if len == 0 {
+            return start;
+        }
+        start -= len;
+    }
+}
+
 /// A game written unchanged: its bytes (but for its line ends, the
-/// output's), and it reads back alike.
+/// output's), with the invisible characters just before it, and it reads
+/// back alike.
 fn compare_unchanged(input: &[u8], game: &FormattedGame, before: &GameModel, after: &GameModel, i: usize) {
-    let raw = &input[before.span.clone()];
+    let raw = &input[with_invisible_before(input, before.span.start)..before.span.end];
     if matches!(&game.error, Some(FormatError { kind: FormatErrorKind::Syntax(SyntaxErrorKind::Utf16, _), .. })) {
         // UTF-16 is written back byte for byte
         assert!(game.text == raw, "game {} (UTF-16) is written back byte for byte", i + 1);

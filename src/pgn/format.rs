@@ -29,7 +29,9 @@
 //! letters) to exactly one legal move or is a null move out of check, and
 //! the reader reported no syntax error. Otherwise the game is written
 //! **unchanged**: the bytes from its first token to its last (but for its
-//! line ends, the output's), then one line end, and
+//! line ends, the output's; with the invisible characters right before its
+//! first token, no-break spaces and the like, which the reader reads as
+//! spaces), then one line end, and
 //! [`FormattedGame::error`] says why (the first problem); UTF-16 input is
 //! written back byte for byte. (A game
 //! of tags alone gets a blank line and a termination marker after them, as a
@@ -97,7 +99,8 @@ use crate::lint::LintPolicy;
 use crate::pgn::SEVEN_TAG_ROSTER;
 use crate::pgn::game::{Game, Line};
 use crate::pgn::reader::{
-    Location, RawText, Reader, ResultToken, Skip, SyntaxError, SyntaxErrorKind, Visitor, looks_utf16, result_of,
+    Location, RawText, Reader, ResultToken, Skip, SyntaxError, SyntaxErrorKind, Visitor, invisible_before, looks_utf16,
+    result_of,
 };
 use crate::pgn::start::{Start, StartError, start_position};
 use crate::pgn::validate::{Options, Validator};
@@ -582,7 +585,14 @@ impl<'a> Formatter<'a> {
     fn unchanged(&self) -> Vec<u8> {
         let len = self.input.len();
         let index = |offset: u64| usize::try_from(offset.saturating_sub(self.start)).unwrap_or(len).min(len);
-        let raw = &self.input[index(self.begin)..index(self.end).max(index(self.begin))];
+        // with the invisible characters just before its first token (a
+        // no-break space the reader took for a space): the reader starts
+        // the game after them, and they would be lost, one a pass
+        let mut begin = index(self.begin);
+        while let k @ 1.. = invisible_before(self.input, begin) {
+            begin -= k;
+        }
+        let raw = &self.input[begin..index(self.end).max(begin)];
         // only its line ends go: a `;` comment or an escape line may end with spaces
         let kept = raw.iter().rposition(|&b| b != b'\n' && b != b'\r').map_or(0, |last| last + 1);
         let mut text = Vec::with_capacity(kept + 5);

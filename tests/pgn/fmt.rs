@@ -846,3 +846,23 @@ fn carriage_returns_before_a_line_end_go_with_it() {
     assert_eq!(comments(b"\n[\n[\r\r\n;\r\r\n;"), ["", ""]);
     assert_eq!(comments(text.as_bytes()), ["", ""]);
 }
+
+#[test]
+fn invisible_characters_before_a_game_written_unchanged_are_kept() {
+    // The reader takes a Latin-1 no-break space after a line end for a
+    // space, and starts the second game at the next byte: written unchanged,
+    // the game keeps the first, as it keeps a UTF-8 no-break space and a
+    // zero-width space. Each pass lost one before.
+    let roster = format!("{UNKNOWN_ROSTER}[Result \"*\"]\n\n1. e4 *\n\n");
+    for invisible in [&b"\xa0"[..], b"\xc2\xa0", b"\xe2\x80\x8b"] {
+        let mut input = b"1. e4 *\n\n".to_vec();
+        input.extend_from_slice(invisible);
+        input.extend_from_slice(b"\xa0\xa0 *\n");
+        let (text, unchanged) = format_pgn(&input);
+        let mut expected = roster.as_bytes().to_vec();
+        expected.extend_from_slice(&input[9..]);
+        assert_eq!(text, expected, "{invisible:?}");
+        assert_eq!(unchanged.iter().map(|(game, _)| *game).collect::<Vec<_>>(), [2], "{invisible:?}");
+        assert_eq!(format_pgn(&text).0, text, "{invisible:?}: not idempotent");
+    }
+}
