@@ -865,4 +865,7 @@ fn invisible_characters_before_a_game_written_unchanged_are_kept() {
         assert_eq!(unchanged.iter().map(|(game, _)| *game).collect::<Vec<_>>(), [2], "{invisible:?}");
         assert_eq!(format_pgn(&text).0, text, "{invisible:?}: not idempotent");
     }
+    // a byte order mark that starts the input says its encoding: it goes
+    let (text, unchanged) = format_pgn(b"\xef\xbb\xbf1. Ke3 *\n");
+    assert_eq!((text, unchanged.len()), (b"1. Ke3 *\n".to_vec(), 1));
 }
