@@ -591,7 +591,9 @@ fn for_each_chunk_game(
 /// The games of a chunk with their facts, as [`read_game_facts_input`]
 /// reads them, each given to `each` as it is read; a game too large to
 /// read as where it starts and its size. The findings about the text after
-/// the chunk's last game, which go to the game after it.
+/// the chunk's last game, which go to the game after it. (The games table's
+/// reader: [`crate::pgn::table`].)
+#[cfg(feature = "arrow")]
 pub(crate) fn for_each_facts_game(
     chunk: &Chunk,
     mut each: impl FnMut(Result<(Game, GameFacts), (Location, u64)>),
