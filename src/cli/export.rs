@@ -630,7 +630,7 @@ struct Encoded {
     pages: ChunkPages,
 }
 
-/// The work on each chunk: its moves, as Parquet column chunks.
+/// The work on each chunk: its moves, as Parquet pages.
 struct EncodeWork {
     options: MoveRowOptions,
     file: Box<str>,
