@@ -503,10 +503,9 @@ impl Writer {
         hybrid(&mut self.page, width, &self.numbers);
     }
 
-    /// The column chunk of a dictionary column, `dictionaries` being its
-    /// chunks' values and indices: one dictionary of their values, in the
-    /// order they come, and one data page. With its minimum and maximum
-    /// for `file` alone (see the module's documentation).
+    /// The column chunk of a dictionary column (`san`, `uci`),
+    /// `dictionaries` being its chunks' values and indices: one dictionary
+    /// of their values, in the order they come, and one data page.
     fn united_column(
         &mut self,
         descr: &ColumnDescPtr,
@@ -524,13 +523,14 @@ impl Writer {
                     values.len() as u32 - 1
                 }));
             }
-            // the first chunk's places, and a constant column's, are its own
+            if indices.iter().any(|&i| i as usize >= place.len()) {
+                return Err(general("an index past its dictionary".to_owned()));
+            }
+            // the first chunk's places are its own
             if place.iter().enumerate().all(|(i, &at)| i as u32 == at) {
                 self.numbers.extend_from_slice(indices);
             } else {
-                let moved = indices.iter().map(|&i| place.get(i as usize).copied());
-                let moved: Option<Vec<u32>> = moved.collect();
-                self.numbers.extend(moved.ok_or_else(|| general("an index past its dictionary".to_owned()))?);
+                self.numbers.extend(indices.iter().map(|&i| place[i as usize]));
             }
         }
         let rows = self.numbers.len();
