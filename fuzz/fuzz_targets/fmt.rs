@@ -280,18 +280,16 @@ fn lf(text: &[u8]) -> Vec<u8> {
     out
 }
 
-/// Where the invisible characters that come right before `start` begin
-/// (`start` when none does): no-break spaces (UTF-8, or the Latin-1 byte
-/// after an ASCII one), zero-width spaces and byte order marks, which the
-/// reader takes for spaces. A game written unchanged keeps them; but for a
-/// byte order mark that starts the input, which says its encoding.
+/// Where the no-break spaces (UTF-8, or the Latin-1 byte after an ASCII
+/// one) and zero-width spaces that come right before `start` begin (`start`
+/// when none does), which the reader takes for spaces. A game written
+/// unchanged keeps them (not a byte order mark, which fmt drops: first in
+/// the output, it would say the encoding).
 fn with_invisible_before(input: &[u8], mut start: usize) -> usize {
     loop {
         let before = &input[..start];
         let latin1 = before.ends_with(b"\xa0") && (start == 1 || input[start - 2] < 0x80);
-        let len = if start == 3 && before == b"\xef\xbb\xbf" {
-            0
-        } else if before.ends_with(b"\xef\xbb\xbf") || before.ends_with(b"\xe2\x80\x8b") {
+        let len = if before.ends_with(b"\xe2\x80\x8b") {
             3
         } else if before.ends_with(b"\xc2\xa0") {
             2

@@ -29,9 +29,9 @@
 //! letters) to exactly one legal move or is a null move out of check, and
 //! the reader reported no syntax error. Otherwise the game is written
 //! **unchanged**: the bytes from its first token to its last (but for its
-//! line ends, the output's; with the invisible characters right before its
-//! first token, no-break spaces and the like, which the reader reads as
-//! spaces), then one line end, and
+//! line ends, the output's; with the no-break and zero-width spaces right
+//! before its first token, which the reader reads as spaces), then one
+//! line end, and
 //! [`FormattedGame::error`] says why (the first problem); UTF-16 input is
 //! written back byte for byte. (A game
 //! of tags alone gets a blank line and a termination marker after them, as a
@@ -587,9 +587,14 @@ impl<'a> Formatter<'a> {
         let index = |offset: u64| usize::try_from(offset.saturating_sub(self.start)).unwrap_or(len).min(len);
         // with the invisible characters just before its first token (a
         // no-break space the reader took for a space): the reader starts
-        // the game after them, and they would be lost, one a pass
+        // the game after them, and they would be lost, one a pass. Not a
+        // byte order mark: first in the output, it would say the encoding,
+        // and go in the next pass.
         let mut begin = index(self.begin);
         while let k @ 1.. = invisible_before(self.input, begin) {
+            if self.input[..begin].ends_with(b"\xef\xbb\xbf") {
+                break;
+            }
             begin -= k;
         }
         let raw = &self.input[begin..index(self.end).max(begin)];

@@ -865,7 +865,12 @@ fn invisible_characters_before_a_game_written_unchanged_are_kept() {
         assert_eq!(unchanged.iter().map(|(game, _)| *game).collect::<Vec<_>>(), [2], "{invisible:?}");
         assert_eq!(format_pgn(&text).0, text, "{invisible:?}: not idempotent");
     }
-    // a byte order mark that starts the input says its encoding: it goes
-    let (text, unchanged) = format_pgn(b"\xef\xbb\xbf1. Ke3 *\n");
-    assert_eq!((text, unchanged.len()), (b"1. Ke3 *\n".to_vec(), 1));
+    // a byte order mark goes, as before: it says the encoding of the text
+    // it starts, and after a line end it would start the output
+    for input in [&b"\xef\xbb\xbf|%"[..], b"\r\xef\xbb\xbf|%", b"1. e4 *\n\n\xef\xbb\xbf|%"] {
+        let (text, unchanged) = format_pgn(input);
+        let kept = if input.len() > 10 { format!("{roster}|%\n") } else { "|%\n".to_owned() };
+        assert_eq!((String::from_utf8(text.clone()).unwrap(), unchanged.len()), (kept, 1), "{input:?}");
+        assert_eq!(format_pgn(&text).0, text, "{input:?}: not idempotent");
+    }
 }
