@@ -612,8 +612,9 @@ const CHUNK_BYTES: usize = 1 << 20;
 
 /// The rows of a Parquet row group of the moves table, at most (as
 /// parquet's and pyarrow's writers have it): chunks are gathered until the
-/// next would make more. Readers pay for each row group (pyarrow read the
-/// benchmark corpus's moves 20% slower in row groups of one chunk each).
+/// next would make more. Readers pay for each row group: pyarrow took 1.7
+/// times as long to read the benchmark corpus's moves in row groups of one
+/// chunk each.
 const ROW_GROUP_ROWS: usize = 1 << 20;
 
 /// The bytes of a row group's chunks, encoded, at most (but for a chunk
