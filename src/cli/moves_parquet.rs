@@ -124,7 +124,6 @@ pub(super) struct ChunkPages {
     bytes: Bytes,
     /// Each leaf column's part, in schema order.
     parts: Vec<Part>,
-    rows: usize,
 }
 
 impl ChunkPages {
@@ -192,7 +191,7 @@ pub(super) fn encode_moves(
     for descr in columns {
         parts.push(writer.moves_part(rows, file, descr)?);
     }
-    Ok(ChunkPages { bytes: Bytes::from(writer.out.into_inner()?), parts, rows: rows.len() })
+    Ok(ChunkPages { bytes: Bytes::from(writer.out.into_inner()?), parts })
 }
 
 /// Bytes in pieces, read as one after another: a column chunk's pages
@@ -260,8 +259,6 @@ pub(super) struct RowGroup {
     chunks: Vec<ChunkPages>,
     /// The game of each row, numbered across its input.
     game: Vec<u64>,
-    /// The bytes held: pages, dictionaries and their indices.
-    size: usize,
 }
 
 impl RowGroup {
@@ -272,17 +269,16 @@ impl RowGroup {
 
     /// The bytes held, about.
     pub(super) fn size(&self) -> usize {
-        self.size
+        self.chunks.iter().map(ChunkPages::size).sum()
     }
 
     /// Adds the rows of `chunk`, whose games are `games` (each row's, from
     /// 1 in the chunk) after `before` games of their input.
     pub(super) fn push(&mut self, chunk: ChunkPages, games: &[u64], before: u64) {
-        if chunk.rows == 0 {
+        if games.is_empty() {
             return;
         }
         self.game.extend(games.iter().map(|game| game + before));
-        self.size += chunk.size();
         self.chunks.push(chunk);
     }
 
@@ -313,7 +309,7 @@ impl RowGroup {
             let parts = parts.ok_or_else(|| general("a chunk of other columns".to_owned()))?;
             closes.push(match parts[0].1 {
                 Part::Game => {
-                    let chunk = writer.delta_page(&self.game, 0);
+                    let chunk = writer.delta_page(&self.game);
                     (writer.write_chunk(descr, chunk)?, None)
                 }
                 Part::Dictionary { .. } => {
@@ -346,7 +342,6 @@ impl RowGroup {
         group.close()?;
         self.chunks.clear();
         self.game.clear();
-        self.size = 0;
         Ok(())
     }
 }
@@ -455,7 +450,7 @@ impl Writer {
                 let column = if name == "san" { &rows.san } else { &rows.uci };
                 return Ok(Part::Dictionary { values: column.values.clone(), indices: column.index.clone() });
             }
-            "ply" | "number" => self.delta_page(if name == "ply" { &rows.ply } else { &rows.number }, 0),
+            "ply" | "number" => self.delta_page(if name == "ply" { &rows.ply } else { &rows.number }),
             "is_capture" | "is_check" => {
                 let values = if name == "is_capture" { &rows.capture } else { &rows.check };
                 self.page.clear();
@@ -544,15 +539,15 @@ impl Writer {
         close(descr, column, self.compression)
     }
 
-    /// A page of whole numbers, `values` plus `offset`, delta-encoded,
-    /// with their minimum and maximum. The minimum and maximum are found
+    /// A page of whole numbers, `values`, delta-encoded, with their
+    /// minimum and maximum. The minimum and maximum are found
     /// over `values` in their own type: folded as 64-bit numbers from the
     /// encoder's, they took a third of the encoding's own time.
-    fn delta_page<T: DeltaValue>(&mut self, values: &[T], offset: u64) -> ChunkMeta {
+    fn delta_page<T: DeltaValue>(&mut self, values: &[T]) -> ChunkMeta {
         self.page.clear();
-        delta_binary_packed(&mut self.page, values, offset);
+        delta_binary_packed(&mut self.page, values);
         let statistics = min_max(values).map(|(min, max)| {
-            let (min, max) = (min.unsigned() + offset, max.unsigned() + offset);
+            let (min, max) = (min.unsigned(), max.unsigned());
             if T::INT32 {
                 Statistics::int32(Some(min as u32 as i32), Some(max as u32 as i32), None, Some(0), false)
             } else {
@@ -884,8 +879,7 @@ fn merged(a: &Statistics, b: &Statistics, unsigned: bool) -> Result<Statistics> 
 fn text_column(values: &[&str]) -> TextColumn {
     let mut column = TextColumn::default();
     for value in values {
-        column.text.push_str(value);
-        column.ends.push(column.text.len());
+        column.push(value);
     }
     column
 }
@@ -1143,10 +1137,8 @@ impl DeltaValue for u64 {
     }
 }
 
-/// Appends `values` plus `offset` in the `DELTA_BINARY_PACKED` encoding
-/// (the offset changes the first value only; the differences are the
-/// values').
-fn delta_binary_packed<T: DeltaValue>(out: &mut Vec<u8>, values: &[T], offset: u64) {
+/// Appends `values` in the `DELTA_BINARY_PACKED` encoding.
+fn delta_binary_packed<T: DeltaValue>(out: &mut Vec<u8>, values: &[T]) {
     varint(out, BLOCK as u64);
     varint(out, (BLOCK / MINIBLOCK) as u64);
     varint(out, values.len() as u64);
@@ -1154,7 +1146,7 @@ fn delta_binary_packed<T: DeltaValue>(out: &mut Vec<u8>, values: &[T], offset: u
         zigzag(out, 0);
         return;
     };
-    zigzag(out, first.signed().wrapping_add(offset as i64));
+    zigzag(out, first.signed());
     let mut previous = first.signed();
     let mut deltas = [0i64; BLOCK];
     for block in rest.chunks(BLOCK) {
@@ -1220,11 +1212,6 @@ mod tests {
         path: String,
     }
 
-    fn push(column: &mut TextColumn, value: &str) {
-        column.text.push_str(value);
-        column.ends.push(column.text.len());
-    }
-
     fn move_rows(rows: &[Row], options: MoveRowOptions) -> MoveRows {
         let mut out = MoveRows::new(options);
         for row in rows {
@@ -1234,7 +1221,7 @@ mod tests {
             out.side.push(if row.black { Color::Black } else { Color::White });
             out.san.push(&row.san);
             out.uci.push(&row.uci);
-            push(&mut out.written, &row.written);
+            out.written.push(&row.written);
             out.capture.push(row.capture);
             out.check.push(row.check);
             out.clock.push(row.clock);
@@ -1242,12 +1229,12 @@ mod tests {
             out.eval.push(row.eval.map(|score| Eval { score, depth: None }));
             out.nag_values.extend_from_slice(&row.nags);
             out.nag_ends.push(out.nag_values.len());
-            push(&mut out.comment, &row.comment);
+            out.comment.push(&row.comment);
             if let Some(fens) = &mut out.fen {
-                push(fens, &row.fen);
+                fens.push(&row.fen);
             }
             if let Some(paths) = &mut out.path {
-                push(paths, &row.path);
+                paths.push(&row.path);
             }
         }
         out

@@ -126,7 +126,7 @@ impl TextColumn {
 
     /// Appends a value.
     #[inline]
-    fn push(&mut self, value: &str) {
+    pub fn push(&mut self, value: &str) {
         self.text.push_str(value);
         self.end();
     }
