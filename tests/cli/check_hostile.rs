@@ -146,6 +146,32 @@ fn a_long_token_is_kept_cut() {
     assert_eq!((line.text.len(), line.caret, line.cut_before, line.cut_after), (80, 3, false, true));
 }
 
+/// The game's name starts every line of its findings: each tag's value in
+/// it is cut as a token is, or a tag of megabytes made every line as long
+/// (4 MB of input gave 4 GB of output, all of it held in memory first).
+#[test]
+fn long_tags_are_cut_in_the_name_of_the_game() {
+    let event = "é".repeat(1_000_000);
+    let white = format!("W{}", "w".repeat(200));
+    let input = format!("[Event \"{event}\"]\n[White \"{white}\"]\n[Round \"1\"]\n\n1. e4 (1. Ke3) (1. Ke3) *\n");
+    let output = sanfen(&["check", "-"]).write_stdin(input.clone()).assert().code(1).get_output().clone();
+    // é is two bytes: 80 bytes are 40 of them
+    let name = format!("game 1 (W{} - ?, {}…, round 1)", "w".repeat(79) + "…", "é".repeat(40));
+    let expected = format!(
+        "<stdin>:1:1: {name}: warning[pgn:missing-tags]: missing Seven Tag Roster tags: Site, Date, Black, Result\n\
+         <stdin>:5:11: {name}, 1. Ke3: error[san:illegal]: illegal: no king can move to e3; did you mean e3?\n\
+         <stdin>:5:20: {name}, 1. Ke3: error[san:illegal]: illegal: no king can move to e3; did you mean e3?\n\
+         1 games, 1 moves, 1 games with errors, 2 errors, 1 lint findings, 0 skipped, {} bytes\n",
+        input.len()
+    );
+    assert_eq!(untimed(&output.stdout), expected);
+    // the JSON report keeps the tags whole: they are data, given once a game
+    let output = sanfen(&["check", "--json", "-"]).write_stdin(input).assert().code(1).get_output().clone();
+    let game: serde_json::Value =
+        serde_json::from_str(String::from_utf8(output.stdout).unwrap().lines().next().unwrap()).unwrap();
+    assert_eq!((game["event"].as_str(), game["white"].as_str()), (Some(event.as_str()), Some(white.as_str())));
+}
+
 /// 100 clean games, a game of more than 8 MiB (one line of movetext), and
 /// a game with an error after it.
 fn huge_game() -> (Vec<u8>, usize) {
