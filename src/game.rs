@@ -281,30 +281,43 @@ fn end_of(position: &Position, repetitions: impl FnOnce() -> usize) -> Option<Ga
 
 /// [`Game::end`] after `moves`, known to be legal, are played from `start`
 /// (a game's mainline that was read and checked), without keeping the
-/// history: only the positions since the last capture or pawn move can
-/// repeat the last one, and only they are kept.
+/// history: only the moves since the last capture or pawn move are kept
+/// (a few bytes each, where a position takes a hundred), to be played again
+/// from the position after it ([`end_after_reversible`]).
 pub(crate) fn end_of_legal_line(start: &Position, moves: impl Iterator<Item = Move>) -> Option<GameEnd> {
-    let mut positions = vec![start.clone()];
+    let mut since = start.clone();
+    let mut reversible = Vec::new();
+    let mut last = start.clone();
     for m in moves {
-        let mut next = positions[positions.len() - 1].clone();
-        next.play_unchecked(m);
+        last.play_unchecked(m);
         if m.is_zeroing() {
-            positions.clear();
+            since.clone_from(&last);
+            reversible.clear();
+        } else {
+            reversible.push(m);
         }
-        positions.push(next);
     }
-    end_of_reversible(&positions)
+    end_after_reversible(&since, &reversible, &last)
 }
 
-/// [`Game::end`] at the last of `positions`, a game's positions since its
-/// last capture or pawn move (the position after it first), or since its
-/// start; `None` when there are none.
-pub(crate) fn end_of_reversible(positions: &[Position]) -> Option<GameEnd> {
-    let (last, before) = positions.split_last()?;
+/// [`Game::end`] at `last`, reached from `since` (the position after the
+/// game's last capture or pawn move, or its start) by `reversible`, moves
+/// that neither capture nor move a pawn: only those positions can repeat
+/// `last`. They are played again, once, to count `last`'s repetitions
+/// (asked only when `last` alone does not end the game).
+pub(crate) fn end_after_reversible(since: &Position, reversible: &[Move], last: &Position) -> Option<GameEnd> {
     end_of(last, || {
-        // the same side to move: every second position back
-        let same = before.iter().rev().skip(1).step_by(2);
-        1 + same.filter(|before| same_position(before, last)).count()
+        // the positions before `last` with its side to move: an even
+        // number of plies before it
+        let mut position = since.clone();
+        let mut count = 1;
+        for (plies_before, &m) in (1..=reversible.len()).rev().zip(reversible) {
+            if plies_before.is_multiple_of(2) && same_position(&position, last) {
+                count += 1;
+            }
+            position.play_unchecked(m);
+        }
+        count
     })
 }
 

@@ -869,10 +869,13 @@ struct MainlineSummary {
     /// Whether one is a null move (the game's end is then not judged, and
     /// its opening is looked for before it only).
     null: bool,
-    /// The position after the last move and, before it, those since the
-    /// last capture or pawn move (the position after it first), or since
-    /// the start; empty when the moves are not played.
-    positions: Vec<Position>,
+    /// The position after the last capture or pawn move, or the start;
+    /// `None` when the moves are not played.
+    since: Option<Position>,
+    /// The moves after `since` ([`crate::game::end_after_reversible`]).
+    reversible: Vec<Move>,
+    /// The position after the last move (`since` until one is played).
+    last: Option<Position>,
     /// The deepest named position so far ([`Game::opening`]).
     #[cfg(feature = "openings")]
     opening: Option<crate::openings::GameOpening>,
@@ -884,8 +887,9 @@ impl MainlineSummary {
     fn begin(&mut self, start: Option<&Position>) {
         self.plies = 0;
         self.null = false;
-        self.positions.clear();
-        self.positions.extend(start.cloned());
+        self.since = start.cloned();
+        self.reversible.clear();
+        self.last = start.cloned();
         #[cfg(feature = "openings")]
         {
             self.opening = None;
@@ -897,11 +901,14 @@ impl MainlineSummary {
     fn push(&mut self, m: Option<Move>, after: &Position) {
         self.plies += 1;
         match m {
-            Some(m) if m.is_zeroing() => self.positions.clear(),
-            Some(_) => {}
+            Some(m) if m.is_zeroing() => {
+                self.since = Some(after.clone());
+                self.reversible.clear();
+            }
+            Some(m) => self.reversible.push(m),
             None => self.null = true,
         }
-        self.positions.push(after.clone());
+        self.last = Some(after.clone());
         #[cfg(feature = "openings")]
         if let Some(found) = crate::openings::opening_at(after, self.plies).filter(|_| !self.null) {
             self.opening = Some(found);
@@ -912,7 +919,12 @@ impl MainlineSummary {
     fn facts(&self) -> GameFacts {
         GameFacts {
             plies: self.plies,
-            end: if self.null { None } else { crate::game::end_of_reversible(&self.positions) },
+            end: match (&self.since, &self.last) {
+                (Some(since), Some(last)) if !self.null => {
+                    crate::game::end_after_reversible(since, &self.reversible, last)
+                }
+                _ => None,
+            },
             #[cfg(feature = "openings")]
             opening: self.opening,
         }
