@@ -30,7 +30,8 @@ use super::{Error, ExitCode, LintArgs};
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Write each file's formatted text back into it instead of to standard
-    /// output, keeping its owner, group, mode and links; refuse anything else.
+    /// output, keeping its owner, group, mode, extended attributes (ACLs,
+    /// capabilities, labels) and links; refuse anything else.
     ///
     /// Not with standard input or a compressed (`.gz`, `.zst`) file. A
     /// symbolic link is followed and its target rewritten. Refused, each
@@ -39,16 +40,16 @@ pub struct Args {
     /// socket: never opened); a read-only file (no write bit in its mode,
     /// even for root) or one the user may not write; a file whose owner and
     /// group the rewritten file cannot be given (a user other than root
-    /// rewriting another user's file); a file that changes while it is
+    /// rewriting another user's file), or an extended attribute (a
+    /// capability, without CAP_SETFCAP); a file that changes while it is
     /// formatted. The text is formatted into a temporary file
     /// `.sanfen-fmt-XXXXXXXX.tmp` in the file's directory, given the file's
-    /// owner, group and mode, then renamed over it; a file with hard links
-    /// is written through instead (the formatted text copied into it at the
-    /// end, not atomically), so every name keeps the same file. A file whose
-    /// text would not change is left as it is. Extended attributes and ACLs
-    /// of a renamed-over file are not kept. On any error,
-    /// and on SIGINT, SIGTERM or SIGHUP (exit code 130, 143, 129), the
-    /// temporary file is removed.
+    /// owner, group, extended attributes and mode, then renamed over it; a
+    /// file with hard links is written through instead (the formatted text
+    /// copied into it at the end, not atomically), so every name keeps the
+    /// same file. A file whose text would not change is left as it is. On
+    /// any error, and on SIGINT, SIGTERM or SIGHUP (exit code 130, 143, 129),
+    /// the temporary file is removed.
     #[arg(long)]
     in_place: bool,
     /// Write nothing: print `would reformat FILE` on standard output for each

@@ -225,7 +225,8 @@ fn write_response(out: &mut impl Write, response: &Response, style: Style, sessi
 
 /// Writes a file `save` asks for, as `sanfen export` writes its output
 /// ([`NewFile`]: under a temporary name that takes the file's name once
-/// complete, a file there replaced with its mode and group or refused; a
+/// complete, a file there replaced with its mode, group and extended
+/// attributes or refused; a
 /// FIFO or a device written to as it is); the line that says how it went.
 fn write_file(save: &Save) -> String {
     let path = Path::new(&save.path);

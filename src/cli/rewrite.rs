@@ -53,8 +53,14 @@
 //!   left as it is and reported, and so is a name that no longer leads to the
 //!   file that was read.
 //!
-//! Extended attributes and ACLs are not copied to the temporary file: a
-//! replaced file loses them (a file written through keeps them).
+//! Extended attributes go with the file too: ACLs, security labels,
+//! capabilities, `user.` attributes. The temporary file of a file renamed
+//! over is given the original's, exactly (those it was created with and the
+//! original has not are removed), with its owner (so that one the user may
+//! not give, a capability without `CAP_SETFCAP`, refuses the file before
+//! anything is written), and again after its text (writing removes
+//! `security.capability`), before its mode. A file written through keeps its
+//! own, and gets back any that writing removed.
 //!
 //! On `SIGINT`, `SIGTERM` or `SIGHUP` ([`remove_temporary_on_signals`]) the
 //! temporary file is removed and the process exits with 128 + the signal's
@@ -184,7 +190,9 @@ impl InPlace {
         let temporary = Temporary::create(directory, "fmt").map_err(|err| temporary_error(&display, None, err))?;
         let file = InPlace { name: display, target, original, before, through, temporary };
         if !file.through {
+            // now, so that a refusal costs nothing
             file.give_owner()?;
+            file.give_attributes()?;
         }
         Ok(file)
     }
@@ -255,6 +263,8 @@ impl InPlace {
             *pending = None;
             return Ok(());
         }
+        // again: writing removed a capability
+        self.give_attributes()?;
         let mode = self.before.mode() & 0o7777;
         temporary.file.set_permissions(Permissions::from_mode(mode)).map_err(&write_error)?;
         let given = temporary.file.metadata().map_err(&write_error)?;
@@ -286,6 +296,9 @@ impl InPlace {
         let mut temporary = &self.temporary.file;
         let mut original = &self.original;
         let length = temporary.metadata().map_err(&write_error)?.len();
+        // writing, and reserving room, remove a capability (`security.capability`):
+        // given back after
+        let wanted = attributes(original).map_err(|err| self.file_error(err))?;
         // room for the new text before the first byte changes; a file system
         // without fallocate is written without it
         if length > 0
@@ -304,6 +317,7 @@ impl InPlace {
             return Err(partly(io::Error::other(format!("{copied} of {length} bytes copied"))));
         }
         original.set_len(length).map_err(partly)?;
+        give_attributes(original, &wanted).map_err(partly)?;
         // writing clears set-user-ID and set-group-ID for a user without the
         // capability to keep them: the owner gives them back
         let mode = self.before.mode() & 0o7777;
@@ -331,6 +345,80 @@ impl InPlace {
     fn file_error(&self, source: io::Error) -> Error {
         Error::File { path: self.name.clone(), source }
     }
+
+    /// Gives the temporary file the original's extended attributes.
+    fn give_attributes(&self) -> Result<(), Error> {
+        let wanted = attributes(&self.original).map_err(|err| self.file_error(err))?;
+        give_attributes(&self.temporary.file, &wanted).map_err(|err| refusal(&self.name, &err.to_string()))
+    }
+}
+
+/// An extended attribute: its name and value.
+type Attribute = (Vec<u8>, Vec<u8>);
+
+/// Every extended attribute of `file` the user may read; none where its
+/// file system has none.
+fn attributes(file: &File) -> io::Result<Vec<Attribute>> {
+    use rustix::buffer::spare_capacity;
+    let listed =
+        sized(|| rustix::fs::flistxattr_query(file), |names| rustix::fs::flistxattr(file, spare_capacity(names)));
+    let names = match listed {
+        Err(Errno::NOTSUP) => return Ok(Vec::new()),
+        names => names?,
+    };
+    let mut attributes = Vec::new();
+    for name in names.split(|&byte| byte == 0).filter(|name| !name.is_empty()) {
+        let value = sized(
+            || rustix::fs::fgetxattr_query(file, name),
+            |value| rustix::fs::fgetxattr(file, name, spare_capacity(value)),
+        );
+        match value {
+            // removed since the names were listed
+            Err(Errno::NODATA) => {}
+            value => attributes.push((name.to_vec(), value?)),
+        }
+    }
+    Ok(attributes)
+}
+
+/// The bytes `fetch` gives, in the room `size` says they take; asked again
+/// when they grew in between.
+fn sized(
+    size: impl Fn() -> rustix::io::Result<usize>,
+    fetch: impl Fn(&mut Vec<u8>) -> rustix::io::Result<usize>,
+) -> rustix::io::Result<Vec<u8>> {
+    loop {
+        let mut bytes = Vec::with_capacity(size()?);
+        match fetch(&mut bytes) {
+            Err(Errno::RANGE) => {}
+            fetched => {
+                fetched?;
+                return Ok(bytes);
+            }
+        }
+    }
+}
+
+/// Makes `file`'s extended attributes `wanted`: sets those it lacks or
+/// holds with another value, removes those not wanted.
+///
+/// # Errors
+///
+/// When they cannot be read, or one cannot be set or removed (named).
+fn give_attributes(file: &File, wanted: &[Attribute]) -> io::Result<()> {
+    let current = attributes(file)?;
+    let failed = |name: &[u8], err: Errno| {
+        let err = io::Error::from(err);
+        io::Error::new(err.kind(), format!("its extended attribute {} cannot be kept ({err})", name.escape_ascii()))
+    };
+    for (name, _) in current.iter().filter(|(name, _)| !wanted.iter().any(|(other, _)| other == name)) {
+        rustix::fs::fremovexattr(file, name.as_slice()).map_err(|err| failed(name, err))?;
+    }
+    for (name, value) in wanted.iter().filter(|attribute| !current.contains(attribute)) {
+        rustix::fs::fsetxattr(file, name.as_slice(), value, rustix::fs::XattrFlags::empty())
+            .map_err(|err| failed(name, err))?;
+    }
+    Ok(())
 }
 
 /// A FIFO or a device at `path` (`/dev/stdout`), opened to be written to
@@ -350,12 +438,13 @@ pub fn open_device(path: &Path) -> Option<io::Result<File>> {
 ///
 /// - a symbolic link is followed: its target is replaced, the link kept
 ///   (one to no file is refused);
-/// - the new file gets the file's mode and group;
+/// - the new file gets the file's mode, group and extended attributes
+///   (ACLs, security labels, `user.` attributes);
 /// - refused before anything is written: a directory or anything else that
 ///   is not a regular file, a file another user owns (it would change
 ///   owner), a read-only file (no write bit in its mode), a file with hard
 ///   links (its other names would keep the old content), a file whose group
-///   the new file cannot be given.
+///   or extended attributes the new file cannot be given.
 pub struct NewFile {
     /// The file as named on the command line, for messages.
     name: String,
@@ -363,6 +452,8 @@ pub struct NewFile {
     target: PathBuf,
     /// The mode of the file replaced, if any.
     mode: Option<u32>,
+    /// The extended attributes of the file replaced (none when there is none).
+    attributes: Vec<Attribute>,
     temporary: Temporary,
 }
 
@@ -414,6 +505,7 @@ impl NewFile {
             _ => Path::new("."),
         };
         let temporary = Temporary::create(directory, kind).map_err(|err| temporary_error(&name, None, err))?;
+        let mut attributes = Vec::new();
         if let Some(existing) = &existing {
             let current =
                 temporary.file.metadata().map_err(|err| temporary_error(&name, Some(&temporary.path), err))?;
@@ -422,9 +514,15 @@ impl NewFile {
                 std::os::unix::fs::fchown(&temporary.file, None, Some(group))
                     .map_err(|err| refuse(format!("its group {group} cannot be given to the new file ({err})")))?;
             }
+            let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC;
+            let replaced = rustix::fs::open(&target, flags, Mode::empty())
+                .map_err(|err| refuse(format!("its extended attributes cannot be read ({})", io::Error::from(err))))?;
+            attributes = self::attributes(&File::from(replaced)).map_err(|err| refuse(err.to_string()))?;
+            // now, so that a refusal costs nothing
+            give_attributes(&temporary.file, &attributes).map_err(|err| refuse(err.to_string()))?;
         }
         let mode = existing.map(|existing| existing.mode() & 0o777);
-        Ok(NewFile { name, target, mode, temporary })
+        Ok(NewFile { name, target, mode, attributes, temporary })
     }
 
     /// The temporary file, to write the text to.
@@ -452,6 +550,8 @@ impl NewFile {
             rustix::process::umask(umask);
             0o666 & !umask.bits()
         });
+        // again: writing removed a capability
+        give_attributes(&self.temporary.file, &self.attributes).map_err(error)?;
         self.temporary.file.set_permissions(Permissions::from_mode(mode)).map_err(error)?;
         self.temporary.file.sync_all().map_err(error)?;
         let mut pending = pending();

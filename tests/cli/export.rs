@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use arrow_array::RecordBatch;
 use assert_cmd::cargo::cargo_bin_cmd;
 
-use crate::scratch::Dir;
+use crate::scratch::{Dir, acl, attributes, set_attribute};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use sanfen::pgn::input::Input;
 use sanfen::pgn::rows::{MoveRowOptions, read_move_rows_input};
@@ -657,6 +657,21 @@ fn a_file_there_is_replaced_as_it_is_or_refused() {
     assert_eq!(fs::read_link(&link).unwrap(), Path::new("target.csv"));
     assert_eq!(fs::read_to_string(&target).unwrap(), table);
     assert_eq!(fs::metadata(&target).unwrap().mode() & 0o7777, 0o600);
+    // its extended attributes kept, where the file system has them: a user
+    // attribute and an ACL (regression: the new file had none)
+    let shared = dir.file("shared.csv", b"old\n");
+    if set_attribute(Path::new(&shared), "user.origin", b"export").is_ok() {
+        set_attribute(Path::new(&shared), "system.posix_acl_access", &acl(6, 6, 4, 6, 4)).unwrap();
+        let before = attributes(Path::new(&shared));
+        assert_eq!(before.len(), 2);
+        assert_eq!(export(&shared).status.code(), Some(0));
+        assert_eq!(fs::read_to_string(&shared).unwrap(), table);
+        assert_eq!(attributes(Path::new(&shared)), before);
+        // the ACL's mask is the mode's group bits
+        assert_eq!(fs::metadata(&shared).unwrap().mode() & 0o7777, 0o664);
+    } else {
+        eprintln!("a_file_there_is_replaced_as_it_is_or_refused: extended attributes not tested: none here");
+    }
     // refused, the file left as it was
     let read_only = dir.file("read-only.csv", b"old\n");
     fs::set_permissions(&read_only, fs::Permissions::from_mode(0o444)).unwrap();

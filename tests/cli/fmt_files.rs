@@ -1,5 +1,6 @@
 //! `sanfen fmt --in-place` and `sanfen fmt --check` on real files: what a
-//! rewritten file keeps (owner, group, mode, kind, hard and symbolic links),
+//! rewritten file keeps (owner, group, mode, kind, hard and symbolic links,
+//! extended attributes),
 //! what is refused (and left exactly as it was), long names, signals during a
 //! long run, and the exit codes and output of `--check`.
 //!
@@ -18,6 +19,8 @@ use std::thread::sleep;
 use std::time::{Duration, Instant};
 
 use assert_cmd::cargo::cargo_bin_cmd;
+
+use crate::scratch::{CAPABILITY, acl, attributes, set_attribute};
 
 const SMALL: &str = "[White \"A\"]\n1. e4 e5 2. Ng1f3 0-1\n";
 const SMALL_FORMATTED: &str = "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"A\"]\n\
@@ -269,6 +272,110 @@ fn as_root_and_nobody_in_place_by_another_user_never_gains_setuid_or_setgid() {
     ));
     assert_eq!(text(&path), SMALL);
     assert_eq!(fs::read_dir(&closed).unwrap().count(), 1);
+}
+
+// ---- extended attributes -----------------------------------------------------------------
+
+/// A file replaced by its rewritten text keeps every extended attribute:
+/// `user.`, `trusted.`, its ACL, its capability (which writing removes). A
+/// file with hard links, written through, keeps them too, its capability
+/// given back. Regression: a replaced file lost them all. Skipped (said on
+/// stderr) without root or where the file system has no extended
+/// attributes.
+#[test]
+fn as_root_in_place_keeps_extended_attributes() {
+    if !root_or_skip("as_root_in_place_keeps_extended_attributes") {
+        return;
+    }
+    let dir = Dir::new("attributes");
+    let path = dir.write("games.pgn", SMALL);
+    if let Err(err) = set_attribute(&path, "user.origin", b"lichess") {
+        eprintln!("as_root_in_place_keeps_extended_attributes: skipped: no extended attributes here ({err})");
+        return;
+    }
+    set_attribute(&path, "trusted.note", b"\x00\xffbytes").unwrap();
+    set_attribute(&path, "system.posix_acl_access", &acl(6, 4, 4, 4, 4)).unwrap();
+    set_attribute(&path, "security.capability", &CAPABILITY).unwrap();
+    let before = attributes(&path);
+    assert_eq!(before.len(), 4);
+    let inode = fs::metadata(&path).unwrap().ino();
+    sanfen(&["fmt", "--in-place", path_str(&path)]).assert().code(0).stdout("").stderr("");
+    assert_eq!(text(&path), SMALL_FORMATTED);
+    assert_ne!(fs::metadata(&path).unwrap().ino(), inode, "renamed over");
+    assert_eq!(attributes(&path), before);
+    assert_eq!(owner_and_mode(&path), (0, 0, 0o644));
+
+    // written through
+    fs::write(&path, SMALL).unwrap();
+    set_attribute(&path, "security.capability", &CAPABILITY).unwrap();
+    let link = dir.path("link.pgn");
+    fs::hard_link(&path, &link).unwrap();
+    let inode = fs::metadata(&path).unwrap().ino();
+    sanfen(&["fmt", "--in-place", path_str(&path)]).assert().code(0).stdout("").stderr("");
+    assert_eq!(text(&link), SMALL_FORMATTED);
+    assert_eq!(fs::metadata(&path).unwrap().ino(), inode, "written through");
+    assert_eq!(attributes(&path), before);
+    assert_eq!(dir.names(), ["games.pgn", "link.pgn"]);
+}
+
+/// A directory's default ACL gives the temporary file an ACL of its own: a
+/// file without one gets none. Skipped (said on stderr) where the file
+/// system has no ACLs.
+#[test]
+fn in_place_gives_no_acl_to_a_file_without_one() {
+    let dir = Dir::new("default-acl");
+    let path = dir.write("games.pgn", SMALL);
+    let before = attributes(&path);
+    if let Err(err) = set_attribute(&dir.0, "system.posix_acl_default", &acl(6, 6, 4, 6, 4)) {
+        eprintln!("in_place_gives_no_acl_to_a_file_without_one: skipped: no ACLs here ({err})");
+        return;
+    }
+    // what a file made in the directory gets
+    let made = dir.write("made.pgn", "");
+    assert_eq!(
+        attributes(&made).iter().map(|(name, _)| name.as_str()).collect::<Vec<_>>(),
+        ["system.posix_acl_access"]
+    );
+    fs::remove_file(&made).unwrap();
+    sanfen(&["fmt", "--in-place", path_str(&path)]).assert().code(0).stdout("").stderr("");
+    assert_eq!(text(&path), SMALL_FORMATTED);
+    assert_eq!(attributes(&path), before);
+}
+
+/// A user who may not give the rewritten file an extended attribute of the
+/// original (a capability, without `CAP_SETFCAP`) is refused: the file is
+/// left as it was, and no temporary file. Skipped (said on stderr) without
+/// root or setpriv, or where the file system has no extended attributes.
+#[test]
+fn as_root_and_nobody_in_place_refuses_a_file_whose_capability_cannot_be_kept() {
+    let dir = Dir::new("capability");
+    let binary = match sanfen_for_nobody(&dir) {
+        Ok(binary) => binary,
+        Err(why) => {
+            eprintln!("as_root_and_nobody_in_place_refuses_a_file_whose_capability_cannot_be_kept: skipped: {why}");
+            return;
+        }
+    };
+    let shared = dir.path("shared");
+    fs::create_dir(&shared).unwrap();
+    std::os::unix::fs::chown(&shared, Some(NOBODY), Some(NOBODY)).unwrap();
+    let path = shared.join("games.pgn");
+    fs::write(&path, SMALL).unwrap();
+    std::os::unix::fs::chown(&path, Some(NOBODY), Some(NOBODY)).unwrap();
+    if let Err(err) = set_attribute(&path, "security.capability", &CAPABILITY) {
+        eprintln!("as_root_and_nobody_in_place_refuses_a_file_whose_capability_cannot_be_kept: skipped: ({err})");
+        return;
+    }
+    set_attribute(&path, "user.origin", b"lichess").unwrap();
+    let before = attributes(&path);
+    fmt_as_nobody(&binary, &path).assert().code(2).stdout("").stderr(format!(
+        "sanfen: {}: its extended attribute security.capability cannot be kept (Operation not permitted (os \
+         error 1)): not rewritten\n",
+        path_str(&path)
+    ));
+    assert_eq!(text(&path), SMALL);
+    assert_eq!(attributes(&path), before);
+    assert_eq!(fs::read_dir(&shared).unwrap().count(), 1);
 }
 
 // ---- what is refused ---------------------------------------------------------------------
