@@ -15,6 +15,7 @@ use sanfen::play::{self, Options, PlayError};
 use sanfen::san::Letters;
 use serde::Serialize;
 
+use super::check::escape;
 use super::resolve::{Failure, Lint, Played, lints};
 use super::{Error, ExitCode, LintArgs, PositionArgs, input, moves};
 
@@ -129,21 +130,27 @@ fn write_diagnostics(err: &mut impl Write, game: &Game) -> io::Result<()> {
             writeln!(
                 err,
                 "sanfen: warning: move {} ({}): {} ({})",
-                played.index, played.input, lint.message, lint.code
+                played.index,
+                escape(&played.input),
+                lint.message,
+                lint.code
             )?;
         }
     }
     if let Some(error) = &game.error {
         match &error.stop {
             Stop::Resolve(failure) => {
-                writeln!(err, "sanfen: move {} ({}): {}", error.index, error.input, failure.message())?
+                writeln!(err, "sanfen: move {} ({}): {}", error.index, escape(&error.input), failure.message())?
             }
             Stop::Lint { lints, .. } => {
                 for lint in lints {
                     writeln!(
                         err,
                         "sanfen: move {} ({}): not canonical: {} ({})",
-                        error.index, error.input, lint.message, lint.code
+                        error.index,
+                        escape(&error.input),
+                        lint.message,
+                        lint.code
                     )?;
                 }
             }

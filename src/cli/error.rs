@@ -2,6 +2,8 @@
 
 use std::io;
 
+use super::check::escape;
+
 /// A usage or I/O error (exit code 2).
 #[derive(Debug)]
 pub enum Error {
@@ -28,12 +30,14 @@ impl Error {
 }
 
 impl core::fmt::Display for Error {
+    /// The error, control characters escaped (`\x1b`): a file's name may
+    /// hold any, and no byte of it reaches a terminal as a control.
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
-            Error::Input(err) => write!(f, "cannot read standard input: {err}"),
-            Error::Output(err) => write!(f, "cannot write standard output: {err}"),
-            Error::File { path, source } => write!(f, "{path}: {source}"),
-            Error::Usage(message) => f.write_str(message),
+            Error::Input(err) => write!(f, "cannot read standard input: {}", escape(&err.to_string())),
+            Error::Output(err) => write!(f, "cannot write standard output: {}", escape(&err.to_string())),
+            Error::File { path, source } => write!(f, "{}: {}", escape(path), escape(&source.to_string())),
+            Error::Usage(message) => f.write_str(&escape(message)),
         }
     }
 }

@@ -21,6 +21,7 @@ use sanfen::pgn::chunk::Chunker;
 use sanfen::pgn::format_input::{FormatInputError, Unchanged, format_input};
 use sanfen::pgn::input::Input;
 
+use super::check::escape;
 use super::input::Hint;
 use super::pgn_input::{self, Source};
 use super::rewrite::{self, InPlace};
@@ -172,13 +173,17 @@ fn format_source(
                 let _ = match unchanged {
                     Unchanged::Game { number, error } => writeln!(
                         stderr,
-                        "{name}:{}:{}: game {number}: {error} (game written unchanged)",
-                        error.at.line, error.at.column
+                        "{}:{}:{}: game {number}: {} (game written unchanged)",
+                        escape(&name),
+                        error.at.line,
+                        error.at.column,
+                        escape(&error.to_string())
                     ),
                     Unchanged::TooLarge { number, at, size } => writeln!(
                         stderr,
-                        "{name}:{}:{}: game {number}: game of {size} bytes, larger than the limit of {} bytes (game \
+                        "{}:{}:{}: game {number}: game of {size} bytes, larger than the limit of {} bytes (game \
                          written unchanged)",
+                        escape(&name),
                         at.line,
                         at.column,
                         Chunker::<io::Empty>::MAX_GAME
@@ -244,7 +249,7 @@ fn check_source(name: &OsStr, policy: LintPolicy, out: &mut dyn Write) -> Result
     let valid = format_source(source, policy, &mut Compare(Arc::clone(&comparison)), &mut true, Error::Output)?;
     let differs = comparison.lock().unwrap_or_else(PoisonError::into_inner).differs();
     if differs {
-        writeln!(out, "would reformat {display}").map_err(Error::Output)?;
+        writeln!(out, "would reformat {}", escape(&display)).map_err(Error::Output)?;
     }
     Ok(valid && !differs)
 }

@@ -15,6 +15,7 @@ use sanfen::resolve::{MoveLint, Resolution, SanError, resolve_text};
 use sanfen::san::{Letters, ParseSanError, SanLint, SanOptions, SanPlus};
 use serde::Serialize;
 
+use super::check::escape;
 use super::moves;
 use super::{Error, ExitCode, LintArgs, PositionArgs, input};
 
@@ -239,7 +240,7 @@ impl Report {
 
     /// The text report: one labelled line per fact.
     fn write_text(&self, out: &mut impl Write) -> io::Result<()> {
-        writeln!(out, "input: {}", self.input)?;
+        writeln!(out, "input: {}", escape(&self.input))?;
         match self.readings.as_slice() {
             [] => {}
             [reading] => writeln!(out, "reading: {reading}")?,

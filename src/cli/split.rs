@@ -17,6 +17,7 @@ use sanfen::pgn::input::{Compression, Input, NotText, ReadError};
 use sanfen::pgn::parallel::threads_or_cores;
 use sanfen::pgn::split::{PartSize, Parts, ranges};
 
+use super::check::escape;
 use super::compressed::{Encoder, FileCodec, FileCompression};
 use super::rewrite::{self, NewFile};
 use super::{Error, ExitCode};
@@ -224,7 +225,7 @@ fn write_parts(
     }
     match current {
         Some(part) => part.finish(parts.position(), &stdout)?,
-        None => eprintln!("sanfen: {name}: empty: no part written"),
+        None => eprintln!("sanfen: {}: empty: no part written", escape(name)),
     }
     Ok(ExitCode::Valid)
 }
@@ -255,6 +256,7 @@ impl Part {
         let written = file.file().metadata().map_err(error)?.len();
         file.commit()?;
         let mut out = stdout.lock();
+        let name = escape(&name);
         if compressed {
             writeln!(out, "{name}: {} bytes, {start}..{end}, {written} bytes compressed", end - start)
         } else {

@@ -306,3 +306,46 @@ fn castling_with_a_typographic_dash_is_read_with_a_lint_and_refused_when_strict(
          (san:castling-dash)\n",
     );
 }
+
+// ---- control characters in names and typed moves ---------------------------------------------
+
+/// A file's name may hold any byte but `/` and NUL (a glob in a folder of
+/// downloads), and a move read from standard input any text: fmt, split,
+/// the errors of every command, apply and resolve show their control
+/// characters escaped, as check does. Regression: they reached the
+/// terminal as they were (`\e]0;...\a` sets a terminal's title).
+#[test]
+fn control_characters_in_file_names_and_moves_are_shown_escaped() {
+    let dir = crate::scratch::Dir::new("control-names");
+    let evil = dir.file("evil\u{1b}]0;owned\u{7}.pgn", b"1. e4 e5 *\n\n1. e4 e5 2. Ke3 *\n");
+    let shown = evil.replace('\u{1b}', "\\x1b").replace('\u{7}', "\\x07");
+    let bad = "illegal: no king can move to e3; did you mean Ke2?";
+    sanfen(&["fmt", "--check", &evil])
+        .assert()
+        .code(1)
+        .stdout(format!("would reformat {shown}\n"))
+        .stderr(format!("{shown}:3:13: game 2: 2. Ke3: {bad} (game written unchanged)\n"));
+    sanfen(&["fmt", "--in-place", &format!("{evil}.gz")])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(format!("sanfen: fmt --in-place cannot rewrite a compressed file: {shown}.gz\n"));
+    sanfen(&["export", "-o", &format!("{evil}.txt"), &evil]).assert().code(2).stderr(format!(
+        "sanfen: cannot tell the format of {shown}.txt by its extension: give --format parquet, csv or jsonl\n"
+    ));
+    sanfen(&["split", "--parts", "1", "-o", &dir.path("parts"), &evil])
+        .assert()
+        .code(0)
+        .stdout(format!("{}: 30 bytes, 0..30\n", dir.path("parts/evil\\x1b]0;owned\\x07-001.pgn")));
+    let missing = dir.path("gone\u{1b}[2J.pgn");
+    sanfen(&["check", &missing])
+        .assert()
+        .code(2)
+        .stderr(format!("sanfen: {}: No such file or directory (os error 2)\n", missing.replace('\u{1b}', "\\x1b")));
+    sanfen(&["apply"]).write_stdin("e4\n\u{1b}[31mzz\n").assert().code(1).stderr(
+        "sanfen: move 2 (\\x1b[31mzz): invalid move at 0..1: found \"\\u{1b}\", expected a move such as e4, Nf3, \
+         exd5, e8=Q or O-O\n",
+    );
+    let output = sanfen(&["resolve", "\u{1b}[31mNf3"]).assert().code(1).get_output().clone();
+    assert!(String::from_utf8(output.stdout).unwrap().starts_with("input: \\x1b[31mNf3\n"));
+}
