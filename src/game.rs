@@ -281,43 +281,100 @@ fn end_of(position: &Position, repetitions: impl FnOnce() -> usize) -> Option<Ga
 
 /// [`Game::end`] after `moves`, known to be legal, are played from `start`
 /// (a game's mainline that was read and checked), without keeping the
-/// history: only the moves since the last capture or pawn move are kept
-/// (a few bytes each, where a position takes a hundred), to be played again
-/// from the position after it ([`end_after_reversible`]).
+/// history ([`Reversible`]).
 pub(crate) fn end_of_legal_line(start: &Position, moves: impl Iterator<Item = Move>) -> Option<GameEnd> {
-    let mut since = start.clone();
-    let mut reversible = Vec::new();
-    let mut last = start.clone();
+    let mut position = start.clone();
+    let mut reversible = Reversible::default();
+    reversible.start(start);
     for m in moves {
-        last.play_unchecked(m);
-        if m.is_zeroing() {
-            since.clone_from(&last);
-            reversible.clear();
-        } else {
-            reversible.push(m);
-        }
+        position.play_unchecked(m);
+        reversible.push(m, &position);
     }
-    end_after_reversible(&since, &reversible, &last)
+    reversible.end()
 }
 
-/// [`Game::end`] at `last`, reached from `since` (the position after the
-/// game's last capture or pawn move, or its start) by `reversible`, moves
-/// that neither capture nor move a pawn: only those positions can repeat
-/// `last`. They are played again, once, to count `last`'s repetitions
-/// (asked only when `last` alone does not end the game).
-pub(crate) fn end_after_reversible(since: &Position, reversible: &[Move], last: &Position) -> Option<GameEnd> {
-    end_of(last, || {
-        // the positions before `last` with its side to move: an even
-        // number of plies before it
-        let mut position = since.clone();
-        let mut count = 1;
-        for (plies_before, &m) in (1..=reversible.len()).rev().zip(reversible) {
-            if plies_before.is_multiple_of(2) && same_position(&position, last) {
-                count += 1;
-            }
-            position.play_unchecked(m);
+/// The positions of a game since its last capture or pawn move (the
+/// position after it first, or the game's start): the only ones that can
+/// repeat the last, and all [`Game::end`] needs of the game. Kept while
+/// there are at most [`Reversible::KEPT`]; past that, the moves from the
+/// first are kept instead (a few bytes each, where a position takes a
+/// hundred), and played again once when the end is asked: a game of a
+/// million knight moves kept hundreds of megabytes of positions.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Reversible {
+    /// The positions, the first first; only the first past `KEPT`.
+    positions: Vec<Position>,
+    /// The moves from the first position.
+    moves: Vec<Move>,
+    /// The last position, when `positions` does not hold it.
+    last: Option<Position>,
+}
+
+impl Reversible {
+    /// The most positions kept (a few in unit tests, so that random lines
+    /// of a hundred plies go past it).
+    const KEPT: usize = if cfg!(test) { 8 } else { 256 };
+
+    /// Starts again at `position`: a game's start, or the position after a
+    /// capture or pawn move.
+    pub(crate) fn start(&mut self, position: &Position) {
+        self.clear();
+        self.positions.push(position.clone());
+    }
+
+    /// No position: [`Reversible::end`] is then `None`.
+    pub(crate) fn clear(&mut self) {
+        self.positions.clear();
+        self.moves.clear();
+        self.last = None;
+    }
+
+    /// `m`, legal, was played to `after`.
+    #[inline]
+    pub(crate) fn push(&mut self, m: Move, after: &Position) {
+        if m.is_zeroing() {
+            return self.start(after);
         }
-        count
+        self.moves.push(m);
+        if self.moves.len() < Self::KEPT {
+            self.positions.push(after.clone());
+        } else {
+            self.positions.truncate(1);
+            self.last = Some(after.clone());
+        }
+    }
+
+    /// [`Game::end`] at the last position; `None` when there is none.
+    pub(crate) fn end(&self) -> Option<GameEnd> {
+        let first = self.positions.first()?;
+        let Some(last) = &self.last else {
+            return end_of_reversible(&self.positions);
+        };
+        end_of(last, || {
+            // the positions before `last` with its side to move: an even
+            // number of plies before it
+            let mut position = first.clone();
+            let mut count = 1;
+            for (plies_before, &m) in (1..=self.moves.len()).rev().zip(&self.moves) {
+                if plies_before.is_multiple_of(2) && same_position(&position, last) {
+                    count += 1;
+                }
+                position.play_unchecked(m);
+            }
+            count
+        })
+    }
+}
+
+/// [`Game::end`] at the last of `positions`, a game's positions since its
+/// last capture or pawn move (the position after it first), or since its
+/// start; `None` when there are none.
+fn end_of_reversible(positions: &[Position]) -> Option<GameEnd> {
+    let (last, before) = positions.split_last()?;
+    end_of(last, || {
+        // the same side to move: every second position back
+        let same = before.iter().rev().skip(1).step_by(2);
+        1 + same.filter(|before| same_position(before, last)).count()
     })
 }
 

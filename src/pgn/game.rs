@@ -869,13 +869,9 @@ struct MainlineSummary {
     /// Whether one is a null move (the game's end is then not judged, and
     /// its opening is looked for before it only).
     null: bool,
-    /// The position after the last capture or pawn move, or the start;
-    /// `None` when the moves are not played.
-    since: Option<Position>,
-    /// The moves after `since` ([`crate::game::end_after_reversible`]).
-    reversible: Vec<Move>,
-    /// The position after the last move (`since` until one is played).
-    last: Option<Position>,
+    /// The positions that decide how the game ends; none when the moves
+    /// are not played.
+    reversible: crate::game::Reversible,
     /// The deepest named position so far ([`Game::opening`]).
     #[cfg(feature = "openings")]
     opening: Option<crate::openings::GameOpening>,
@@ -887,9 +883,10 @@ impl MainlineSummary {
     fn begin(&mut self, start: Option<&Position>) {
         self.plies = 0;
         self.null = false;
-        self.since = start.cloned();
-        self.reversible.clear();
-        self.last = start.cloned();
+        match start {
+            Some(start) => self.reversible.start(start),
+            None => self.reversible.clear(),
+        }
         #[cfg(feature = "openings")]
         {
             self.opening = None;
@@ -901,14 +898,9 @@ impl MainlineSummary {
     fn push(&mut self, m: Option<Move>, after: &Position) {
         self.plies += 1;
         match m {
-            Some(m) if m.is_zeroing() => {
-                self.since = Some(after.clone());
-                self.reversible.clear();
-            }
-            Some(m) => self.reversible.push(m),
+            Some(m) => self.reversible.push(m, after),
             None => self.null = true,
         }
-        self.last = Some(after.clone());
         #[cfg(feature = "openings")]
         if let Some(found) = crate::openings::opening_at(after, self.plies).filter(|_| !self.null) {
             self.opening = Some(found);
@@ -919,12 +911,7 @@ impl MainlineSummary {
     fn facts(&self) -> GameFacts {
         GameFacts {
             plies: self.plies,
-            end: match (&self.since, &self.last) {
-                (Some(since), Some(last)) if !self.null => {
-                    crate::game::end_after_reversible(since, &self.reversible, last)
-                }
-                _ => None,
-            },
+            end: if self.null { None } else { self.reversible.end() },
             #[cfg(feature = "openings")]
             opening: self.opening,
         }
