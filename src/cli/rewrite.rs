@@ -388,7 +388,11 @@ fn sized(
     fetch: impl Fn(&mut Vec<u8>) -> rustix::io::Result<usize>,
 ) -> rustix::io::Result<Vec<u8>> {
     loop {
-        let mut bytes = Vec::with_capacity(size()?);
+        let size = size()?;
+        if size == 0 {
+            return Ok(Vec::new());
+        }
+        let mut bytes = Vec::with_capacity(size);
         match fetch(&mut bytes) {
             Err(Errno::RANGE) => {}
             fetched => {
@@ -649,5 +653,37 @@ impl Drop for Temporary {
             let _ = fs::remove_file(&self.path);
             *pending = None;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file with no extended attribute has none (no room asked of an
+    /// empty list: rustix refuses to fill a buffer of none), an empty value
+    /// is kept, and giving a file attributes makes them exactly its own.
+    #[test]
+    fn attributes_read_and_given() {
+        let directory = std::env::temp_dir().join(format!("sanfen-attributes-{}", std::process::id()));
+        fs::create_dir_all(&directory).unwrap();
+        let path = directory.join("file");
+        let file = File::options().read(true).write(true).create(true).truncate(true).open(&path).unwrap();
+        assert_eq!(attributes(&file).unwrap(), []);
+        let wanted: Vec<Attribute> = vec![(b"user.empty".to_vec(), Vec::new()), (b"user.k".to_vec(), b"v".to_vec())];
+        match give_attributes(&file, &wanted) {
+            Ok(()) => {
+                let mut given = attributes(&file).unwrap();
+                given.sort();
+                assert_eq!(given, wanted);
+                give_attributes(&file, &wanted[1..]).unwrap();
+                assert_eq!(attributes(&file).unwrap(), &wanted[1..]);
+            }
+            // a file system without `user.` attributes
+            Err(err) => {
+                assert!(err.to_string().starts_with("its extended attribute user.empty cannot be kept"), "{err}")
+            }
+        }
+        fs::remove_dir_all(&directory).unwrap();
     }
 }
