@@ -25,7 +25,7 @@ use sanfen::pgn::check::{CheckError, CheckOptions, Part, Report, Summary, check_
 use sanfen::pgn::chunk::Chunker;
 use sanfen::pgn::parallel::threads_or_cores;
 use sanfen::pgn::reader::Location;
-use sanfen::pgn::validate::{Finding, GameReport, MAX_FINDINGS, MAX_TOKEN_TEXT, Options};
+use sanfen::pgn::validate::{Finding, GameReport, MAX_FINDINGS, Options, shortened};
 use sanfen::play::MoveNumber;
 use serde_json::{Value, json};
 
@@ -340,34 +340,21 @@ pub(super) fn escape(text: &str) -> Cow<'_, str> {
 /// as long).
 fn identity(number: u64, report: &GameReport) -> String {
     let mut parts = Vec::new();
-    let [white, black, event, round] =
-        [&report.white, &report.black, &report.event, &report.round].map(|tag| tag.as_deref().map(shortened));
+    let [white, black, event, round] = [&report.white, &report.black, &report.event, &report.round]
+        .map(|tag| tag.as_deref().map(|value| shortened(value.as_bytes())));
     match (white, black) {
         (None, None) => {}
         (white, black) => {
             parts.push(format!("{} - {}", white.as_deref().unwrap_or("?"), black.as_deref().unwrap_or("?")))
         }
     }
-    parts.extend(event.map(Cow::into_owned));
+    parts.extend(event);
     parts.extend(round.map(|round| format!("round {round}")));
     if parts.is_empty() {
         format!("game {number}")
     } else {
         escape(&format!("game {number} ({})", parts.join(", "))).into_owned()
     }
-}
-
-/// `text` up to [`MAX_TOKEN_TEXT`] bytes, cut at a character boundary and
-/// followed by `…` when it is longer.
-fn shortened(text: &str) -> Cow<'_, str> {
-    if text.len() <= MAX_TOKEN_TEXT {
-        return Cow::Borrowed(text);
-    }
-    let mut end = MAX_TOKEN_TEXT;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    Cow::Owned(format!("{}…", &text[..end]))
 }
 
 fn is_error(finding: &Finding) -> bool {

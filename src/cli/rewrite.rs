@@ -130,6 +130,9 @@ pub struct InPlace {
     /// Whether the new text is copied into the original (it has hard links)
     /// rather than renamed over it.
     through: bool,
+    /// The original's extended attributes, for the file renamed over it
+    /// (none when written through: the original keeps its own).
+    attributes: Vec<Attribute>,
     temporary: Temporary,
 }
 
@@ -188,7 +191,8 @@ impl InPlace {
             return Err(refuse("no directory for the temporary file".to_owned()));
         };
         let temporary = Temporary::create(directory, "fmt").map_err(|err| temporary_error(&display, None, err))?;
-        let file = InPlace { name: display, target, original, before, through, temporary };
+        let attributes = if through { Vec::new() } else { attributes(&original).map_err(file_error)? };
+        let file = InPlace { name: display, target, original, before, through, attributes, temporary };
         if !file.through {
             // now, so that a refusal costs nothing
             file.give_owner()?;
@@ -348,8 +352,7 @@ impl InPlace {
 
     /// Gives the temporary file the original's extended attributes.
     fn give_attributes(&self) -> Result<(), Error> {
-        let wanted = attributes(&self.original).map_err(|err| self.file_error(err))?;
-        give_attributes(&self.temporary.file, &wanted).map_err(|err| refusal(&self.name, &err.to_string()))
+        give_attributes(&self.temporary.file, &self.attributes).map_err(|err| refusal(&self.name, &err.to_string()))
     }
 }
 

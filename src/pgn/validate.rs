@@ -341,6 +341,22 @@ pub struct Finding {
 /// The longest token text a [`Finding`] keeps, in bytes.
 pub const MAX_TOKEN_TEXT: usize = 80;
 
+/// `text` as a [`Finding`] keeps a token: up to [`MAX_TOKEN_TEXT`] bytes,
+/// cut at a character boundary and followed by `…` when it is longer
+/// (invalid UTF-8 replaced).
+pub fn shortened(text: &[u8]) -> String {
+    if text.len() <= MAX_TOKEN_TEXT {
+        return String::from_utf8_lossy(text).into_owned();
+    }
+    let mut end = MAX_TOKEN_TEXT;
+    while end > 0 && text[end] & 0xc0 == 0x80 {
+        end -= 1;
+    }
+    let mut shown = String::from_utf8_lossy(&text[..end]).into_owned();
+    shown.push('…');
+    shown
+}
+
 /// The most findings a [`GameReport`] keeps; the findings after them are
 /// counted ([`GameReport::unlisted`]), so a game of garbage costs bounded
 /// memory.
@@ -557,18 +573,7 @@ impl Recorder<'_> {
             None => (None, None, None),
         };
         let source_line = self.source_line(at);
-        let token = if token.len() > MAX_TOKEN_TEXT {
-            // cut at a character boundary
-            let mut end = MAX_TOKEN_TEXT;
-            while end > 0 && token[end] & 0xc0 == 0x80 {
-                end -= 1;
-            }
-            let mut text = String::from_utf8_lossy(&token[..end]).into_owned();
-            text.push('…');
-            text
-        } else {
-            String::from_utf8_lossy(token).into_owned()
-        };
+        let token = shortened(token);
         self.findings.push(Finding {
             kind,
             severity,

@@ -154,19 +154,31 @@ fn as_root_in_place_setuid_file_of_another_user_never_becomes_root_setuid() {
     }
 }
 
-/// sanfen, runnable by the user 65534 (a copy in `dir`), or why not.
-fn sanfen_for_nobody(dir: &Dir) -> Result<PathBuf, String> {
-    if !is_root() {
-        return Err(format!("needs root, to run sanfen as user {NOBODY}"));
-    }
-    let found = Command::new("setpriv").arg("--version").stdout(Stdio::null()).stderr(Stdio::null()).status();
-    if !found.is_ok_and(|status| status.success()) {
-        return Err("needs setpriv (util-linux), to run sanfen as another user".to_owned());
-    }
-    let binary = dir.path("sanfen");
-    fs::copy(env!("CARGO_BIN_EXE_sanfen"), &binary).unwrap();
-    set_mode(&binary, 0o755);
-    Ok(binary)
+/// sanfen, runnable by the user 65534 (a copy in `dir`), and a directory
+/// `shared` in `dir` that user owns; `None` when the test named `test`
+/// cannot run (it says why on stderr).
+fn sanfen_for_nobody(dir: &Dir, test: &str) -> Option<(PathBuf, PathBuf)> {
+    let why = if !is_root() {
+        format!("needs root, to run sanfen as user {NOBODY}")
+    } else if !Command::new("setpriv")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success())
+    {
+        "needs setpriv (util-linux), to run sanfen as another user".to_owned()
+    } else {
+        let binary = dir.path("sanfen");
+        fs::copy(env!("CARGO_BIN_EXE_sanfen"), &binary).unwrap();
+        set_mode(&binary, 0o755);
+        let shared = dir.path("shared");
+        fs::create_dir(&shared).unwrap();
+        std::os::unix::fs::chown(&shared, Some(NOBODY), Some(NOBODY)).unwrap();
+        return Some((binary, shared));
+    };
+    eprintln!("{test}: skipped: {why}");
+    None
 }
 
 /// `sanfen fmt --in-place FILE` run as user and group 65534, with no other
@@ -190,18 +202,13 @@ fn fmt_as_nobody(binary: &Path, file: &Path) -> assert_cmd::Command {
 #[test]
 fn as_root_and_nobody_in_place_by_another_user_never_gains_setuid_or_setgid() {
     let dir = Dir::new("nobody");
-    let binary = match sanfen_for_nobody(&dir) {
-        Ok(binary) => binary,
-        Err(why) => {
-            eprintln!("as_root_and_nobody_in_place_by_another_user_never_gains_setuid_or_setgid: skipped: {why}");
-            return;
-        }
-    };
     // a directory user 65534 may write in, a file of user 1000 that group
     // 65534 may write
-    let shared = dir.path("shared");
-    fs::create_dir(&shared).unwrap();
-    std::os::unix::fs::chown(&shared, Some(NOBODY), Some(NOBODY)).unwrap();
+    let Some((binary, shared)) =
+        sanfen_for_nobody(&dir, "as_root_and_nobody_in_place_by_another_user_never_gains_setuid_or_setgid")
+    else {
+        return;
+    };
     let path = shared.join("games.pgn");
     let name = path_str(&path);
     for mode in [0o6775, 0o4775, 0o2775, 0o0664] {
@@ -349,16 +356,11 @@ fn in_place_gives_no_acl_to_a_file_without_one() {
 #[test]
 fn as_root_and_nobody_in_place_refuses_a_file_whose_capability_cannot_be_kept() {
     let dir = Dir::new("capability");
-    let binary = match sanfen_for_nobody(&dir) {
-        Ok(binary) => binary,
-        Err(why) => {
-            eprintln!("as_root_and_nobody_in_place_refuses_a_file_whose_capability_cannot_be_kept: skipped: {why}");
-            return;
-        }
+    let Some((binary, shared)) =
+        sanfen_for_nobody(&dir, "as_root_and_nobody_in_place_refuses_a_file_whose_capability_cannot_be_kept")
+    else {
+        return;
     };
-    let shared = dir.path("shared");
-    fs::create_dir(&shared).unwrap();
-    std::os::unix::fs::chown(&shared, Some(NOBODY), Some(NOBODY)).unwrap();
     let path = shared.join("games.pgn");
     fs::write(&path, SMALL).unwrap();
     std::os::unix::fs::chown(&path, Some(NOBODY), Some(NOBODY)).unwrap();
