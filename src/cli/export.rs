@@ -39,8 +39,8 @@ use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::{ColumnDescPtr, ColumnPath};
 use sanfen::pgn::game::PARALLEL_CHUNK_TARGET;
 use sanfen::pgn::input::Input;
-use sanfen::pgn::parallel::{ChunkWork, Ordered, threads_or_cores};
-use sanfen::pgn::rows::{MoveRow, MoveRowOptions, MoveRows};
+use sanfen::pgn::parallel::{ChunkWork, Ordered, Parts, Piece, threads_or_cores};
+use sanfen::pgn::rows::{MoveRow, MoveRowOptions, MoveRows, PART_BYTES};
 use sanfen::pgn::table::{games_schema, moves_schema, read_game_table_input, side_name};
 use sanfen::pgn::{Chunk, Chunker, ReadError};
 
@@ -456,10 +456,10 @@ impl Exporter<'_> {
     }
 
     /// `work` on the chunks of about `target` bytes of one input, on the
-    /// reading threads; each chunk's output, in input order, handed to
+    /// reading threads; each chunk's parts, in input order, handed to
     /// `write` with the sink and the games before the chunk, which gives
-    /// the chunk's games. A game too large to read counts, with no rows.
-    /// `Err` with the message of a read that failed part way.
+    /// the games that end in the part. A game too large to read counts,
+    /// with no rows. `Err` with the message of a read that failed part way.
     fn chunks_of<T, W>(
         &mut self,
         input: Input,
@@ -468,29 +468,75 @@ impl Exporter<'_> {
         mut write: impl FnMut(&mut Sink, T, u64) -> io::Result<u64>,
     ) -> Result<Result<(), String>, Stop>
     where
-        W: ChunkWork<Output = (Result<T, ReadError>, Vec<u8>)>,
+        W: ChunkWork<Part = T, Output = (Result<(), ReadError>, Vec<u8>)>,
     {
+        /// What ends the reading of an input early.
+        enum Cut {
+            Export(Stop),
+            /// The input failed part way: the message.
+            Input(String),
+        }
         let compression = input.compression;
         let chunker = Chunker::with_target(input.reader, target).starting_at(input.start);
         let mut ordered = Ordered::new(chunker, work, self.threads()).map_err(|err| self.start_error(err))?;
-        while let Some(output) = ordered.next() {
-            let (chunk, data) = match output {
-                Ok(output) => output,
-                Err(err) => {
-                    let bytes = ordered.bytes_read();
-                    return Ok(Err(sanfen::pgn::input::ReadError::new(bytes, compression, &err).to_string()));
-                }
-            };
-            ordered.recycle(data);
-            match chunk {
-                Ok(chunk) => self.games += write(self.sink, chunk, self.games)?,
-                // a game too large to read has no moves, and counts
-                Err(ReadError::TooLarge { .. }) => self.games += 1,
-                Err(err @ ReadError::Io { .. }) => return Ok(Err(err.to_string())),
+        let (sink, games) = (&mut *self.sink, &mut self.games);
+        // the games before the chunk whose parts come
+        let mut before = *games;
+        let driven = ordered.drive(|piece| match piece {
+            Piece::Part(part) => {
+                *games += write(sink, part, before).map_err(|err| Cut::Export(err.into()))?;
+                Ok(None)
             }
+            Piece::Output((read, data)) => {
+                match read {
+                    Ok(()) => {}
+                    // a game too large to read has no moves, and counts
+                    Err(ReadError::TooLarge { .. }) => *games += 1,
+                    Err(err @ ReadError::Io { .. }) => return Err(Cut::Input(err.to_string())),
+                }
+                before = *games;
+                Ok(Some(data))
+            }
+        });
+        match driven {
+            Ok(Ok(())) => Ok(Ok(())),
+            Ok(Err(err)) => {
+                Ok(Err(sanfen::pgn::input::ReadError::new(ordered.bytes_read(), compression, &err).to_string()))
+            }
+            Err(Cut::Input(message)) => Ok(Err(message)),
+            Err(Cut::Export(stop)) => Err(stop),
         }
-        Ok(Ok(()))
     }
+}
+
+/// The moves of `chunk` read in parts ([`MoveRows::read_chunk_in_parts`]),
+/// each made into what `make` makes of it and handed to `parts`, the rows
+/// left at the end too (they count the chunk's last games).
+fn parts_of<P>(
+    spare: &Spare,
+    options: MoveRowOptions,
+    chunk: Chunk,
+    parts: &mut Parts<'_, P>,
+    mut make: impl FnMut(&mut MoveRows) -> Result<P, ReadError>,
+) -> (Result<(), ReadError>, Vec<u8>) {
+    let mut rows = spare.take(options);
+    let mut failed = None;
+    let mut hand = |rows: &mut MoveRows| match make(rows) {
+        Ok(part) => parts.send(part),
+        Err(err) => {
+            failed = Some(err);
+            false
+        }
+    };
+    let mut read = rows.read_chunk_in_parts(&chunk, 1, PART_BYTES, &mut hand);
+    if read.is_ok() {
+        hand(&mut rows);
+    }
+    if let Some(err) = failed {
+        read = Err(err);
+    }
+    spare.give(rows);
+    (read, chunk.data)
 }
 
 /// The work on each chunk: its moves as CSV or JSON Lines, but for their
@@ -506,14 +552,13 @@ struct TextWork {
 }
 
 impl ChunkWork for TextWork {
-    type Output = (Result<TextRows, ReadError>, Vec<u8>);
+    type Part = TextRows;
+    type Output = (Result<(), ReadError>, Vec<u8>);
 
-    fn work(&self, chunk: Chunk) -> Self::Output {
-        let mut rows = self.spare.take(self.options);
-        let text =
-            rows.read_chunk(&chunk, 1).map(|()| TextRows::of(&rows, &self.file, self.keys.as_deref(), self.terminal));
-        self.spare.give(rows);
-        (text, chunk.data)
+    fn work(&self, chunk: Chunk, parts: &mut Parts<'_, TextRows>) -> Self::Output {
+        parts_of(&self.spare, self.options, chunk, parts, |rows| {
+            Ok(TextRows::of(rows, &self.file, self.keys.as_deref(), self.terminal))
+        })
     }
 }
 
@@ -642,17 +687,15 @@ struct EncodeWork {
 }
 
 impl ChunkWork for EncodeWork {
-    type Output = (Result<Encoded, ReadError>, Vec<u8>);
+    type Part = Encoded;
+    type Output = (Result<(), ReadError>, Vec<u8>);
 
-    fn work(&self, chunk: Chunk) -> Self::Output {
-        let mut rows = self.spare.take(self.options);
-        let encoded = rows.read_chunk(&chunk, 1).and_then(|()| {
-            let pages = encode_moves(&rows, &self.file, &self.columns, self.compression).map_err(io::Error::other)?;
+    fn work(&self, chunk: Chunk, parts: &mut Parts<'_, Encoded>) -> Self::Output {
+        parts_of(&self.spare, self.options, chunk, parts, |rows| {
+            let pages = encode_moves(rows, &self.file, &self.columns, self.compression).map_err(io::Error::other)?;
             // the game numbers go with the pages; the rows' other columns stay
             Ok(Encoded { games: rows.games, game: core::mem::take(&mut rows.game), pages })
-        });
-        self.spare.give(rows);
-        (encoded, chunk.data)
+        })
     }
 }
 

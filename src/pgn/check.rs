@@ -41,7 +41,7 @@ use std::path::Path;
 use crate::Severity;
 use crate::pgn::chunk::{Chunk, Chunker};
 use crate::pgn::input::{Compression, Input, InputError, NotText, ReadError};
-use crate::pgn::parallel::{ChunkWork, Ordered};
+use crate::pgn::parallel::{ChunkWork, Ordered, Parts};
 use crate::pgn::reader::{Location, Reader};
 use crate::pgn::validate::{Finding, GameReport, Options, Validator};
 
@@ -328,9 +328,10 @@ impl Iterator for Checks {
 struct CheckWork(Options);
 
 impl ChunkWork for CheckWork {
+    type Part = Infallible;
     type Output = Checked;
 
-    fn work(&self, chunk: Chunk) -> Checked {
+    fn work(&self, chunk: Chunk, _parts: &mut Parts<'_, Infallible>) -> Checked {
         check_chunk(chunk, self.0)
     }
 }

@@ -496,12 +496,19 @@ pub(crate) fn ordered_input<W: ChunkWork>(
     threads: usize,
     target: usize,
 ) -> Result<Ordered<Box<dyn Read + Send>, W>, InputError> {
+    Ordered::new(chunker_of(input, target)?, work, threads).map_err(InputError::threads)
+}
+
+/// The chunks of about `target` bytes of `input`, from where it starts.
+///
+/// # Errors
+///
+/// The input is not PGN text.
+pub(crate) fn chunker_of(input: Input, target: usize) -> Result<Chunker<Box<dyn Read + Send>>, InputError> {
     if let Some(not_text) = input.not_text {
         return Err(InputError { kind: io::ErrorKind::InvalidData, message: not_text.to_string() });
     }
-    let chunker = Chunker::with_target(input.reader, target).starting_at(input.start);
-    Ordered::new(chunker, work, threads)
-        .map_err(|err| InputError { kind: err.kind(), message: format!("cannot start the threads: {err}") })
+    Ok(Chunker::with_target(input.reader, target).starting_at(input.start))
 }
 
 /// The chunks the ordered driver hands to its threads when their work is

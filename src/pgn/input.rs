@@ -153,6 +153,11 @@ impl InputError {
     fn from_io(err: &io::Error) -> InputError {
         InputError { kind: err.kind(), message: err.to_string() }
     }
+
+    /// The threads that would read an input cannot start.
+    pub(crate) fn threads(err: io::Error) -> InputError {
+        InputError { kind: err.kind(), message: format!("cannot start the threads: {err}") }
+    }
 }
 
 impl core::fmt::Display for InputError {

@@ -8,6 +8,10 @@
 //! whatever the number of threads, so the results are too. At most
 //! `2 × threads + 1` chunks are in flight (cut, being worked on, or done
 //! and waiting for an earlier one), so memory does not grow with the input.
+//! Work whose output can be far larger than its chunk (the rows of a game
+//! of two million moves) hands it out in parts as it goes ([`Parts`],
+//! driven by [`Ordered::drive`]): a chunk not yet the next in order holds
+//! at most [`PARTS_WAITING`] of them, and its work waits for its turn.
 //!
 //! Validation ([`crate::pgn::check`]) is one kind of work; any
 //! [`ChunkWork`] (a closure too) can be driven:
@@ -40,7 +44,8 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
-use std::collections::BTreeMap;
+use std::collections::VecDeque;
+use std::convert::Infallible;
 use std::io::{self, Read};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Arc, Mutex, PoisonError, mpsc};
@@ -50,12 +55,20 @@ use crate::pgn::chunk::{Chunk, Chunker};
 
 /// What is done with each chunk, on whichever thread takes it.
 pub trait ChunkWork: Send + Sync + 'static {
-    /// What the work on one chunk gives; handed out in input order.
+    /// What the work hands out as it goes, before its output: the pieces of
+    /// an output too large to hold whole (a chunk holds up to a game of
+    /// 8 MiB, whose rows can take far more), through [`Parts`];
+    /// [`Infallible`] for work that hands out its output whole.
+    type Part: Send + 'static;
+
+    /// What the work on one chunk gives; handed out in input order, after
+    /// the chunk's parts.
     type Output: Send + 'static;
 
-    /// The work on one chunk. Its `data` may be kept in the output and
-    /// given back for reuse with [`Ordered::recycle`].
-    fn work(&self, chunk: Chunk) -> Self::Output;
+    /// The work on one chunk, handing its parts, if any, to `parts`. Its
+    /// `data` may be kept in the output and given back for reuse with
+    /// [`Ordered::recycle`].
+    fn work(&self, chunk: Chunk, parts: &mut Parts<'_, Self::Part>) -> Self::Output;
 }
 
 impl<F, T> ChunkWork for F
@@ -63,12 +76,46 @@ where
     F: Fn(Chunk) -> T + Send + Sync + 'static,
     T: Send + 'static,
 {
+    type Part = Infallible;
     type Output = T;
 
-    fn work(&self, chunk: Chunk) -> T {
+    fn work(&self, chunk: Chunk, _parts: &mut Parts<'_, Infallible>) -> T {
         self(chunk)
     }
 }
+
+/// Where a chunk's work hands out its parts ([`ChunkWork::Part`]): to the
+/// caller at once, when the chunk is the next in input order; otherwise
+/// they wait, at most [`PARTS_WAITING`] of them (the chunk's output
+/// included), and the work waits for its turn to hand out more. A thread
+/// ahead of the others therefore holds a bounded part of its chunk's
+/// output, however large the whole.
+pub struct Parts<'a, P> {
+    hand: &'a mut dyn FnMut(P) -> bool,
+}
+
+impl<P> Parts<'_, P> {
+    /// Hands `part` out. `false`: the caller takes no more (it stopped), and
+    /// the work may stop.
+    pub fn send(&mut self, part: P) -> bool {
+        (self.hand)(part)
+    }
+}
+
+/// What [`Ordered::drive`] hands out for each chunk, in input order: its
+/// parts, then its output.
+#[derive(Debug)]
+pub enum Piece<P, T> {
+    /// A part of the chunk's output, handed out by the work as it went.
+    Part(P),
+    /// The chunk's output, after its parts.
+    Output(T),
+}
+
+/// The pieces of a chunk that wait for their turn, at most: a part and the
+/// output, so that work handing its output out whole, or in one part, never
+/// waits.
+pub const PARTS_WAITING: usize = 2;
 
 /// The number of threads `threads` stands for: itself, or, for 0, one per
 /// core.
@@ -83,7 +130,8 @@ pub fn threads_or_cores(threads: usize) -> usize {
 /// order (see the [module](self)): an iterator of `Ok(output)` per chunk,
 /// then, if the stream failed, `Err` with its read error, once, after the
 /// outputs of every chunk read before it ([`Ordered::bytes_read`] then
-/// says where the stream failed).
+/// says where the stream failed). Work that hands out parts is driven by
+/// [`Ordered::drive`] instead.
 ///
 /// Dropping it early stops the workers (each finishes the chunk it holds).
 /// A panic in the work is raised again on the thread that asks for its
@@ -92,7 +140,7 @@ pub struct Ordered<R: Read, W: ChunkWork> {
     chunker: Chunker<R>,
     work: Arc<W>,
     /// The worker threads, with more than one thread.
-    pool: Option<Pool<W::Output>>,
+    pool: Option<Pool<W::Part, W::Output>>,
     /// Spent buffers, for the next chunks.
     spare: Vec<Vec<u8>>,
     /// The stream ended (or failed).
@@ -100,23 +148,30 @@ pub struct Ordered<R: Read, W: ChunkWork> {
     /// The read error that ended the stream, handed out after the outputs
     /// of the chunks before it.
     failed: Option<io::Error>,
+    /// Without worker threads, the pieces of the chunk worked on last, not
+    /// yet handed out ([`Ordered::next_piece`]).
+    held: VecDeque<Piece<W::Part, W::Output>>,
 }
 
-/// A chunk to work on, and its index in the stream.
-type Job = (u64, Chunk);
+/// What a worker hands back for a chunk: a part, then the output (or the
+/// panic that stopped the work).
+enum Delivery<P, T> {
+    Part(P),
+    Done(thread::Result<T>),
+}
 
-/// The worker threads, and the outputs that came back before their turn.
-struct Pool<T> {
-    jobs: Option<mpsc::Sender<Job>>,
-    results: mpsc::Receiver<(u64, thread::Result<T>)>,
+/// A chunk to work on, and where its pieces go.
+type Job<P, T> = (Chunk, mpsc::SyncSender<Delivery<P, T>>);
+
+/// The worker threads, and where the pieces of each chunk in flight come
+/// back, in input order.
+struct Pool<P, T> {
+    jobs: Option<mpsc::Sender<Job<P, T>>>,
+    /// The chunks in flight, oldest first.
+    pending: VecDeque<mpsc::Receiver<Delivery<P, T>>>,
     workers: Vec<JoinHandle<()>>,
-    done: BTreeMap<u64, T>,
-    /// Chunks handed to the workers.
-    sent: u64,
-    /// The index of the next output to hand out.
-    next: u64,
     /// The most chunks in flight.
-    max_in_flight: u64,
+    max_in_flight: usize,
 }
 
 impl<R: Read, W: ChunkWork> Ordered<R, W> {
@@ -130,13 +185,31 @@ impl<R: Read, W: ChunkWork> Ordered<R, W> {
         let threads = threads_or_cores(threads);
         let work = Arc::new(work);
         let pool = if threads > 1 { Some(Pool::start(&work, threads)?) } else { None };
-        Ok(Ordered { chunker, work, pool, spare: Vec::new(), finished: false, failed: None })
+        Ok(Ordered::with(chunker, work, pool))
+    }
+
+    /// As [`Ordered::new`], but the work is done on worker threads even
+    /// with one: the calling thread takes each piece with
+    /// [`Ordered::next_piece`] as the work hands it out, and a chunk's parts
+    /// are never all held at once.
+    ///
+    /// # Errors
+    ///
+    /// A worker thread cannot be started.
+    pub fn on_workers(chunker: Chunker<R>, work: W, threads: usize) -> io::Result<Ordered<R, W>> {
+        let work = Arc::new(work);
+        let pool = Some(Pool::start(&work, threads_or_cores(threads))?);
+        Ok(Ordered::with(chunker, work, pool))
+    }
+
+    fn with(chunker: Chunker<R>, work: Arc<W>, pool: Option<Pool<W::Part, W::Output>>) -> Ordered<R, W> {
+        Ordered { chunker, work, pool, spare: Vec::new(), finished: false, failed: None, held: VecDeque::new() }
     }
 
     /// Gives back a spent chunk's buffer (its `data`), to hold a later
     /// chunk: the chunker then allocates nothing per chunk.
     pub fn recycle(&mut self, buffer: Vec<u8>) {
-        let keep = self.pool.as_ref().map_or(1, |pool| pool.max_in_flight as usize + 1);
+        let keep = self.pool.as_ref().map_or(1, |pool| pool.max_in_flight + 1);
         if self.spare.len() < keep {
             self.spare.push(buffer);
         }
@@ -146,6 +219,59 @@ impl<R: Read, W: ChunkWork> Ordered<R, W> {
     /// stream failed).
     pub fn bytes_read(&self) -> u64 {
         self.chunker.bytes_read()
+    }
+
+    /// Hands each chunk's pieces to `take`, in input order: its parts as
+    /// the work hands them out, then its output. With one thread, `take`
+    /// is called from inside the work, as each part is handed out. `take`
+    /// may give back a spent chunk's buffer, as [`Ordered::recycle`] does.
+    ///
+    /// # Errors
+    ///
+    /// The first error of `take`, which stops the driving (the workers
+    /// stop when this is dropped). `Ok(Err)`: the stream's read error,
+    /// after the pieces of every chunk read before it (or the worker
+    /// threads stopped).
+    pub fn drive<E>(
+        &mut self,
+        mut take: impl FnMut(Piece<W::Part, W::Output>) -> Result<Option<Vec<u8>>, E>,
+    ) -> Result<io::Result<()>, E> {
+        if self.pool.is_none() {
+            while let Some(chunk) = self.next_chunk() {
+                let mut failed = None;
+                let mut hand = |part| {
+                    if failed.is_some() {
+                        return false;
+                    }
+                    match take(Piece::Part(part)) {
+                        Ok(_) => true,
+                        Err(err) => {
+                            failed = Some(err);
+                            false
+                        }
+                    }
+                };
+                let output = self.work.work(chunk, &mut Parts { hand: &mut hand });
+                if let Some(err) = failed {
+                    return Err(err);
+                }
+                if let Some(spent) = take(Piece::Output(output))? {
+                    self.recycle(spent);
+                }
+            }
+            return Ok(self.failed.take().map_or(Ok(()), Err));
+        }
+        while let Some(piece) = self.next_piece() {
+            match piece {
+                Ok(piece) => {
+                    if let Some(spent) = take(piece)? {
+                        self.recycle(spent);
+                    }
+                }
+                Err(err) => return Ok(Err(err)),
+            }
+        }
+        Ok(Ok(()))
     }
 
     /// The next chunk, or `None` when the stream ended; a read error is kept
@@ -167,82 +293,102 @@ impl<R: Read, W: ChunkWork> Ordered<R, W> {
             }
         }
     }
-}
 
-impl<R: Read, W: ChunkWork> Iterator for Ordered<R, W> {
-    type Item = io::Result<W::Output>;
-
-    fn next(&mut self) -> Option<io::Result<W::Output>> {
+    /// The next piece in input order (see [`Ordered::drive`]); after the
+    /// last, the read error that ended the stream, if any. Without worker
+    /// threads ([`Ordered::new`] with one thread), a chunk's work is done
+    /// whole when its first piece is asked for, and its parts held until
+    /// they are taken: work that hands out parts is driven by
+    /// [`Ordered::drive`], or on workers ([`Ordered::on_workers`]).
+    pub fn next_piece(&mut self) -> Option<io::Result<Piece<W::Part, W::Output>>> {
         if self.pool.is_none() {
-            return match self.next_chunk() {
-                Some(chunk) => Some(Ok(self.work.work(chunk))),
-                None => self.failed.take().map(Err),
-            };
+            if self.held.is_empty() {
+                let Some(chunk) = self.next_chunk() else { return self.failed.take().map(Err) };
+                let held = &mut self.held;
+                let output = self.work.work(
+                    chunk,
+                    &mut Parts {
+                        hand: &mut |part| {
+                            held.push_back(Piece::Part(part));
+                            true
+                        },
+                    },
+                );
+                self.held.push_back(Piece::Output(output));
+            }
+            return self.held.pop_front().map(Ok);
         }
-        // keep the workers fed
         while let Some(pool) = &self.pool
-            && pool.sent - pool.next < pool.max_in_flight
+            && pool.pending.len() < pool.max_in_flight
         {
             let Some(chunk) = self.next_chunk() else { break };
             let Some(pool) = &mut self.pool else { break };
+            let (pieces, delivered) = mpsc::sync_channel(PARTS_WAITING);
             if let Some(jobs) = &pool.jobs
-                && jobs.send((pool.sent, chunk)).is_err()
+                && jobs.send((chunk, pieces)).is_err()
             {
                 return Some(Err(io::Error::other("the worker threads stopped")));
             }
-            pool.sent += 1;
+            pool.pending.push_back(delivered);
         }
         let pool = self.pool.as_mut()?;
-        if pool.next == pool.sent {
+        let Some(next) = pool.pending.front() else {
             return self.failed.take().map(Err);
-        }
-        loop {
-            if let Some(output) = pool.done.remove(&pool.next) {
-                pool.next += 1;
-                return Some(Ok(output));
+        };
+        match next.recv() {
+            Ok(Delivery::Part(part)) => Some(Ok(Piece::Part(part))),
+            Ok(Delivery::Done(Ok(output))) => {
+                pool.pending.pop_front();
+                Some(Ok(Piece::Output(output)))
             }
-            match pool.results.recv() {
-                Ok((index, Ok(output))) => {
-                    pool.done.insert(index, output);
-                }
-                Ok((_, Err(payload))) => panic::resume_unwind(payload),
-                // (workers stop only when the jobs end, and a panic in the
-                // work is caught: not expected)
-                Err(_) => {
-                    self.finished = true;
-                    pool.next = pool.sent;
-                    return Some(Err(io::Error::other("the worker threads stopped")));
-                }
+            Ok(Delivery::Done(Err(payload))) => panic::resume_unwind(payload),
+            // (a worker drops a chunk's sender only after its output, and a
+            // panic in the work is caught: not expected)
+            Err(_) => {
+                self.finished = true;
+                pool.pending.clear();
+                Some(Err(io::Error::other("the worker threads stopped")))
             }
         }
     }
 }
 
-impl<T: Send + 'static> Pool<T> {
+impl<R: Read, W: ChunkWork<Part = Infallible>> Iterator for Ordered<R, W> {
+    type Item = io::Result<W::Output>;
+
+    fn next(&mut self) -> Option<io::Result<W::Output>> {
+        Some(match self.next_piece()? {
+            Ok(Piece::Output(output)) => Ok(output),
+            Ok(Piece::Part(part)) => match part {},
+            Err(err) => Err(err),
+        })
+    }
+}
+
+impl<P: Send + 'static, T: Send + 'static> Pool<P, T> {
     /// Starts `threads` workers doing `work`.
-    fn start<W: ChunkWork<Output = T>>(work: &Arc<W>, threads: usize) -> io::Result<Pool<T>> {
-        let (jobs, queue) = mpsc::channel::<Job>();
+    fn start<W: ChunkWork<Part = P, Output = T>>(work: &Arc<W>, threads: usize) -> io::Result<Pool<P, T>> {
+        let (jobs, queue) = mpsc::channel::<Job<P, T>>();
         let queue = Arc::new(Mutex::new(queue));
-        let (report, results) = mpsc::channel();
         let mut pool = Pool {
             jobs: Some(jobs),
-            results,
+            pending: VecDeque::new(),
             workers: Vec::with_capacity(threads),
-            done: BTreeMap::new(),
-            sent: 0,
-            next: 0,
-            max_in_flight: 2 * threads as u64 + 1,
+            max_in_flight: 2 * threads + 1,
         };
         for i in 0..threads {
-            let (work, queue, report) = (Arc::clone(work), Arc::clone(&queue), report.clone());
+            let (work, queue) = (Arc::clone(work), Arc::clone(&queue));
             let worker = thread::Builder::new().name(format!("sanfen-chunk-{i}")).spawn(move || {
                 loop {
                     // (the lock is held while waiting: one worker waits on the
                     // queue, the others on the lock)
                     let job = queue.lock().unwrap_or_else(PoisonError::into_inner).recv();
-                    let Ok((index, chunk)) = job else { return };
-                    let output = panic::catch_unwind(AssertUnwindSafe(|| work.work(chunk)));
-                    if report.send((index, output)).is_err() {
+                    let Ok((chunk, pieces)) = job else { return };
+                    let output = panic::catch_unwind(AssertUnwindSafe(|| {
+                        let mut hand = |part| pieces.send(Delivery::Part(part)).is_ok();
+                        work.work(chunk, &mut Parts { hand: &mut hand })
+                    }));
+                    if pieces.send(Delivery::Done(output)).is_err() {
                         return;
                     }
                 }
@@ -253,10 +399,13 @@ impl<T: Send + 'static> Pool<T> {
     }
 }
 
-impl<T> Drop for Pool<T> {
+impl<P, T> Drop for Pool<P, T> {
     fn drop(&mut self) {
-        // the queue closes: each worker ends after the chunk it holds
+        // the queue closes, and the chunks in flight lose their taker (a
+        // worker waiting to hand out a part goes on): each worker ends
+        // after the chunk it holds
         self.jobs = None;
+        self.pending.clear();
         for worker in self.workers.drain(..) {
             let _ = worker.join();
         }
@@ -316,5 +465,121 @@ mod tests {
         for output in Ordered::new(Chunker::with_target(&input[..], 1), work, 3).unwrap() {
             output.unwrap();
         }
+    }
+
+    /// Work handing out `parts` parts per chunk, numbered, then its start.
+    struct Counting {
+        parts: usize,
+        /// The parts handed out by every chunk's work so far (that of the
+        /// chunk at 20 bytes, the second, waits for the first, which sleeps).
+        handed: Arc<std::sync::atomic::AtomicUsize>,
+    }
+
+    impl ChunkWork for Counting {
+        type Part = (u64, usize);
+        type Output = u64;
+
+        fn work(&self, chunk: Chunk, parts: &mut Parts<'_, (u64, usize)>) -> u64 {
+            let at = chunk.start.offset;
+            if at == 0 {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            for i in 0..self.parts {
+                if at == 20 {
+                    self.handed.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                }
+                if !parts.send((at, i)) {
+                    break;
+                }
+            }
+            at
+        }
+    }
+
+    #[test]
+    fn parts_come_in_input_order_before_their_output_and_wait_for_their_turn() {
+        let input = games(6);
+        for threads in [1, 2, 3] {
+            let handed = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+            let work = Counting { parts: 10, handed: Arc::clone(&handed) };
+            let mut ordered = Ordered::new(Chunker::with_target(&input[..], 1), work, threads).unwrap();
+            let mut pieces = Vec::new();
+            // when the first chunk's output comes, the second's work has
+            // handed out at most the parts that may wait, and one more that
+            // waits to be taken
+            let mut handed_then = None;
+            let read = ordered.drive(|piece| {
+                if let Piece::Output(0) = piece {
+                    handed_then = Some(handed.load(std::sync::atomic::Ordering::SeqCst));
+                }
+                pieces.push(piece);
+                Ok::<_, ()>(None)
+            });
+            assert!(matches!(read, Ok(Ok(()))), "{threads} threads");
+            let expected: Vec<String> = (0..6)
+                .flat_map(|chunk| {
+                    let at = 20 * chunk;
+                    (0..10).map(move |i| format!("Part(({at}, {i}))")).chain([format!("Output({at})")])
+                })
+                .collect();
+            assert_eq!(pieces.iter().map(|piece| format!("{piece:?}")).collect::<Vec<_>>(), expected);
+            let handed_then = handed_then.unwrap();
+            assert!(handed_then <= PARTS_WAITING + 1, "{handed_then} parts handed, {threads} threads");
+        }
+    }
+
+    #[test]
+    fn an_error_of_the_taker_stops_the_driving_and_the_workers() {
+        // the workers of later chunks wait to hand out parts: dropping the
+        // driver ends them (the test would hang otherwise)
+        let input = games(30);
+        for threads in [1, 2, 4] {
+            let work = Counting { parts: 50, handed: Arc::default() };
+            let mut ordered = Ordered::new(Chunker::with_target(&input[..], 1), work, threads).unwrap();
+            let mut taken = 0;
+            let driven = ordered.drive(|_| {
+                taken += 1;
+                if taken == 70 { Err(taken) } else { Ok(None) }
+            });
+            assert_eq!(driven.unwrap_err(), 70, "{threads} threads");
+            drop(ordered);
+        }
+    }
+
+    #[test]
+    fn a_read_error_comes_after_the_pieces_of_the_chunks_before_it() {
+        use crate::pgn::test_io::Failing;
+        for threads in [1, 2, 4] {
+            let chunker = Chunker::with_target(Failing(games(5)), 1);
+            let work = Counting { parts: 1, handed: Arc::default() };
+            let mut ordered = Ordered::new(chunker, work, threads).unwrap();
+            let mut outputs = Vec::new();
+            let read = ordered.drive(|piece| {
+                if let Piece::Output(at) = piece {
+                    outputs.push(at);
+                }
+                Ok::<_, ()>(None)
+            });
+            assert!(matches!(read, Ok(Err(_))), "{threads} threads");
+            assert_eq!(outputs, [0, 20, 40, 60, 80]);
+            assert_eq!(ordered.bytes_read(), 100);
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "work failed")]
+    fn a_panic_in_work_with_parts_reaches_the_caller() {
+        struct Failing;
+        impl ChunkWork for Failing {
+            type Part = ();
+            type Output = ();
+            fn work(&self, chunk: Chunk, parts: &mut Parts<'_, ()>) {
+                parts.send(());
+                assert!(chunk.start.offset != 40, "work failed");
+            }
+        }
+        let input = games(10);
+        let mut ordered = Ordered::new(Chunker::with_target(&input[..], 1), Failing, 3).unwrap();
+        let _ = ordered.drive(|_| Ok::<_, ()>(None));
     }
 }

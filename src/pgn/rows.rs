@@ -5,7 +5,7 @@
 //! [`MoveRows::of_chunk`] reads the games of one [`Chunk`] (every move
 //! validated as `sanfen check` validates it); [`read_move_rows_input`]
 //! reads a whole input on several threads, one [`MoveRows`] per chunk in
-//! input order. Variations are skipped; a game's moves stop at the first
+//! input order (a chunk of long games in parts of bounded size). Variations are skipped; a game's moves stop at the first
 //! that cannot be played.
 //!
 //! ```
@@ -39,9 +39,9 @@ use crate::Color;
 use crate::Position;
 use crate::pgn::chunk::Chunk;
 use crate::pgn::commands::{Comment, Eval, Score, Timings, read_commands, timings_only};
-use crate::pgn::game::{Game, Line, Node, ReadError, comment_cow, for_each_game, glued_annotation, ordered_input};
+use crate::pgn::game::{Game, Line, Node, ReadError, chunker_of, comment_cow, for_each_game, glued_annotation};
 use crate::pgn::input::{Compression, Input, InputError};
-use crate::pgn::parallel::Ordered;
+use crate::pgn::parallel::{ChunkWork, Ordered, Parts, Piece};
 use crate::pgn::reader::{Location, RawText, Reader, ResultToken, Skip, SyntaxError, Visitor};
 use crate::pgn::validate::{Options, Validator};
 use crate::san::{San, SanPlus, Suffix};
@@ -618,6 +618,35 @@ impl MoveRows {
     ///
     /// See [`MoveRows::of_chunk`]; the rows are then empty.
     pub fn read_chunk(&mut self, chunk: &Chunk, first_game: u64) -> Result<(), ReadError> {
+        self.read(chunk, first_game, None)
+    }
+
+    /// The moves of the games of one chunk, as [`MoveRows::read_chunk`]
+    /// reads them, in parts: each time the rows reach `part_bytes` (about,
+    /// at the end of a row; [`PART_BYTES`] suits most uses), they are
+    /// handed to `hand`, then emptied, and the chunk read on; the rows left
+    /// at the end stay. Each part counts the games that end in it
+    /// ([`MoveRows::games`]); the games are numbered across the parts. The
+    /// memory the rows take is then bounded whatever the chunk's games: a
+    /// game of 8 MiB can hold two million moves. When `hand` gives `false`
+    /// (the rows are not wanted any more), the reading stops after the
+    /// game, its rows emptied as they would have been handed.
+    ///
+    /// # Errors
+    ///
+    /// See [`MoveRows::of_chunk`]; the rows are then empty.
+    pub fn read_chunk_in_parts(
+        &mut self,
+        chunk: &Chunk,
+        first_game: u64,
+        part_bytes: usize,
+        hand: &mut dyn FnMut(&mut MoveRows) -> bool,
+    ) -> Result<(), ReadError> {
+        self.read(chunk, first_game, Some(Hand { part_bytes, give: hand, wanted: true }))
+    }
+
+    /// [`MoveRows::read_chunk`], with parts handed to `hand`, if any.
+    fn read(&mut self, chunk: &Chunk, first_game: u64, mut hand: Option<Hand<'_>>) -> Result<(), ReadError> {
         self.clear();
         if let Some(oversized) = chunk.oversized {
             if oversized.last {
@@ -630,7 +659,9 @@ impl MoveRows {
         if self.path.is_some() {
             let mut number = first_game;
             for_each_game(&chunk.data, chunk.start, |game| {
-                self.push_game(&game, number);
+                if Hand::wanted(&hand) {
+                    self.push_game_in_parts(&game, number, &mut hand);
+                }
                 number += 1;
             });
             return Ok(());
@@ -638,9 +669,10 @@ impl MoveRows {
         // findings are counted, not kept: the rows hold moves alone
         let options = Options { count_only: true, ..Options::default() };
         let validator = Validator::with_base(&chunk.data, chunk.start.offset, options);
-        let mut builder = RowBuilder { validator, rows: self, next_game: first_game, row: None, mainline: true };
+        let mut builder =
+            RowBuilder { validator, rows: self, hand, next_game: first_game, ply: 0, row: None, mainline: true };
         let mut reader = Reader::with_start(&chunk.data, chunk.start);
-        while reader.read_game(&mut builder).is_some() {}
+        while Hand::wanted(&builder.hand) && reader.read_game(&mut builder).is_some() {}
         Ok(())
     }
 
@@ -695,11 +727,38 @@ impl MoveRows {
     /// the next move). Counts the game in [`MoveRows::games`]. A game whose
     /// moves are not played ([`Game::start`] is `None`) has no rows.
     pub fn push_game(&mut self, game: &Game, number: u64) {
-        self.games += 1;
+        self.push_game_in_parts(game, number, &mut None);
+    }
+
+    /// [`MoveRows::push_game`], the rows handed to `hand` in parts (see
+    /// [`MoveRows::hand_over_if_full`]).
+    fn push_game_in_parts(&mut self, game: &Game, number: u64, hand: &mut Option<Hand<'_>>) {
         if let Some(start) = &game.start {
             let mut path = String::new();
-            self.push_line(&game.mainline, start, number, &mut path);
+            self.push_line(&game.mainline, start, number, &mut path, hand);
         }
+        self.games += 1;
+    }
+
+    /// The rows' size, about: their values, not the room kept for more.
+    fn size(&self) -> usize {
+        let texts = [&self.written, &self.comment].into_iter().chain(&self.fen).chain(&self.path);
+        self.len() * ROW_BYTES + texts.map(|column| column.text.len()).sum::<usize>() + self.nag_values.len()
+    }
+
+    /// With a `hand`, once the rows reach its part's size (looked at every
+    /// [`PART_CHECK`] rows, between rows): hands them over, if they are
+    /// still wanted, and empties them.
+    #[inline]
+    fn hand_over_if_full(&mut self, hand: &mut Option<Hand<'_>>) {
+        let Some(hand) = hand else { return };
+        if !self.len().is_multiple_of(PART_CHECK) || self.is_empty() || self.size() < hand.part_bytes {
+            return;
+        }
+        if hand.wanted {
+            hand.wanted = (hand.give)(self);
+        }
+        self.clear();
     }
 
     /// Appends the last row's move as written, `token` (its text made by
@@ -717,10 +776,11 @@ impl MoveRows {
     }
 
     /// The rows of `line`, played from `start`, on the line at `path`.
-    fn push_line(&mut self, line: &Line, start: &Position, game: u64, path: &mut String) {
+    fn push_line(&mut self, line: &Line, start: &Position, game: u64, path: &mut String, hand: &mut Option<Hand<'_>>) {
         let mut pos = start.clone();
         let mode = start.castling_mode();
         for node in &line.moves {
+            self.hand_over_if_full(hand);
             let before = self.path.is_some().then(|| pos.clone());
             match node.played {
                 Some(m) => pos.play_unchecked(m),
@@ -734,7 +794,7 @@ impl MoveRows {
                     path.push('/');
                 }
                 let _ = write!(path, "{}.{}", node.ply, i + 1);
-                self.push_line(variation, &before, game, path);
+                self.push_line(variation, &before, game, path, hand);
                 path.truncate(len);
             }
         }
@@ -832,18 +892,53 @@ impl MoveRow<'_> {
 /// Room made and not used is not touched, so costs little memory.
 const BYTES_PER_MOVE: usize = 6;
 
+/// A size of the rows handed over as a part
+/// ([`MoveRows::read_chunk_in_parts`]): above the rows of most chunks (the
+/// densest megabyte of PGN makes about 11 MB of rows, 21 MB with FEN), so
+/// that most chunks are one part, but a bound on what a chunk of a few
+/// long games holds at once.
+pub const PART_BYTES: usize = 16 << 20;
+
+/// The rows between two looks at their size when read in parts.
+const PART_CHECK: usize = 64;
+
+/// The bytes of a row beyond its text, about (its numbers, flags and the
+/// ends of its text values).
+const ROW_BYTES: usize = 64;
+
+/// Where rows read in parts go (see [`MoveRows::read_chunk_in_parts`]).
+struct Hand<'h> {
+    /// The size of a part.
+    part_bytes: usize,
+    /// Takes a part; `false` when no more are wanted.
+    give: &'h mut dyn FnMut(&mut MoveRows) -> bool,
+    /// More parts are wanted.
+    wanted: bool,
+}
+
+impl Hand<'_> {
+    /// More rows are wanted: always without a hand.
+    fn wanted(hand: &Option<Hand<'_>>) -> bool {
+        hand.as_ref().is_none_or(|hand| hand.wanted)
+    }
+}
+
 /// Reads games into rows, validating every move.
-struct RowBuilder<'a, 'r> {
+struct RowBuilder<'a, 'r, 'h> {
     validator: Validator<'a>,
     rows: &'r mut MoveRows,
+    /// Where the rows go in parts, if anywhere.
+    hand: Option<Hand<'h>>,
     next_game: u64,
+    /// The rows of the game so far (a part may have taken some).
+    ply: u32,
     /// The last row's timings, while its NAGs and comments may still come.
     row: Option<Timings>,
     /// Whether the game's mainline can still be played.
     mainline: bool,
 }
 
-impl RowBuilder<'_, '_> {
+impl RowBuilder<'_, '_, '_> {
     /// Ends the open row.
     fn close(&mut self) {
         if let Some(row) = self.row.take() {
@@ -857,13 +952,14 @@ impl RowBuilder<'_, '_> {
     }
 }
 
-impl Visitor for RowBuilder<'_, '_> {
+impl Visitor for RowBuilder<'_, '_, '_> {
     type Output = ();
 
     fn begin_game(&mut self, at: Location) {
         self.validator.begin_game(at);
         self.row = None;
         self.mainline = false;
+        self.ply = 0;
     }
 
     fn tag(&mut self, name: &[u8], value: RawText<'_>, at: Location) {
@@ -882,18 +978,16 @@ impl Visitor for RowBuilder<'_, '_> {
 
     fn san(&mut self, token: &[u8], at: Location) {
         self.close();
+        self.rows.hand_over_if_full(&mut self.hand);
         let played = self.validator.play_san(token, at);
         let Some(played) = played.filter(|_| self.mainline) else {
             self.mainline = false;
             return;
         };
         let rows = &mut *self.rows;
-        let ply = match rows.game.last() {
-            Some(&game) if game == self.next_game => rows.ply.last().map_or(1, |ply| ply + 1),
-            _ => 1,
-        };
+        self.ply += 1;
         rows.game.push(self.next_game);
-        rows.ply.push(ply);
+        rows.ply.push(self.ply);
         rows.number.push(played.number);
         rows.side.push(played.side);
         push_move(rows, &played.san, played.uci);
@@ -988,7 +1082,10 @@ impl Visitor for RowBuilder<'_, '_> {
 pub struct MoveRowChunks {
     ordered: Ordered<Box<dyn Read + Send>, RowWork>,
     compression: Option<Compression>,
-    /// Games before the next chunk.
+    /// Games before the chunk whose rows come (its rows are numbered from 1
+    /// in it).
+    before: u64,
+    /// Games read so far (a game too large to read counts).
     games: u64,
     done: bool,
 }
@@ -1002,20 +1099,30 @@ impl core::fmt::Debug for MoveRowChunks {
 /// The work on each chunk: its rows, numbered from 1 in the chunk.
 struct RowWork(MoveRowOptions);
 
-impl crate::pgn::parallel::ChunkWork for RowWork {
-    type Output = (Result<MoveRows, ReadError>, Vec<u8>);
+impl ChunkWork for RowWork {
+    type Part = MoveRows;
+    type Output = (Result<(), ReadError>, Vec<u8>);
 
-    fn work(&self, chunk: Chunk) -> Self::Output {
-        let rows = MoveRows::of_chunk(&chunk, 1, self.0);
-        (rows, chunk.data)
+    fn work(&self, chunk: Chunk, parts: &mut Parts<'_, MoveRows>) -> Self::Output {
+        let mut rows = MoveRows::new(self.0);
+        let mut hand = |rows: &mut MoveRows| parts.send(core::mem::replace(rows, MoveRows::new(self.0)));
+        let read = rows.read_chunk_in_parts(&chunk, 1, PART_BYTES, &mut hand);
+        if read.is_ok() {
+            parts.send(rows);
+        }
+        (read, chunk.data)
     }
 }
 
-/// Reads the mainline moves of every game of `input` on `threads` threads
-/// (0: one per core), one [`MoveRows`] per chunk of the input, in input
-/// order, the games numbered from 1 across the input. A game too large to
-/// read is a [`ReadError::TooLarge`] item (it counts as a game); the games
-/// after it are read. A read error ends the rows.
+/// Reads the mainline moves of every game of `input` on `threads` worker
+/// threads (0: one per core; the calling thread takes the rows as they
+/// come), one [`MoveRows`] per chunk of the input, in input order, the
+/// games numbered from 1 across the input. A chunk whose rows grow past
+/// [`PART_BYTES`] (a game can hold two million moves) comes in parts of
+/// that size, as [`MoveRows::read_chunk_in_parts`] reads them: the memory
+/// the rows take is bounded. A game too large to read is a
+/// [`ReadError::TooLarge`] item (it counts as a game); the games after it
+/// are read. A read error ends the rows.
 ///
 /// # Errors
 ///
@@ -1026,38 +1133,41 @@ pub fn read_move_rows_input(
     options: MoveRowOptions,
 ) -> Result<MoveRowChunks, InputError> {
     let compression = input.compression;
-    let ordered = ordered_input(input, RowWork(options), threads, crate::pgn::game::PARALLEL_CHUNK_TARGET)?;
-    Ok(MoveRowChunks { ordered, compression, games: 0, done: false })
+    let chunker = chunker_of(input, crate::pgn::game::PARALLEL_CHUNK_TARGET)?;
+    let ordered = Ordered::on_workers(chunker, RowWork(options), threads).map_err(InputError::threads)?;
+    Ok(MoveRowChunks { ordered, compression, before: 0, games: 0, done: false })
 }
 
 impl Iterator for MoveRowChunks {
     type Item = Result<MoveRows, ReadError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.done {
-            return None;
-        }
-        let (rows, data) = match self.ordered.next()? {
-            Ok(output) => output,
-            Err(err) => {
-                self.done = true;
-                return Some(Err(ReadError::stream(self.ordered.bytes_read(), self.compression, &err)));
-            }
-        };
-        self.ordered.recycle(data);
-        Some(match rows {
-            Ok(mut rows) => {
-                for game in &mut rows.game {
-                    *game += self.games;
+        while !self.done {
+            match self.ordered.next_piece()? {
+                Ok(Piece::Part(mut rows)) => {
+                    // numbered from 1 in their chunk
+                    for game in &mut rows.game {
+                        *game += self.before;
+                    }
+                    self.games += rows.games;
+                    return Some(Ok(rows));
                 }
-                self.games += rows.games;
-                Ok(rows)
+                Ok(Piece::Output((read, data))) => {
+                    self.ordered.recycle(data);
+                    if let Err(err) = read {
+                        self.games += 1;
+                        self.before = self.games;
+                        return Some(Err(err));
+                    }
+                    self.before = self.games;
+                }
+                Err(err) => {
+                    self.done = true;
+                    return Some(Err(ReadError::stream(self.ordered.bytes_read(), self.compression, &err)));
+                }
             }
-            Err(err) => {
-                self.games += 1;
-                Err(err)
-            }
-        })
+        }
+        None
     }
 }
 

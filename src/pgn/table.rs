@@ -29,6 +29,7 @@
 //! # Ok::<(), arrow_schema::ArrowError>(())
 //! ```
 
+use std::convert::Infallible;
 use std::io::Read;
 use std::sync::Arc;
 
@@ -45,7 +46,7 @@ use crate::pgn::SEVEN_TAG_ROSTER;
 use crate::pgn::chunk::Chunk;
 use crate::pgn::game::{Game, GameFacts, ReadError, for_each_facts_game, ordered_input};
 use crate::pgn::input::{Compression, Input, InputError};
-use crate::pgn::parallel::{ChunkWork, Ordered};
+use crate::pgn::parallel::{ChunkWork, Ordered, Parts};
 use crate::pgn::reader::{Location, ResultToken};
 use crate::pgn::rows::{MoveRowOptions, MoveRows, SparseColumn, TextColumn};
 use crate::pgn::validate::Finding;
@@ -488,9 +489,10 @@ struct ChunkTable {
 }
 
 impl ChunkWork for TableWork {
+    type Part = Infallible;
     type Output = (Result<ChunkTable, ArrowError>, Vec<u8>);
 
-    fn work(&self, chunk: Chunk) -> Self::Output {
+    fn work(&self, chunk: Chunk, _parts: &mut Parts<'_, Infallible>) -> Self::Output {
         let mut table = GameTable::new();
         let (mut first, mut last) = (None, None);
         let carry = for_each_facts_game(&chunk, |game| {

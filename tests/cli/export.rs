@@ -750,3 +750,67 @@ fn moves_parquet_comes_in_row_groups_of_at_most_2_20_rows_the_same_whatever_j() 
         assert_eq!((game.value(i), ply.value(i), san.value(i)), expected, "row {i}");
     }
 }
+
+#[test]
+fn a_game_whose_rows_come_in_parts_is_exported_whole_whatever_j() {
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::{UInt32Type, UInt64Type};
+    // 400,000 knight moves with their FEN: more rows than a reading thread
+    // holds at once (they come in parts of about 32 MB), between two short
+    // games; every move in its place, numbered on across the parts
+    let dir = Dir::new("parts");
+    let input = dir.path("long.pgn");
+    let long = "Nf3 Nf6 Ng1 Ng8 ".repeat(100_000);
+    fs::write(&input, format!("1. e4 *\n\n{long}*\n\n1. d4 d5 *\n")).unwrap();
+    let run = |jobs: &str| {
+        let out = sanfen(&["export", "--table", "moves", "--format", "csv", "--fen", "-j", jobs, &input]).output();
+        let out = out.unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let one = run("1");
+    let lines: Vec<&str> = one.lines().collect();
+    assert_eq!(lines.len(), 1 + 1 + 400_000 + 2);
+    let file = &input;
+    let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    assert_eq!(lines[1], format!("{file},1,1,1,white,e4,e2e4,,false,false,,,,,,,{after_e4}"));
+    let positions = [
+        "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq -",
+        "rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq -",
+        "rnbqkb1r/pppppppp/5n2/8/8/8/PPPPPPPP/RNBQKBNR b KQkq -",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -",
+    ];
+    let moves =
+        [("white", "Nf3", "g1f3"), ("black", "Nf6", "g8f6"), ("white", "Ng1", "f3g1"), ("black", "Ng8", "f6g8")];
+    for (i, line) in lines[2..400_002].iter().enumerate() {
+        let ply = i + 1;
+        let (side, san, uci) = moves[i % 4];
+        let fen = format!("{} {} {}", positions[i % 4], ply, ply / 2 + 1);
+        let expected = format!("{file},2,{ply},{},{side},{san},{uci},,false,false,,,,,,,{fen}", i / 2 + 1);
+        assert_eq!(*line, expected, "row {ply}");
+    }
+    assert!(lines[400_002].starts_with(&format!("{file},3,1,1,white,d4,")), "{}", lines[400_002]);
+    assert!(lines[400_003].starts_with(&format!("{file},3,2,1,black,d5,")), "{}", lines[400_003]);
+    assert!(one == run("3"), "-j 1 and -j 3 write other rows");
+    // Parquet: the same rows, the same file whatever -j
+    let mut files = Vec::new();
+    for jobs in ["1", "3"] {
+        let out = dir.path(&format!("moves-{jobs}.parquet"));
+        sanfen(&["export", "--table", "moves", "--fen", "--no-progress", "-j", jobs, "-o", &out, &input])
+            .assert()
+            .success();
+        files.push(out);
+    }
+    assert!(fs::read(&files[0]).unwrap() == fs::read(&files[1]).unwrap(), "-j 1 and -j 3 write other files");
+    let batch = concat(&read_parquet(&files[0]));
+    let text = |name: &str| batch.column_by_name(name).unwrap().as_string::<i32>().clone();
+    let (san, fen) = (text("san"), text("fen"));
+    let game = batch.column_by_name("game").unwrap().as_primitive::<UInt64Type>().clone();
+    let ply = batch.column_by_name("ply").unwrap().as_primitive::<UInt32Type>().clone();
+    assert_eq!(batch.num_rows(), 400_003);
+    for (i, line) in lines[1..].iter().enumerate() {
+        let row = format!("{},{},{},{}", game.value(i), ply.value(i), san.value(i), fen.value(i));
+        let fields: Vec<&str> = line.split(',').collect();
+        assert_eq!(row, [fields[1], fields[2], fields[5], fields[16]].join(","), "row {i}");
+    }
+}

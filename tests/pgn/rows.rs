@@ -8,7 +8,7 @@ use std::time::Duration;
 use sanfen::Color;
 use sanfen::pgn::commands::{Eval, Score};
 use sanfen::pgn::input::Input;
-use sanfen::pgn::rows::{MoveRow, MoveRowOptions, MoveRows, read_move_rows_input};
+use sanfen::pgn::rows::{MoveRow, MoveRowOptions, MoveRows, PART_BYTES, read_move_rows_input};
 use sanfen::pgn::{Chunker, ReadError, read_games};
 
 use crate::common;
@@ -296,4 +296,111 @@ fn rows_read_chunk_after_chunk_into_the_same_rows_are_each_chunks_rows() {
     }
     assert!(chunks > 2000 && rows > 10_000_000, "{chunks} chunks, {rows} rows");
     assert_eq!(too_large, 3);
+}
+
+/// A game of `cycles` times four knight moves and back, each move with a
+/// clock, a comment and a NAG, and a variation on each white move: long,
+/// every kind of value, and legal.
+fn knight_game(cycles: usize) -> String {
+    let mut pgn = String::from("[Event \"knights\"]\n\n");
+    for cycle in 0..cycles {
+        let number = 2 * cycle + 1;
+        let clock = |i| format!("{{[%clk 0:{:02}:{:02}] move {i}}}", cycle % 60, i * 7 % 60);
+        pgn += &format!("{number}. Nf3 {} $1 ({number}. Nc3 Nc6 {{aside}}) ", clock(1));
+        pgn += &format!("{number}... Nf6 {} $2 {}. Ng1 {} $3 ", clock(2), number + 1, clock(3));
+        pgn += &format!("{}... Ng8 {} $4\n", number + 1, clock(4));
+    }
+    pgn + "*\n\n"
+}
+
+#[test]
+fn rows_read_in_parts_are_the_rows_read_whole() {
+    // parts of a few kilobytes, on long games, short ones and a data file
+    // of clocks and evaluations: the parts' rows one after another are the
+    // chunk's rows read whole, the plies of a game cut between parts go
+    // on, each game counts once, and no part holds many more rows than its
+    // size allows (a row takes at least 64 bytes)
+    const PART: usize = 16 << 10;
+    let lichess = std::fs::read(common::pgn_root().join("shakmaty-bench/lichess_db_1000k.pgn")).expect("a data file");
+    let inputs = [
+        format!(
+            "{}1. e4 e5 *\n\n{}[Event \"after\"]\n\n1. d4 {{[%eval 0.2]}} d5 *\n",
+            knight_game(400),
+            knight_game(90)
+        )
+        .into_bytes(),
+        lichess,
+    ];
+    let mut cut_games = 0;
+    for data in &inputs {
+        for fen in [false, true] {
+            for variations in [false, true] {
+                let options = MoveRowOptions { fen, variations };
+                let mut chunker = Chunker::with_target(&data[..], 256 << 10);
+                let mut parted = MoveRows::new(options);
+                while let Some(chunk) = chunker.next_chunk(Vec::new()).expect("bytes in memory") {
+                    let whole = MoveRows::of_chunk(&chunk, 7, options).expect("no game too large");
+                    let (mut rows, mut games, mut last_game) = (Vec::new(), 0, None);
+                    let mut hand = |part: &mut MoveRows| {
+                        assert!(part.len() <= PART / 64 + 64, "{} rows in a part, {options:?}", part.len());
+                        rows.extend(part.rows().map(|row| format!("{row:?}")));
+                        games += part.games;
+                        if part.game.last() == last_game.as_ref() {
+                            cut_games += 1;
+                        }
+                        last_game = part.game.last().copied();
+                        true
+                    };
+                    parted.read_chunk_in_parts(&chunk, 7, PART, &mut hand).expect("no game too large");
+                    rows.extend(parted.rows().map(|row| format!("{row:?}")));
+                    games += parted.games;
+                    let expected: Vec<String> = whole.rows().map(|row| format!("{row:?}")).collect();
+                    assert_eq!(rows, expected, "chunk at {}, {options:?}", chunk.start.offset);
+                    assert_eq!(games, whole.games, "chunk at {}, {options:?}", chunk.start.offset);
+                }
+            }
+        }
+    }
+    // the long games were cut, the same game before and after a cut
+    assert!(cut_games > 10, "{cut_games}");
+}
+
+#[test]
+fn rows_read_in_parts_stop_when_not_wanted() {
+    // a hand that takes no more: the game being read ends the reading, its
+    // rows not handed out again, the games after it not read
+    let data = format!("{}{}", knight_game(300), knight_game(300)).into_bytes();
+    let chunk = Chunker::new(&data[..]).next_chunk(Vec::new()).expect("bytes in memory").expect("a chunk");
+    let mut parts = 0;
+    let mut rows = MoveRows::new(MoveRowOptions::default());
+    rows.read_chunk_in_parts(&chunk, 1, 16 << 10, &mut |_| {
+        parts += 1;
+        false
+    })
+    .expect("no game too large");
+    assert_eq!(parts, 1);
+    assert_eq!((rows.games, rows.game.first(), rows.game.last()), (1, Some(&1), Some(&1)));
+}
+
+#[test]
+fn rows_of_a_long_game_come_in_parts_whatever_the_threads() {
+    // 160,000 moves with their FEN: past the 16 MiB of rows a part holds,
+    // between two short games; every row as the games give it, the games
+    // counted once, numbered on across the parts
+    let long = "Nf3 Nf6 Ng1 Ng8 ".repeat(40_000);
+    let data = format!("1. e4 *\n\n{long}*\n\n1. d4 d5 *\n").into_bytes();
+    let options = MoveRowOptions { fen: true, variations: false };
+    let mut expected = Vec::new();
+    for_each_expected_row(&data, true, |row| expected.push(format!("{row:?}")));
+    assert_eq!(expected.len(), 160_003);
+    for threads in [1, 2, 3] {
+        let (parts, errors) = rows_of(&data, threads, options);
+        assert!(errors.is_empty(), "{errors:?}");
+        let sizes: Vec<usize> = parts.iter().map(MoveRows::len).collect();
+        assert!(sizes.iter().filter(|&&rows| rows > 0).count() >= 3, "{sizes:?}, {threads} threads");
+        assert!(sizes.iter().all(|&rows| rows <= PART_BYTES / 64 + 64), "{sizes:?}");
+        assert_eq!(parts.iter().map(|rows| rows.games).sum::<u64>(), 3);
+        let got: Vec<String> = parts.iter().flat_map(MoveRows::rows).map(|row| format!("{row:?}")).collect();
+        assert!(got == expected, "{threads} threads");
+    }
 }
