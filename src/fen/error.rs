@@ -13,7 +13,8 @@ pub struct FenSyntaxError {
     pub field: FenField,
     /// Byte offsets in the input, end exclusive; empty (`n..n`) for something missing at `n`.
     pub span: Range<usize>,
-    /// The offending text (empty when something is missing).
+    /// The offending text (empty when something is missing), its first
+    /// 80 bytes followed by `…` when it is longer.
     pub found: String,
     /// What would be right there, in words.
     pub expected: String,

@@ -536,7 +536,8 @@ struct Report<'a> {
 
 impl Report<'_> {
     fn error(&mut self, field: FenField, span: Range<usize>, expected: String) {
-        let found = String::from_utf8_lossy(&self.input[span.clone()]).into_owned();
+        // a field of megabytes is quoted in part: the span says where it is
+        let found = crate::pgn::validate::shortened(&self.input[span.clone()]);
         self.errors.push(FenSyntaxError { field, span, found, expected });
     }
 
@@ -954,6 +955,21 @@ mod tests {
         let errors = fen(b"8/8/8/8/8/8/8/\xc3").unwrap_err();
         let expected = "piece letters from PNBRQKpnbrqk and digits 1-8 (rank 1 has `\u{fffd}`)";
         assert_eq!(errors, [error(FenField::Placement, 14..15, "\u{fffd}", expected)]);
+    }
+
+    #[test]
+    fn a_long_field_is_quoted_in_part() {
+        // 80 bytes of it, cut at a character's boundary; the span is whole
+        let placement = "é".repeat(500_000);
+        let errors = fen(format!("{placement} w - - 0 1").as_bytes()).unwrap_err();
+        let expected = "piece letters from PNBRQKpnbrqk and digits 1-8 (rank 8 has `é`)";
+        let found = format!("{}…", "é".repeat(40));
+        let ranks = "8 ranks separated by `/`, not 1";
+        let whole = error(FenField::Placement, 0..1_000_000, &found, expected);
+        assert_eq!(errors, [whole, error(FenField::Placement, 1_000_000..1_000_000, "", ranks)]);
+        let errors = fen(format!("8/8/8/8/8/8/8/8 w K{} - 0 1", "x".repeat(81)).as_bytes()).unwrap_err();
+        let found = format!("{}…", "x".repeat(80));
+        assert_eq!(errors, [error(FenField::Castling, 19..100, &found, EXPECTED_CASTLING)]);
     }
 
     #[test]
