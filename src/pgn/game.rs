@@ -531,17 +531,6 @@ struct ChunkGames<T = Game> {
     data: Vec<u8>,
 }
 
-/// Reads the games of `data`, whose first byte is at `start` in the
-/// stream, giving each to `each` (without the text between games).
-pub(crate) fn for_each_game(data: &[u8], start: Location, mut each: impl FnMut(Game)) {
-    let validator = Validator::with_base(data, start.offset, Options::default());
-    let mut builder = Builder::new(validator, Carry::default());
-    let mut reader = Reader::with_start(data, start);
-    while let Some(game) = reader.read_game(&mut builder) {
-        each(game);
-    }
-}
-
 fn build_chunk(chunk: Chunk) -> ChunkGames {
     build_chunk_as(chunk, Keep::Whole, |game, _| game)
 }

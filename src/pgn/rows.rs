@@ -5,8 +5,9 @@
 //! [`MoveRows::of_chunk`] reads the games of one [`Chunk`] (every move
 //! validated as `sanfen check` validates it); [`read_move_rows_input`]
 //! reads a whole input on several threads, one [`MoveRows`] per chunk in
-//! input order (a chunk of long games in parts of bounded size). Variations are skipped; a game's moves stop at the first
-//! that cannot be played.
+//! input order (a chunk of long games in parts of bounded size). Variations
+//! are skipped unless asked for ([`MoveRowOptions::variations`]); a line's
+//! moves stop at the first that cannot be played.
 //!
 //! ```
 //! use sanfen::pgn::input::Input;
@@ -39,7 +40,7 @@ use crate::Color;
 use crate::Position;
 use crate::pgn::chunk::Chunk;
 use crate::pgn::commands::{Comment, Eval, Score, Timings, read_commands, timings_only};
-use crate::pgn::game::{Game, Line, Node, ReadError, chunker_of, comment_cow, for_each_game, glued_annotation};
+use crate::pgn::game::{Game, Line, Node, ReadError, chunker_of, comment_cow, glued_annotation};
 use crate::pgn::input::{Compression, Input, InputError};
 use crate::pgn::parallel::{ChunkWork, Ordered, Parts, Piece};
 use crate::pgn::reader::{Location, RawText, Reader, ResultToken, Skip, SyntaxError, Visitor};
@@ -53,8 +54,10 @@ pub struct MoveRowOptions {
     /// The position after each move, as FEN ([`MoveRows::fen`]).
     pub fen: bool,
     /// The moves of variations too, each row with its line's path
-    /// ([`MoveRows::path`]). Rows with variations are built from whole
-    /// games ([`MoveRows::push_game`]), not by [`MoveRows::of_chunk`].
+    /// ([`MoveRows::path`]), in the order [`MoveRows::push_game`] gives
+    /// them. [`MoveRows::of_chunk`] reads them without building the games:
+    /// each game is read twice, first for the comments and NAGs after its
+    /// variations, which belong to the move before them.
     pub variations: bool,
 }
 
@@ -646,7 +649,7 @@ impl MoveRows {
     }
 
     /// [`MoveRows::read_chunk`], with parts handed to `hand`, if any.
-    fn read(&mut self, chunk: &Chunk, first_game: u64, mut hand: Option<Hand<'_>>) -> Result<(), ReadError> {
+    fn read(&mut self, chunk: &Chunk, first_game: u64, hand: Option<Hand<'_>>) -> Result<(), ReadError> {
         self.clear();
         if let Some(oversized) = chunk.oversized {
             if oversized.last {
@@ -656,22 +659,23 @@ impl MoveRows {
             return Ok(());
         }
         self.reserve(chunk.data.len() / BYTES_PER_MOVE);
-        if self.path.is_some() {
-            let mut number = first_game;
-            for_each_game(&chunk.data, chunk.start, |game| {
-                if Hand::wanted(&hand) {
-                    self.push_game_in_parts(&game, number, &mut hand);
-                }
-                number += 1;
-            });
-            return Ok(());
-        }
         // findings are counted, not kept: the rows hold moves alone
         let options = Options { count_only: true, ..Options::default() };
         let validator = Validator::with_base(&chunk.data, chunk.start.offset, options);
+        let variations = self.path.is_some();
         let mut builder =
             RowBuilder { validator, rows: self, hand, next_game: first_game, ply: 0, row: None, mainline: true };
         let mut reader = Reader::with_start(&chunk.data, chunk.start);
+        if variations {
+            // each game read twice: first for its late notes, then for its rows
+            let mut builder = VariationRows::new(builder);
+            let mut ahead = Reader::with_start(&chunk.data, chunk.start);
+            while Hand::wanted(&builder.rows.hand)
+                && ahead.read_game(&mut builder.late).is_some()
+                && reader.read_game(&mut builder).is_some()
+            {}
+            return Ok(());
+        }
         while Hand::wanted(&builder.hand) && reader.read_game(&mut builder).is_some() {}
         Ok(())
     }
@@ -727,15 +731,9 @@ impl MoveRows {
     /// the next move). Counts the game in [`MoveRows::games`]. A game whose
     /// moves are not played ([`Game::start`] is `None`) has no rows.
     pub fn push_game(&mut self, game: &Game, number: u64) {
-        self.push_game_in_parts(game, number, &mut None);
-    }
-
-    /// [`MoveRows::push_game`], the rows handed to `hand` in parts (see
-    /// [`MoveRows::hand_over_if_full`]).
-    fn push_game_in_parts(&mut self, game: &Game, number: u64, hand: &mut Option<Hand<'_>>) {
         if let Some(start) = &game.start {
             let mut path = String::new();
-            self.push_line(&game.mainline, start, number, &mut path, hand);
+            self.push_line(&game.mainline, start, number, &mut path);
         }
         self.games += 1;
     }
@@ -776,11 +774,10 @@ impl MoveRows {
     }
 
     /// The rows of `line`, played from `start`, on the line at `path`.
-    fn push_line(&mut self, line: &Line, start: &Position, game: u64, path: &mut String, hand: &mut Option<Hand<'_>>) {
+    fn push_line(&mut self, line: &Line, start: &Position, game: u64, path: &mut String) {
         let mut pos = start.clone();
         let mode = start.castling_mode();
         for node in &line.moves {
-            self.hand_over_if_full(hand);
             let before = self.path.is_some().then(|| pos.clone());
             match node.played {
                 Some(m) => pos.play_unchecked(m),
@@ -794,7 +791,7 @@ impl MoveRows {
                     path.push('/');
                 }
                 let _ = write!(path, "{}.{}", node.ply, i + 1);
-                self.push_line(variation, &before, game, path, hand);
+                self.push_line(variation, &before, game, path);
                 path.truncate(len);
             }
         }
@@ -939,6 +936,34 @@ struct RowBuilder<'a, 'r, 'h> {
 }
 
 impl RowBuilder<'_, '_, '_> {
+    /// A NAG after the open row's move, if a row is open.
+    fn row_nag(&mut self, nag: u8) {
+        if self.row.is_some() {
+            self.rows.nag_values.push(nag);
+        }
+    }
+
+    /// A comment after the open row's move, if a row is open: its clock,
+    /// elapsed time and evaluation, and its text without its commands.
+    fn row_comment(&mut self, text: RawText<'_>) {
+        let Some(row) = &mut self.row else { return };
+        if let Some(timings) = timings_only(text.0) {
+            // no prose: read without making text
+            row.then(timings);
+            return;
+        }
+        let (commands, prose) = read_commands(&comment_cow(text.0));
+        commands.iter().for_each(|command| row.take(command));
+        if !prose.is_empty() {
+            let comment = &mut self.rows.comment;
+            let start = comment.ends.last().copied().unwrap_or(0);
+            if comment.text.len() > start {
+                comment.text.push(' ');
+            }
+            comment.text.push_str(&prose);
+        }
+    }
+
     /// Ends the open row.
     fn close(&mut self) {
         if let Some(row) = self.row.take() {
@@ -1010,29 +1035,12 @@ impl Visitor for RowBuilder<'_, '_, '_> {
 
     fn nag(&mut self, nag: u8, token: &[u8], at: Location) {
         self.validator.nag(nag, token, at);
-        if self.row.is_some() {
-            self.rows.nag_values.push(nag);
-        }
+        self.row_nag(nag);
     }
 
     fn comment(&mut self, text: RawText<'_>, at: Location) {
         self.validator.comment(text, at);
-        let Some(row) = &mut self.row else { return };
-        if let Some(timings) = timings_only(text.0) {
-            // no prose: read without making text
-            row.then(timings);
-            return;
-        }
-        let (commands, prose) = read_commands(&comment_cow(text.0));
-        commands.iter().for_each(|command| row.take(command));
-        if !prose.is_empty() {
-            let comment = &mut self.rows.comment;
-            let start = comment.ends.last().copied().unwrap_or(0);
-            if comment.text.len() > start {
-                comment.text.push(' ');
-            }
-            comment.text.push_str(&prose);
-        }
+        self.row_comment(text);
     }
 
     fn begin_variation(&mut self, _at: Location) -> Skip {
@@ -1074,6 +1082,250 @@ impl Visitor for RowBuilder<'_, '_, '_> {
         self.validator.end_game(at);
         self.rows.games += 1;
         self.next_game += 1;
+    }
+}
+
+/// The comments and NAGs of a game that come after a variation of the
+/// move they follow (`12. Nf3 (12. Nc3) {a comment on Nf3} $1`), which a
+/// game's rows need before that variation's rows: read in a first pass
+/// over the game, by the move's place among the game's move tokens.
+#[derive(Default)]
+struct LateNotes {
+    /// Each line being read, the innermost last: the place of its last move
+    /// token, and whether a variation came since.
+    lines: Vec<(Option<u32>, bool)>,
+    /// Move tokens read in the game.
+    tokens: u32,
+    notes: FxHashMap<u32, Vec<Note>>,
+}
+
+/// A comment or a NAG after a variation.
+enum Note {
+    Comment(Vec<u8>),
+    Nag(u8),
+}
+
+impl LateNotes {
+    /// Where a note read now goes: the last move of the line, when a
+    /// variation came since.
+    fn late(&mut self) -> Option<&mut Vec<Note>> {
+        match self.lines.last() {
+            Some(&(Some(token), true)) => Some(self.notes.entry(token).or_default()),
+            _ => None,
+        }
+    }
+}
+
+impl Visitor for LateNotes {
+    type Output = ();
+
+    fn begin_game(&mut self, _at: Location) {
+        self.lines.clear();
+        self.lines.push((None, false));
+        self.tokens = 0;
+        self.notes.clear();
+    }
+
+    fn san(&mut self, _token: &[u8], _at: Location) {
+        self.tokens += 1;
+        if let Some(line) = self.lines.last_mut() {
+            *line = (Some(self.tokens), false);
+        }
+    }
+
+    fn nag(&mut self, nag: u8, _token: &[u8], _at: Location) {
+        if let Some(notes) = self.late() {
+            notes.push(Note::Nag(nag));
+        }
+    }
+
+    fn comment(&mut self, text: RawText<'_>, _at: Location) {
+        if let Some(notes) = self.late() {
+            notes.push(Note::Comment(text.0.to_vec()));
+        }
+    }
+
+    fn begin_variation(&mut self, _at: Location) -> Skip {
+        if let Some(line) = self.lines.last_mut() {
+            line.1 = true;
+        }
+        self.lines.push((None, false));
+        Skip(false)
+    }
+
+    fn end_variation(&mut self, _at: Location) {
+        if self.lines.len() > 1 {
+            self.lines.pop();
+        }
+    }
+
+    fn end_game(&mut self, _at: Location) {}
+}
+
+/// Reads games into rows, their variations' moves too, each row with its
+/// line's path, in the order [`MoveRows::push_game`] gives them (a move,
+/// the variations that replace it, the next move), without building the
+/// games: the rows of the line being read are built by a [`RowBuilder`],
+/// whose state for each outer line waits on a stack. A move's row ends
+/// where its first variation starts, with the notes after its variations
+/// that [`LateNotes`] read ahead.
+struct VariationRows<'a, 'r, 'h> {
+    rows: RowBuilder<'a, 'r, 'h>,
+    late: LateNotes,
+    /// Each outer line, the innermost last.
+    outer: Vec<OuterLine>,
+    /// The path of the line being read.
+    path: String,
+    /// The place of the line's last move token, if any.
+    last_token: Option<u32>,
+    /// The variations of the line's last move so far, but those whose rows
+    /// are lost.
+    variations: u32,
+    /// Move tokens read in the game.
+    tokens: u32,
+}
+
+/// A line whose variation is being read.
+struct OuterLine {
+    /// Its moves can still be played.
+    mainline: bool,
+    ply: u32,
+    last_token: Option<u32>,
+    variations: u32,
+    /// The length of its path.
+    path: usize,
+}
+
+impl<'a, 'r, 'h> VariationRows<'a, 'r, 'h> {
+    fn new(rows: RowBuilder<'a, 'r, 'h>) -> VariationRows<'a, 'r, 'h> {
+        VariationRows {
+            rows,
+            late: LateNotes::default(),
+            outer: Vec::new(),
+            path: String::new(),
+            last_token: None,
+            variations: 0,
+            tokens: 0,
+        }
+    }
+}
+
+impl Visitor for VariationRows<'_, '_, '_> {
+    type Output = ();
+
+    fn begin_game(&mut self, at: Location) {
+        self.rows.begin_game(at);
+        self.outer.clear();
+        self.path.clear();
+        (self.last_token, self.variations, self.tokens) = (None, 0, 0);
+    }
+
+    fn tag(&mut self, name: &[u8], value: RawText<'_>, at: Location) {
+        self.rows.tag(name, value, at);
+    }
+
+    fn end_tags(&mut self) -> Skip {
+        self.rows.end_tags()
+    }
+
+    fn move_number(&mut self, number: u32, black: bool, token: &[u8], at: Location) {
+        self.rows.move_number(number, black, token, at);
+    }
+
+    fn san(&mut self, token: &[u8], at: Location) {
+        self.tokens += 1;
+        self.rows.san(token, at);
+        self.last_token = Some(self.tokens);
+        self.variations = 0;
+        if self.rows.row.is_some()
+            && let Some(paths) = &mut self.rows.rows.path
+        {
+            paths.push(&self.path);
+        }
+    }
+
+    fn nag(&mut self, nag: u8, token: &[u8], at: Location) {
+        self.rows.nag(nag, token, at);
+    }
+
+    fn comment(&mut self, text: RawText<'_>, at: Location) {
+        self.rows.comment(text, at);
+    }
+
+    fn begin_variation(&mut self, at: Location) -> Skip {
+        let skip = self.rows.validator.begin_variation(at);
+        // the move the variation replaces: its row ends, with its notes
+        // after the variations
+        if self.rows.row.is_some()
+            && let Some(notes) = self.last_token.and_then(|token| self.late.notes.remove(&token))
+        {
+            for note in notes {
+                match note {
+                    Note::Comment(text) => self.rows.row_comment(RawText(&text)),
+                    Note::Nag(nag) => self.rows.row_nag(nag),
+                }
+            }
+        }
+        self.rows.close();
+        let rows = &mut self.rows;
+        // lost (no rows) when it replaces no move that has a row
+        let lost = !rows.mainline || self.last_token.is_none();
+        let path = self.path.len();
+        if !lost {
+            self.variations += 1;
+            if !self.path.is_empty() {
+                self.path.push('/');
+            }
+            let _ = write!(self.path, "{}.{}", rows.ply, self.variations);
+        }
+        let (last_token, variations) = (self.last_token, self.variations);
+        self.outer.push(OuterLine { mainline: rows.mainline, ply: rows.ply, last_token, variations, path });
+        // its first move has the ply of the move it replaces
+        rows.mainline = !lost;
+        rows.ply = rows.ply.saturating_sub(1);
+        (self.last_token, self.variations) = (None, 0);
+        skip
+    }
+
+    fn end_variation(&mut self, at: Location) {
+        self.rows.validator.end_variation(at);
+        let Some(outer) = self.outer.pop() else { return };
+        self.rows.close();
+        (self.rows.mainline, self.rows.ply) = (outer.mainline, outer.ply);
+        (self.last_token, self.variations) = (outer.last_token, outer.variations);
+        self.path.truncate(outer.path);
+    }
+
+    fn result(&mut self, result: ResultToken, token: &[u8], at: Location) {
+        self.rows.result(result, token, at);
+    }
+
+    fn syntax_error(&mut self, error: SyntaxError) {
+        self.rows.syntax_error(error);
+    }
+
+    fn after_result(&mut self, text: &[u8], at: Location) {
+        self.rows.after_result(text, at);
+    }
+
+    fn between_games(&mut self, text: &[u8], at: Location) {
+        self.rows.between_games(text, at);
+    }
+
+    fn escape(&mut self, line: &[u8], at: Location) {
+        self.rows.escape(line, at);
+    }
+
+    fn invisible(&mut self, text: &[u8], at: Location) {
+        self.rows.invisible(text, at);
+    }
+
+    fn en_passant_mark(&mut self, token: &[u8], at: Location) {
+        self.rows.en_passant_mark(token, at);
+    }
+
+    fn end_game(&mut self, at: Location) {
+        self.rows.end_game(at);
     }
 }
 

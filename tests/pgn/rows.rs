@@ -299,14 +299,18 @@ fn rows_read_chunk_after_chunk_into_the_same_rows_are_each_chunks_rows() {
 }
 
 /// A game of `cycles` times four knight moves and back, each move with a
-/// clock, a comment and a NAG, and a variation on each white move: long,
-/// every kind of value, and legal.
+/// clock, a comment and a NAG, and a variation on each white move followed
+/// by more notes on that move: long, every kind of value, and legal.
 fn knight_game(cycles: usize) -> String {
     let mut pgn = String::from("[Event \"knights\"]\n\n");
     for cycle in 0..cycles {
         let number = 2 * cycle + 1;
         let clock = |i| format!("{{[%clk 0:{:02}:{:02}] move {i}}}", cycle % 60, i * 7 % 60);
-        pgn += &format!("{number}. Nf3 {} $1 ({number}. Nc3 Nc6 {{aside}}) ", clock(1));
+        pgn += &format!(
+            "{number}. Nf3 {} $1 ({number}. Nc3 Nc6 {{aside}}) {{late [%eval 0.{}]}} $5 ",
+            clock(1),
+            cycle % 10
+        );
         pgn += &format!("{number}... Nf6 {} $2 {}. Ng1 {} $3 ", clock(2), number + 1, clock(3));
         pgn += &format!("{}... Ng8 {} $4\n", number + 1, clock(4));
     }
@@ -402,5 +406,38 @@ fn rows_of_a_long_game_come_in_parts_whatever_the_threads() {
         assert_eq!(parts.iter().map(|rows| rows.games).sum::<u64>(), 3);
         let got: Vec<String> = parts.iter().flat_map(MoveRows::rows).map(|row| format!("{row:?}")).collect();
         assert!(got == expected, "{threads} threads");
+    }
+}
+
+#[test]
+fn rows_of_variations_read_without_building_games_are_the_rows_of_whole_games() {
+    // comments and NAGs after a variation belong to the move before it, at
+    // every depth; variations that replace no move, or a move that cannot
+    // be played, have no rows; null moves, glued annotations, a start from
+    // FEN, a variation left open at the end
+    let games = [
+        "1. e4 (1. d4 {a} d5 $1) {late} $2 (1. c4 {b}) {late 2 [%clk 0:01:00]} $3 e5 *",
+        "( 1. d4 d5 ) {before} 1. e4 e5 *",
+        "1. e4 e5 2. Ke3 (2. Nf3 Nc6) {after} 2... Nc6 3. Nf3 *",
+        "1. e4 e5 (1... c5 2. Nf3 (2. Nc3 {x}) {inner} $3 (2. c3) d6) {outer [%eval -0.5]} $4 2. Nf3 (2. Bc4) *",
+        "1. e4 -- 2. d4 (2. Nf3 -- 3. Ng5) {c} $6 2... d5 *",
+        "1. e4!? (1. d4?! {d} Nf6!) $1 {after} e5?? ( {pre} 1... c5 ) ( ) 2. Nf3 *",
+        "[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n[SetUp \"1\"]\n\n1. O-O (1. Rh8+ Kd7 (1... Ke7 {x}) {y}) {z} Kd7 *",
+        "1. e4 e5 2. Nf3 (2. Nc3 (2. Bc4 Nf6 (2... Nc6 {deep}) {deeper}",
+    ];
+    let data = games.map(|game| format!("{game}\n\n")).concat() + &knight_game(30);
+    for fen in [false, true] {
+        let every = MoveRowOptions { fen, variations: true };
+        let mut whole = MoveRows::new(every);
+        for (i, game) in read_games(Cursor::new(data.clone().into_bytes())).enumerate() {
+            whole.push_game(&game.expect("a game"), i as u64 + 1);
+        }
+        assert!(whole.len() > 150, "{} rows", whole.len());
+        for threads in [1, 2] {
+            let (chunks, errors) = rows_of(data.as_bytes(), threads, every);
+            assert!(errors.is_empty(), "{errors:?}");
+            let got: Vec<MoveRow<'_>> = chunks.iter().flat_map(MoveRows::rows).collect();
+            assert_same_rows("games", &got, &whole.rows().collect::<Vec<_>>());
+        }
     }
 }
