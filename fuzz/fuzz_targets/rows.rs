@@ -9,6 +9,10 @@
 //! - the input cut into chunks by the `Chunker` (small targets, with the
 //!   quick search and line by line), each chunk's rows read on their own and
 //!   numbered on, gives exactly the rows of the input read as one chunk;
+//! - with variations, the rows read from the chunks are those
+//!   `MoveRows::push_game` gives for the games built whole;
+//! - read in parts of a few bytes (`MoveRows::read_chunk_in_parts`), the
+//!   parts' rows one after another are the rows read whole;
 //! - the games read for a games table (`read_game_facts_input`) are those
 //!   games without their moves, each with the facts (plies, end, opening)
 //!   of the whole game.
@@ -36,14 +40,14 @@ fn lines(rows: &[MoveRows]) -> Vec<String> {
 
 /// The rows of `input` in chunks of at least `target` bytes; `None` when a
 /// game is too large to read.
-fn chunked(input: &[u8], target: usize, line_by_line: bool, fen: bool) -> Option<Vec<MoveRows>> {
+fn chunked(input: &[u8], target: usize, line_by_line: bool, options: MoveRowOptions) -> Option<Vec<MoveRows>> {
     let chunker = Chunker::with_target(input, target);
     let mut chunker = if line_by_line { chunker.line_by_line() } else { chunker };
     let mut out = Vec::new();
     let mut games = 1;
     let mut buffer = Vec::new();
     while let Some(chunk) = chunker.next_chunk(buffer).expect("reading from memory") {
-        let rows = MoveRows::of_chunk(&chunk, games, MoveRowOptions { fen, variations: false }).ok()?;
+        let rows = MoveRows::of_chunk(&chunk, games, options).ok()?;
         games += rows.games;
         out.push(rows);
         buffer = chunk.data;
@@ -53,12 +57,13 @@ fn chunked(input: &[u8], target: usize, line_by_line: bool, fen: bool) -> Option
 
 fn check(input: &[u8]) {
     let fen = input.len().is_multiple_of(3);
+    let mainline = MoveRowOptions { fen, variations: false };
     // the whole input as one chunk
-    let Some(whole) = chunked(input, usize::MAX / 2, false, fen) else { return };
+    let Some(whole) = chunked(input, usize::MAX / 2, false, mainline) else { return };
     let whole_lines = lines(&whole);
     let small = 2 + input.len() % 61;
     for (target, line_by_line) in [(1, false), (1, true), (small, false)] {
-        let Some(rows) = chunked(input, target, line_by_line, fen) else { continue };
+        let Some(rows) = chunked(input, target, line_by_line, mainline) else { continue };
         let got = lines(&rows);
         assert!(got == whole_lines, "chunks of at least {target} bytes (line by line: {line_by_line}) give other rows");
         assert_eq!(rows.iter().map(|r| r.games).sum::<u64>(), whole.iter().map(|r| r.games).sum::<u64>());
@@ -96,6 +101,33 @@ fn check(input: &[u8]) {
         })
         .collect();
     assert_eq!(got, expected, "the rows are the games' mainline moves, with their commands and comments");
+    // with variations, read from chunks: the rows of the games built whole
+    let every = MoveRowOptions { fen, variations: true };
+    let mut from_games = MoveRows::new(every);
+    for (i, game) in games.iter().enumerate() {
+        from_games.push_game(game, i as u64 + 1);
+    }
+    let from_games = lines(&[from_games]);
+    for target in [usize::MAX / 2, small] {
+        let rows = chunked(input, target, false, every).expect("no game too large");
+        assert!(lines(&rows) == from_games, "chunks of at least {target} bytes with variations give other rows");
+    }
+    // read in parts
+    let part_bytes = 1 + input.len() % 997;
+    let chunk = Chunker::new(input).next_chunk(Vec::new()).expect("reading from memory");
+    for options in [mainline, every] {
+        let Some(chunk) = &chunk else { break };
+        let mut parts = Vec::new();
+        let mut rows = MoveRows::new(options);
+        let mut hand = |part: &mut MoveRows| {
+            parts.push(part.clone());
+            true
+        };
+        rows.read_chunk_in_parts(chunk, 1, part_bytes, &mut hand).expect("no game too large");
+        parts.push(rows);
+        let expected = if options.variations { &from_games } else { &whole_lines };
+        assert!(lines(&parts) == *expected, "parts of {part_bytes} bytes give other rows ({options:?})");
+    }
     // the games as a games table reads them (not text: refused; a game too
     // large to read: an error in its place)
     let Ok(reader) = Input::from_reader(std::io::Cursor::new(input.to_vec()), None) else { return };
