@@ -242,8 +242,8 @@ fn move_batches(
     Ok((MoveBatches::new(chunks, moves_schema(options), name, before), raised))
 }
 
-/// The moves table's batches of an input, one per chunk with rows: see
-/// [`move_batches`].
+/// The moves table's batches of an input, one per chunk (or part of a
+/// chunk) with rows: see [`move_batches`].
 struct MoveBatches {
     chunks: MoveRowChunks,
     schema: SchemaRef,
@@ -325,8 +325,10 @@ pub fn games_batches(source: &Bound<'_, PyAny>, threads: Option<usize>) -> PyRes
 /// --
 ///
 /// The table of `moves_table` as a stream of Arrow record batches, read as
-/// they are asked for (a batch for each chunk of the input that has
-/// moves), as `games_batches` streams the games table.
+/// they are asked for (a batch for each chunk of the input that has moves;
+/// the moves of long games in batches of about 16 MiB of rows), as
+/// `games_batches` streams the games table. The moves are read on
+/// `threads` threads beside the one that takes the batches.
 #[pyfunction]
 #[pyo3(signature = (source, threads=None, fen=false, variations=false))]
 pub fn moves_batches(

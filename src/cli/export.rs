@@ -510,8 +510,7 @@ impl Exporter<'_> {
 }
 
 /// The moves of `chunk` read in parts ([`MoveRows::read_chunk_in_parts`]),
-/// each made into what `make` makes of it and handed to `parts`, the rows
-/// left at the end too (they count the chunk's last games).
+/// each made into what `make` makes of it and handed to `parts`.
 fn parts_of<P>(
     spare: &Spare,
     options: MoveRowOptions,
@@ -529,9 +528,6 @@ fn parts_of<P>(
         }
     };
     let mut read = rows.read_chunk_in_parts(&chunk, 1, PART_BYTES, &mut hand);
-    if read.is_ok() {
-        hand(&mut rows);
-    }
     if let Some(err) = failed {
         read = Err(err);
     }

@@ -628,12 +628,14 @@ impl MoveRows {
     /// reads them, in parts: each time the rows reach `part_bytes` (about,
     /// at the end of a row; [`PART_BYTES`] suits most uses), they are
     /// handed to `hand`, then emptied, and the chunk read on; the rows left
-    /// at the end stay. Each part counts the games that end in it
+    /// at its end are the last part (handed even when empty: it counts the
+    /// last games). Each part counts the games that end in it
     /// ([`MoveRows::games`]); the games are numbered across the parts. The
     /// memory the rows take is then bounded whatever the chunk's games: a
     /// game of 8 MiB can hold two million moves. When `hand` gives `false`
     /// (the rows are not wanted any more), the reading stops after the
-    /// game, its rows emptied as they would have been handed.
+    /// game, its rows emptied as they would have been handed. The rows are
+    /// left empty.
     ///
     /// # Errors
     ///
@@ -648,7 +650,8 @@ impl MoveRows {
         self.read(chunk, first_game, Some(Hand { part_bytes, give: hand, wanted: true }))
     }
 
-    /// [`MoveRows::read_chunk`], with parts handed to `hand`, if any.
+    /// [`MoveRows::read_chunk`], with the rows handed to `hand` in parts, if
+    /// any.
     fn read(&mut self, chunk: &Chunk, first_game: u64, hand: Option<Hand<'_>>) -> Result<(), ReadError> {
         self.clear();
         if let Some(oversized) = chunk.oversized {
@@ -674,9 +677,11 @@ impl MoveRows {
                 && ahead.read_game(&mut builder.late).is_some()
                 && reader.read_game(&mut builder).is_some()
             {}
+            builder.rows.hand_over_the_rest();
             return Ok(());
         }
         while Hand::wanted(&builder.hand) && reader.read_game(&mut builder).is_some() {}
+        builder.hand_over_the_rest();
         Ok(())
     }
 
@@ -961,6 +966,17 @@ impl RowBuilder<'_, '_, '_> {
                 comment.text.push(' ');
             }
             comment.text.push_str(&prose);
+        }
+    }
+
+    /// At the chunk's end, with a hand: the rows left, if still wanted, as
+    /// the last part.
+    fn hand_over_the_rest(&mut self) {
+        if let Some(hand) = &mut self.hand {
+            if hand.wanted {
+                hand.wanted = (hand.give)(self.rows);
+            }
+            self.rows.clear();
         }
     }
 
@@ -1359,9 +1375,6 @@ impl ChunkWork for RowWork {
         let mut rows = MoveRows::new(self.0);
         let mut hand = |rows: &mut MoveRows| parts.send(core::mem::replace(rows, MoveRows::new(self.0)));
         let read = rows.read_chunk_in_parts(&chunk, 1, PART_BYTES, &mut hand);
-        if read.is_ok() {
-            parts.send(rows);
-        }
         (read, chunk.data)
     }
 }
