@@ -932,11 +932,15 @@ struct RowBuilder<'a, 'r, 'h> {
     /// Where the rows go in parts, if anywhere.
     hand: Option<Hand<'h>>,
     next_game: u64,
-    /// The rows of the game so far (a part may have taken some).
+    /// The ply of the last move of the line being read: on the mainline,
+    /// the game's rows so far (a part may have taken some); before a
+    /// variation's first move, one less than the ply of the move it
+    /// replaces.
     ply: u32,
     /// The last row's timings, while its NAGs and comments may still come.
     row: Option<Timings>,
-    /// Whether the game's mainline can still be played.
+    /// Whether the line being read (the mainline, or with variations the
+    /// innermost line) can still be played.
     mainline: bool,
 }
 
