@@ -792,10 +792,7 @@ impl MoveRows {
             let Some(before) = before else { continue };
             for (i, variation) in node.variations.iter().enumerate() {
                 let len = path.len();
-                if !path.is_empty() {
-                    path.push('/');
-                }
-                let _ = write!(path, "{}.{}", node.ply, i + 1);
+                enter_variation(path, node.ply, i + 1);
                 self.push_line(variation, &before, game, path);
                 path.truncate(len);
             }
@@ -1105,6 +1102,16 @@ impl Visitor for RowBuilder<'_, '_, '_> {
     }
 }
 
+/// Extends `path`, a line's path, to the path of the `n`th variation
+/// (from 1) of the line's move at `ply`: `PLY.N`, after a `/` unless the
+/// line is the mainline (see [`MoveRows::path`]).
+fn enter_variation(path: &mut String, ply: u32, n: usize) {
+    if !path.is_empty() {
+        path.push('/');
+    }
+    let _ = write!(path, "{ply}.{n}");
+}
+
 /// The comments and NAGs of a game that come after a variation of the
 /// move they follow (`12. Nf3 (12. Nc3) {a comment on Nf3} $1`), which a
 /// game's rows need before that variation's rows: read in a first pass
@@ -1293,10 +1300,7 @@ impl Visitor for VariationRows<'_, '_, '_> {
         let path = self.path.len();
         if !lost {
             self.variations += 1;
-            if !self.path.is_empty() {
-                self.path.push('/');
-            }
-            let _ = write!(self.path, "{}.{}", rows.ply, self.variations);
+            enter_variation(&mut self.path, rows.ply, self.variations as usize);
         }
         let (last_token, variations) = (self.last_token, self.variations);
         self.outer.push(OuterLine { mainline: rows.mainline, ply: rows.ply, last_token, variations, path });
@@ -1423,12 +1427,12 @@ impl Iterator for MoveRowChunks {
                 }
                 Ok(Piece::Output((read, data))) => {
                     self.ordered.recycle(data);
+                    // a game too large to read counts
+                    self.games += u64::from(read.is_err());
+                    self.before = self.games;
                     if let Err(err) = read {
-                        self.games += 1;
-                        self.before = self.games;
                         return Some(Err(err));
                     }
-                    self.before = self.games;
                 }
                 Err(err) => {
                     self.done = true;
