@@ -13,7 +13,7 @@
 
 use std::collections::VecDeque;
 use std::ffi::{OsStr, OsString};
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use sanfen::lint::LintPolicy;
@@ -25,6 +25,7 @@ use super::check::escape;
 use super::input::Hint;
 use super::pgn_input::{self, Source};
 use super::rewrite::{self, InPlace};
+use super::terminal::TerminalText;
 use super::{Error, ExitCode, LintArgs};
 
 /// `sanfen fmt`'s arguments.
@@ -124,17 +125,22 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
     let mut code = ExitCode::Valid;
     let mut failed = false;
     let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let buffered = BufWriter::with_capacity(1 << 16, stdout.lock());
+    // (a game's text, a comment's above all, may hold any byte: on a
+    // terminal its controls are shown escaped)
+    let (mut plain, mut shown) = (None, None);
+    let out: &mut dyn Write =
+        if stdout.is_terminal() { shown.insert(TerminalText::new(buffered)) } else { plain.insert(buffered) };
     let mut first = true;
     let policy = args.lints.policy(false)?;
     for name in &names {
         let result = if args.in_place {
             rewrite_in_place(name, policy)
         } else if args.check {
-            check_source(name, policy, &mut out)
+            check_source(name, policy, out)
         } else {
             pgn_input::open(name, &HINT)
-                .and_then(|source| format_source(source, policy, &mut out, &mut first, Error::Output))
+                .and_then(|source| format_source(source, policy, out, &mut first, Error::Output))
         };
         match result {
             Ok(valid) => code = code.and_valid(valid),
@@ -147,6 +153,9 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
         }
     }
     out.flush().map_err(Error::Output)?;
+    if let Some(shown) = &mut shown {
+        shown.finish().map_err(Error::Output)?;
+    }
     Ok(if failed { ExitCode::Failure } else { code })
 }
 

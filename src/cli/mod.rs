@@ -22,6 +22,7 @@ mod resolve;
 mod rewrite;
 mod san;
 mod split;
+mod terminal;
 
 use std::ffi::OsString;
 use std::path::PathBuf;

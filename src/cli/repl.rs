@@ -217,7 +217,8 @@ fn write_response(out: &mut impl Write, response: &Response, style: Style, sessi
                     writeln!(out, "{}", board_view::status(game, session.over().as_ref()))?;
                 }
             }
-            Output::Save(save) => writeln!(out, "{}", write_file(save))?,
+            // (the name typed may hold any character too)
+            Output::Save(save) => writeln!(out, "{}", escape(&write_file(save)))?,
         }
     }
     out.flush()
@@ -563,6 +564,10 @@ mod tests {
         assert!(lines[6].starts_with(&format!("cannot write {}: ", missing.display())), "{}", lines[6]);
         assert_eq!(lines.len(), 7);
         assert!(std::fs::read_to_string(&pgn).unwrap().ends_with("\n\n1. e4 e5 *\n"));
+        // a name typed with a control character is written as typed, shown escaped
+        let out = run_script(&format!("e4\nsave {}/a\x1b[2J.pgn\n", dir.display()));
+        assert_eq!(out.lines().nth(2), Some(format!("saved 1 move to {}/a\\x1b[2J.pgn (PGN)", dir.display()).as_str()));
+        assert!(dir.join("a\x1b[2J.pgn").is_file());
         assert_eq!(
             std::fs::read(&bin).unwrap(),
             [1, 0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0, 6, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0]

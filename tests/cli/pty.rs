@@ -236,3 +236,32 @@ fn fen_check_from_a_terminal_says_it_reads_one_fen_per_line() {
     check.send(ControlCode::EndOfTransmission).unwrap();
     check.expect(expectrl::Eof).unwrap();
 }
+
+#[test]
+fn fmt_to_a_terminal_shows_the_control_bytes_of_a_file_escaped() {
+    let dir = data_home("fmt-controls");
+    let file = dir.join("controls.pgn");
+    std::fs::write(
+        &file,
+        b"[Event \"E\x1b[31mvil\"]\n[White \"\x07a\"]\n\n1. e4 {\x1b]0;title\x07 \xc2\x9b \xff} e5 {a\rb} *\n\n\
+          1. Ke2 Ke7 2. Ke3 {\x1b[2J} *\n",
+    )
+    .unwrap();
+    let mut fmt = spawn(&["fmt", file.to_str().unwrap()]);
+    let shown = fmt.expect(expectrl::Eof).unwrap();
+    let shown = String::from_utf8(shown.as_bytes().to_vec()).unwrap();
+    // every line end is the terminal's \r\n; the formatted game, then the one
+    // written unchanged, then its report on standard error
+    assert_eq!(
+        shown.replace("\r\n", "\n"),
+        "[Event \"E\\x1b[31mvil\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"\\x07a\"]\n\
+         [Black \"?\"]\n[Result \"*\"]\n\n1. e4 {\\x1b]0;title\\x07 \\u{9b} \\xff} 1... e5 {a\\rb} *\n\n\
+         1. Ke2 Ke7 2. Ke3 {\\x1b[2J} *\n"
+            .to_owned()
+            + &format!(
+                "{}:6:4: game 2: 1. Ke2: illegal: e2 holds a piece of the side to move (game written unchanged)\n",
+                file.display()
+            )
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,145 @@
+//! Text from files written to a terminal: no byte of it may reach the
+//! terminal as a control (an escape sequence can retitle the window, clear
+//! the screen, or colour and hide what follows).
+
+use std::io::{self, Write};
+
+/// A writer to a terminal that shows the control characters of what it is
+/// given as the messages show them (`\x1b`, `\u{9b}`, `\r`), and each byte
+/// that is not UTF-8 as `\xNN`. Line feeds, tabs and the carriage return of
+/// a CRLF pass as they are. Text may be cut anywhere between writes: a
+/// character or CRLF cut in two is held until the next write, and
+/// [`TerminalText::finish`] shows what is left of one.
+pub struct TerminalText<W: Write> {
+    inner: W,
+    /// The end of the last write that may begin a character or a CRLF.
+    held: Vec<u8>,
+    /// What goes to `inner`, reused between writes.
+    shown: Vec<u8>,
+}
+
+impl<W: Write> TerminalText<W> {
+    /// Shows text on `inner`.
+    pub fn new(inner: W) -> TerminalText<W> {
+        TerminalText { inner, held: Vec::new(), shown: Vec::new() }
+    }
+
+    /// Shows what is held (a character or CRLF never completed) and
+    /// flushes.
+    ///
+    /// # Errors
+    ///
+    /// Those of the terminal.
+    pub fn finish(&mut self) -> io::Result<()> {
+        let held = core::mem::take(&mut self.held);
+        self.shown.clear();
+        for &byte in &held {
+            if byte == b'\r' {
+                self.shown.extend_from_slice(b"\\r");
+            } else {
+                push_byte(&mut self.shown, byte);
+            }
+        }
+        self.inner.write_all(&self.shown)?;
+        self.inner.flush()
+    }
+
+    /// Appends `text` as it is shown to `self.shown`, but for an end that
+    /// may be completed by the next write, which it returns.
+    fn show<'t>(&mut self, mut text: &'t [u8]) -> &'t [u8] {
+        loop {
+            let (valid, rest) = match core::str::from_utf8(text) {
+                Ok(valid) => (valid, &text[text.len()..]),
+                Err(err) => {
+                    let (valid, rest) = text.split_at(err.valid_up_to());
+                    (core::str::from_utf8(valid).expect("valid up to here"), rest)
+                }
+            };
+            for (i, c) in valid.char_indices() {
+                match c {
+                    '\n' | '\t' => self.shown.push(c as u8),
+                    '\r' if valid.as_bytes().get(i + 1) == Some(&b'\n') => self.shown.push(b'\r'),
+                    '\r' if i + 1 == valid.len() && rest.is_empty() => return &text[i..],
+                    '\r' => self.shown.extend_from_slice(b"\\r"),
+                    c if c.is_control() && u32::from(c) < 0x80 => push_byte(&mut self.shown, c as u8),
+                    c if c.is_control() => {
+                        let _ = write!(self.shown, "\\u{{{:x}}}", u32::from(c));
+                    }
+                    c => self.shown.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+                }
+            }
+            if rest.is_empty() {
+                return rest;
+            }
+            match core::str::from_utf8(rest).err().and_then(|err| err.error_len()) {
+                // the start of a character that the next write may end
+                None => return rest,
+                Some(len) => {
+                    for &byte in &rest[..len] {
+                        push_byte(&mut self.shown, byte);
+                    }
+                    text = &rest[len..];
+                }
+            }
+        }
+    }
+}
+
+/// Appends a byte shown as `\xNN`.
+fn push_byte(shown: &mut Vec<u8>, byte: u8) {
+    let _ = write!(shown, "\\x{byte:02x}");
+}
+
+impl<W: Write> Write for TerminalText<W> {
+    fn write(&mut self, text: &[u8]) -> io::Result<usize> {
+        self.shown.clear();
+        let mut joined = core::mem::take(&mut self.held);
+        let held = if joined.is_empty() {
+            self.show(text)
+        } else {
+            joined.extend_from_slice(text);
+            self.show(&joined)
+        };
+        let held = held.to_vec();
+        self.inner.write_all(&self.shown)?;
+        self.held = held;
+        Ok(text.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `pieces` written one after another, then finished.
+    fn shown(pieces: &[&[u8]]) -> String {
+        let mut terminal = TerminalText::new(Vec::new());
+        for piece in pieces {
+            terminal.write_all(piece).unwrap();
+        }
+        terminal.finish().unwrap();
+        String::from_utf8(terminal.inner).unwrap()
+    }
+
+    #[test]
+    fn controls_are_shown_escaped() {
+        assert_eq!(
+            shown(&[b"{\x1b]0;title\x07} \x1b[2J\r\n\tNf3 \xc2\x9b e4\x7f\rx\n"]),
+            "{\\x1b]0;title\\x07} \\x1b[2J\r\n\tNf3 \\u{9b} e4\\x7f\\rx\n"
+        );
+        assert_eq!(shown(&[b"caf\xc3\xa9 \xff\xfe ok"]), "café \\xff\\xfe ok");
+    }
+
+    #[test]
+    fn text_cut_between_writes_is_shown_as_whole() {
+        assert_eq!(shown(&[b"caf\xc3", b"\xa9\r", b"\n\xe2\x82", b"\xac"]), "café\r\n€");
+        assert_eq!(shown(&[b"a\r", b"b"]), "a\\rb");
+        assert_eq!(shown(&[b"a\xe2\x82"]), "a\\xe2\\x82");
+        assert_eq!(shown(&[b"a\r"]), "a\\r");
+        assert_eq!(shown(&[b"\xe2", b"x"]), "\\xe2x");
+    }
+}
