@@ -3,6 +3,8 @@
 import os
 from typing import IO, Iterator, List, Literal, Optional, Sequence, Tuple, Union, final
 
+from arro3.core import RecordBatchReader, Table
+
 __version__: str
 
 # ---- positions, FEN checks and the exceptions ----------------------------------------
@@ -354,16 +356,11 @@ class CheckResult:
     @property
     def summary(self) -> dict[str, int]: ...
 
-class ArrowTable:
-    """An Arrow table (the Arrow PyCapsule stream interface)."""
-
-    def __arrow_c_stream__(self, requested_schema: object = None) -> object: ...
-
-class ArrowStream:
-    """Arrow record batches read as they are asked for, once (the Arrow
-    PyCapsule stream interface)."""
-
-    def __arrow_c_stream__(self, requested_schema: object = None) -> object: ...
+# An Arrow table, and Arrow record batches read as they are asked for, once:
+# arro3.core's (the Arrow PyCapsule stream interface, which pyarrow, polars
+# and duckdb read)
+ArrowTable = Table
+ArrowStream = RecordBatchReader
 
 def read_games(source: Source, threads: Optional[int] = None) -> GameReader: ...
 def check_pgn(

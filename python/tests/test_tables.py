@@ -282,6 +282,19 @@ def test_the_tables_as_streams_of_batches(lichess_40, threads):
     assert duckdb.sql("select White, plies from reader order by game").fetchall() == [("Ana", 7), (None, 2)]
 
 
+def test_the_tables_and_streams_are_used_as_they_are():
+    """Without pyarrow: what the functions give has its schema, columns and
+    batches (arro3.core objects, a dependency of the package)."""
+    table = sanfen.moves_table(io.BytesIO(PGN))
+    assert (table.num_rows, len(table.schema), table.schema.field(5).name) == (9, len(MOVES_SCHEMA), "san")
+    assert table.column("san").to_pylist() == [row[5] for row in EXPECTED_MOVES]
+    batches = list(sanfen.moves_batches(io.BytesIO(PGN)))
+    assert sum(batch.num_rows for batch in batches) == 9
+    assert [batch.column("uci").to_pylist() for batch in batches] == [[row[6] for row in EXPECTED_MOVES]]
+    games = sanfen.games_batches(io.BytesIO(PGN)).read_all()
+    assert games.column("Event").to_pylist() == ["Test", "Broken"]
+
+
 def test_a_stream_is_read_once_and_its_errors_name_the_source(tmp_path):
     stream = sanfen.moves_batches(io.BytesIO(PGN))
     assert pa.RecordBatchReader.from_stream(stream).read_all().num_rows == 9
