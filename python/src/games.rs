@@ -77,7 +77,9 @@ pub(crate) fn open_source(source: &Bound<'_, PyAny>) -> PyResult<Source> {
     if path.is_dir() {
         return Err(PyIsADirectoryError::new_err((21, "is a directory", name)));
     }
-    let input = Input::open(&path).map_err(|err| input_error(&err, &name))?;
+    // (with the GIL released: opening a FIFO waits for its writer, reading
+    // the first bytes for a slow disk, and the writer may be a Python thread)
+    let input = source.py().detach(|| Input::open(&path)).map_err(|err| input_error(&err, &name))?;
     Ok(Source { input, name, raised })
 }
 
@@ -731,7 +733,8 @@ impl CheckResult {
 ///
 /// Raises `ValueError` for an unknown code in `allow`/`deny`, and as
 /// `read_games` for inputs that cannot be opened, are not text or fail
-/// part way.
+/// part way. Ctrl-C stops the check (within a chunk of about a megabyte)
+/// and raises `KeyboardInterrupt`.
 #[pyfunction]
 #[pyo3(signature = (source, threads=None, strict=false, allow=Vec::new(), deny=Vec::new()))]
 pub fn check_pgn(
@@ -772,7 +775,8 @@ pub fn check_pgn(
                 }
             }
             findings.extend(part.outside.iter().map(|f| Finding::new(&name, part.games_so_far, f)));
-            Ok::<(), std::convert::Infallible>(())
+            // a signal's exception (Ctrl-C's KeyboardInterrupt) stops the check
+            Python::attach(|py| py.check_signals())
         })
     });
     let summary = match outcome {
@@ -786,7 +790,7 @@ pub fn check_pgn(
         }
         Err(CheckError::Open(err)) => return Err(input_error(&err, &name)),
         Err(CheckError::Threads(message)) => return Err(PyRuntimeError::new_err(message)),
-        Err(CheckError::Stopped(never)) => match never {},
+        Err(CheckError::Stopped(err)) => return Err(err),
     };
     let dict = PyDict::new(py);
     dict.set_item("games", summary.games)?;

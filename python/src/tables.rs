@@ -3,7 +3,8 @@
 //! which pyarrow, polars and duckdb read without a copy.
 //!
 //! The rows and their schema are the library's (`sanfen::pgn::table`): the
-//! tables `sanfen export` writes. They are built with the GIL released.
+//! tables `sanfen export` writes. They are built with the GIL released;
+//! Ctrl-C stops the building at the next batch (`KeyboardInterrupt`).
 
 use std::fs::File;
 use std::io;
@@ -99,10 +100,12 @@ trait Batches: Iterator<Item = Result<RecordBatch, BatchError>> + Send {
 
 /// Every batch of `batches`, read with the GIL released (at least one: an
 /// empty table has a batch of no rows); the first error raised as the
-/// exception `read_games` raises for it.
+/// exception `read_games` raises for it. A signal's exception (Ctrl-C's
+/// `KeyboardInterrupt`) is raised at the next batch, the reading stopped.
 fn collect(py: Python<'_>, mut batches: impl Batches, raised: &Mutex<Option<PyErr>>) -> PyResult<Vec<RecordBatch>> {
     let mut all = Vec::new();
     while let Some(batch) = py.detach(|| batches.next()) {
+        py.check_signals()?;
         match batch {
             Ok(batch) => all.push(batch),
             Err(BatchError::Read(err, number)) => return Err(read_error(err, batches.name(), number, raised)),

@@ -515,3 +515,43 @@ def test_a_reader_in_use_refuses_another_read_instead_of_waiting_forever():
     source.reader = sanfen.read_games(source)
     with pytest.raises(RuntimeError, match="the games are being read by another thread"):
         list(source.reader)
+
+
+@pytest.mark.parametrize("call", ["check_pgn", "games_table", "moves_table"])
+def test_ctrl_c_stops_a_long_read(call, tmp_path):
+    """Ctrl-C (SIGINT) during a call that reads a whole input with the GIL
+    released stops it with KeyboardInterrupt, not once the input ends: a
+    FIFO is fed games until the reader leaves or 64 MiB are written, the
+    signal sent after the first 2 MiB."""
+    import os
+    import signal
+    import threading
+
+    fifo = tmp_path / "games.pgn"
+    os.mkfifo(fifo)
+    game = b'[Event "e"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n\n' * 1000
+    written = []
+
+    def feed():
+        total = 0
+        try:
+            with open(fifo, "wb") as out:
+                while total < 64 << 20:
+                    out.write(game)
+                    total += len(game)
+                    if total >= 2 << 20 and not written:
+                        written.append(total)
+                        os.kill(os.getpid(), signal.SIGINT)
+        except BrokenPipeError:
+            pass
+        written.append(total)
+
+    feeder = threading.Thread(target=feed)
+    feeder.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            getattr(sanfen, call)(fifo, threads=2)
+    finally:
+        feeder.join()
+    # the reader left long before the end (a few chunks read ahead at most)
+    assert written[-1] < 32 << 20, written
