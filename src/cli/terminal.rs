@@ -113,6 +113,8 @@ impl<W: Write> Write for TerminalText<W> {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
 
     /// `pieces` written one after another, then finished.
@@ -141,5 +143,32 @@ mod tests {
         assert_eq!(shown(&[b"a\xe2\x82"]), "a\\xe2\\x82");
         assert_eq!(shown(&[b"a\r"]), "a\\r");
         assert_eq!(shown(&[b"\xe2", b"x"]), "\\xe2x");
+    }
+
+    proptest! {
+        #[test]
+        fn no_control_reaches_the_terminal_wherever_the_text_is_cut(
+            text in prop::collection::vec(prop_oneof![any::<u8>(), Just(b'\r'), Just(b'\n'), Just(0xc2)], 0..200),
+            cuts in prop::collection::vec(0..200usize, 0..6),
+        ) {
+            let whole = shown(&[&text]);
+            let mut cuts: Vec<usize> = cuts.into_iter().map(|cut| cut.min(text.len())).collect();
+            cuts.extend([0, text.len()]);
+            cuts.sort_unstable();
+            let pieces: Vec<&[u8]> = cuts.windows(2).map(|cut| &text[cut[0]..cut[1]]).collect();
+            prop_assert_eq!(shown(&pieces), whole.clone());
+            // (valid UTF-8: `shown` would have panicked) with no control but
+            // line feeds, tabs and the carriage returns of CRLFs
+            for (i, c) in whole.char_indices() {
+                let crlf = c == '\r' && whole[i + 1..].starts_with('\n');
+                prop_assert!(!c.is_control() || c == '\n' || c == '\t' || crlf, "{:?} in {:?}", c, whole);
+            }
+            // and text without controls passes as it is
+            if let Ok(text) = core::str::from_utf8(&text)
+                && !text.chars().any(|c| c.is_control() && c != '\n' && c != '\t')
+            {
+                prop_assert_eq!(&whole, text);
+            }
+        }
     }
 }
