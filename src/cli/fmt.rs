@@ -78,7 +78,9 @@ pub struct Args {
     /// with check marks, move numbers before every White move and before a
     /// Black move after a comment, NAG or variation; comments byte for byte;
     /// NAGs as `$n`; variations kept; lines of movetext at most 80 bytes
-    /// (a longer comment stands alone on its line). A game with an error (a
+    /// (a longer comment stands alone on its line); written to a terminal,
+    /// the text's control characters are shown escaped (`\x1b`), as the
+    /// messages show them. A game with an error (a
     /// syntax error, a move that is illegal or ambiguous, a bad FEN tag, a
     /// variant sanfen does not play) is written unchanged and reported on
     /// standard error (`FILE:LINE:COL: game N: MESSAGE (game written
