@@ -17,6 +17,7 @@ use serde::Serialize;
 
 use super::check::escape;
 use super::resolve::{Failure, Lint, Played, lints};
+use super::terminal::json_to_writer;
 use super::{Error, ExitCode, LintArgs, PositionArgs, input, moves};
 
 /// `sanfen apply`'s arguments.
@@ -186,7 +187,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
     let code = ExitCode::Valid.and_valid(game.error.is_none());
     let mut out = BufWriter::new(io::stdout().lock());
     if args.json {
-        serde_json::to_writer(&mut out, &game).map_err(io::Error::from).map_err(Error::Output)?;
+        json_to_writer(&mut out, &game).map_err(io::Error::from).map_err(Error::Output)?;
         out.write_all(b"\n").map_err(Error::Output)?;
     } else {
         let _ = write_diagnostics(&mut io::stderr().lock(), &game);

@@ -31,6 +31,7 @@ use serde_json::{Value, json};
 
 use super::input::Hint;
 use super::report::Style;
+use super::terminal::{json_to_writer, push_json};
 use super::{Error, ExitCode, LintArgs, pgn_input};
 
 /// `sanfen check`'s arguments.
@@ -206,7 +207,7 @@ impl Printer<'_> {
                     Report::Game { number, ref report } if self.args.json => {
                         if !report.findings.is_empty() {
                             let value = game_json(self.file, number, report);
-                            serde_json::to_writer(&mut text, &value).map_err(io::Error::from).map_err(Error::Output)?;
+                            push_json(&mut text, &value).map_err(io::Error::from).map_err(Error::Output)?;
                             text.push(b'\n');
                         }
                     }
@@ -216,7 +217,7 @@ impl Printer<'_> {
                     Report::TooLarge { number, at, size } => {
                         if self.args.json {
                             let value = too_large_json(self.file, number, at, size);
-                            serde_json::to_writer(&mut text, &value).map_err(io::Error::from).map_err(Error::Output)?;
+                            push_json(&mut text, &value).map_err(io::Error::from).map_err(Error::Output)?;
                             text.push(b'\n');
                         } else {
                             write_too_large(&mut text, self.file, number, at, size, self.style)
@@ -243,7 +244,7 @@ impl Printer<'_> {
                 let mut value = game_json(self.file, games, &report);
                 value["game"] = Value::Null;
                 value["after_game"] = json!(games);
-                serde_json::to_writer(&mut text, &value).map_err(io::Error::from).map_err(Error::Output)?;
+                push_json(&mut text, &value).map_err(io::Error::from).map_err(Error::Output)?;
                 text.push(b'\n');
             } else {
                 write_game_as(&mut text, self.file, &format!("after game {games}"), &report, self.style)
@@ -492,7 +493,7 @@ fn write_summary(out: &mut impl Write, totals: &Summary, seconds: f64, json: boo
             "bytes": totals.bytes,
             "seconds": (seconds * 1000.0).round() / 1000.0,
         }});
-        serde_json::to_writer(&mut *out, &value)?;
+        json_to_writer(&mut *out, &value)?;
         writeln!(out)
     } else {
         writeln!(

@@ -15,6 +15,7 @@ use serde::Serialize;
 
 use super::fen::Verdict;
 use super::report::{self, Style};
+use super::terminal::json_to_writer;
 use super::{Error, ExitCode};
 
 /// The initial position, which `--fen` defaults to.
@@ -175,7 +176,7 @@ pub fn run(options: &Options) -> Result<ExitCode, Error> {
             notation: options.notation.name(),
             moves,
         };
-        serde_json::to_writer(&mut out, &listing).map_err(io::Error::from).map_err(Error::Output)?;
+        json_to_writer(&mut out, &listing).map_err(io::Error::from).map_err(Error::Output)?;
         out.write_all(b"\n").map_err(Error::Output)?;
     } else {
         for m in &moves {

@@ -9,6 +9,8 @@ use std::ops::Range;
 use sanfen::{Bitboard, Severity};
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
+use super::terminal::json_to_writer;
+
 /// One problem of an input, as the library locates it.
 pub use sanfen::fen::FenFinding as Finding;
 
@@ -189,7 +191,7 @@ pub fn write_json(
     findings: &[Finding<'_>],
 ) -> io::Result<()> {
     let report = JsonReport { input: String::from_utf8_lossy(input), valid, fen, findings };
-    serde_json::to_writer(&mut *out, &report)?;
+    json_to_writer(&mut *out, &report)?;
     out.write_all(b"\n")
 }
 

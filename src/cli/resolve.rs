@@ -17,6 +17,7 @@ use serde::Serialize;
 
 use super::check::escape;
 use super::moves;
+use super::terminal::json_to_writer;
 use super::{Error, ExitCode, LintArgs, PositionArgs, input};
 
 /// `sanfen resolve`'s arguments.
@@ -291,7 +292,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
         let report = Report::new(&position, text, options, policy);
         code = code.and_valid(report.is_valid());
         if args.json {
-            serde_json::to_writer(&mut out, &report).map_err(io::Error::from).map_err(Error::Output)?;
+            json_to_writer(&mut out, &report).map_err(io::Error::from).map_err(Error::Output)?;
             out.write_all(b"\n").map_err(Error::Output)?;
         } else {
             if !first {

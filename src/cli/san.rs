@@ -16,6 +16,7 @@ use sanfen::san::{
 use serde_json::{Value, json};
 
 use super::report::Style;
+use super::terminal::json_to_writer;
 use super::{Error, ExitCode, input};
 
 /// The code of every syntax error.
@@ -457,7 +458,7 @@ fn write_json(out: &mut Vec<u8>, token: &[u8], parsed: &Result<ParsedSan, ParseS
         "readings": readings,
         "errors": errors,
     });
-    let _ = serde_json::to_writer(&mut *out, &report);
+    let _ = json_to_writer(&mut *out, &report);
     out.push(b'\n');
 }
 

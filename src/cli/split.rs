@@ -20,6 +20,7 @@ use sanfen::pgn::split::{PartSize, Parts, ranges};
 use super::check::escape;
 use super::compressed::{Encoder, FileCodec, FileCompression};
 use super::rewrite::{self, NewFile};
+use super::terminal::json_to_writer;
 use super::{Error, ExitCode};
 
 /// `sanfen split`'s arguments.
@@ -138,7 +139,7 @@ fn print_ranges(path: &std::ffi::OsStr, name: &str, n: NonZeroUsize, json: bool)
             end: u64,
         }
         let array: Vec<Range> = ranges.iter().map(|range| Range { start: range.start, end: range.end }).collect();
-        serde_json::to_writer(&mut out, &array).map_err(io::Error::from).map_err(Error::Output)?;
+        json_to_writer(&mut out, &array).map_err(io::Error::from).map_err(Error::Output)?;
         writeln!(out).map_err(Error::Output)?;
     } else {
         for range in &ranges {

@@ -85,6 +85,55 @@ impl<W: Write> TerminalText<W> {
     }
 }
 
+/// Writes `value` as JSON, as `serde_json::to_writer` does but with every
+/// control character escaped ([`push_json`]).
+///
+/// # Errors
+///
+/// Those of `out` or of `value`'s serialisation.
+pub fn json_to_writer<W: Write, T: serde::Serialize + ?Sized>(mut out: W, value: &T) -> serde_json::Result<()> {
+    let mut json = Vec::new();
+    push_json(&mut json, value)?;
+    out.write_all(&json).map_err(serde_json::Error::io)
+}
+
+/// Appends `value` as JSON to `out`, as `serde_json::to_writer` does but
+/// with every control character escaped: serde_json escapes those below
+/// U+0020 only, and leaves DEL and the C1 controls (U+0080 to U+009F;
+/// U+009B is a CSI to many terminals) as they are. A file's text goes into
+/// JSON reports, and JSON is read on terminals too.
+///
+/// # Errors
+///
+/// Those of `value`'s serialisation.
+pub fn push_json<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> serde_json::Result<()> {
+    let from = out.len();
+    serde_json::to_writer(&mut *out, value)?;
+    // DEL is 7f and a C1 control c2 80 to c2 9f in UTF-8, found by one
+    // search of the text (both are inside strings: the rest of JSON is
+    // ASCII and printable)
+    if memchr::memchr2(0x7f, 0xc2, &out[from..]).is_none() {
+        return Ok(());
+    }
+    let json = out.split_off(from);
+    let mut start = 0;
+    for at in memchr::memchr2_iter(0x7f, 0xc2, &json) {
+        let control = match json[at] {
+            0x7f => 0x7f,
+            // c2 xx is U+00xx
+            _ => match json.get(at + 1) {
+                Some(&c1 @ 0x80..=0x9f) => c1,
+                _ => continue,
+            },
+        };
+        out.extend_from_slice(&json[start..at]);
+        let _ = write!(out, "\\u{control:04x}");
+        start = at + if control == 0x7f { 1 } else { 2 };
+    }
+    out.extend_from_slice(&json[start..]);
+    Ok(())
+}
+
 /// Appends a byte shown as `\xNN`.
 fn push_byte(shown: &mut Vec<u8>, byte: u8) {
     let _ = write!(shown, "\\x{byte:02x}");
@@ -134,6 +183,17 @@ mod tests {
             "{\\x1b]0;title\\x07} \\x1b[2J\r\n\tNf3 \\u{9b} e4\\x7f\\rx\n"
         );
         assert_eq!(shown(&[b"caf\xc3\xa9 \xff\xfe ok"]), "café \\xff\\xfe ok");
+    }
+
+    #[test]
+    fn json_escapes_every_control_character() {
+        let mut out = Vec::new();
+        json_to_writer(&mut out, &["a\u{1b}[31m\u{7f}\u{9b}2J\u{85}é\u{a0}\"\\\n", "plain"]).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        // (U+00A0, a no-break space, is no control: as it is)
+        assert_eq!(text, "[\"a\\u001b[31m\\u007f\\u009b2J\\u0085é\u{a0}\\\"\\\\\\n\",\"plain\"]");
+        let back: Vec<String> = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, ["a\u{1b}[31m\u{7f}\u{9b}2J\u{85}é\u{a0}\"\\\n", "plain"]);
     }
 
     #[test]

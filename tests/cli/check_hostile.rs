@@ -398,6 +398,21 @@ fn control_bytes_from_the_file_are_shown_escaped() {
     );
 }
 
+#[test]
+fn json_reports_escape_every_control_character_of_the_file() {
+    // DEL and C1 controls (U+009B is a CSI to many terminals), which JSON
+    // itself lets through, escaped too
+    let input = "[Event \"a\u{9b}2Jb\u{7f}\"]\n\n1. e4 {\u{85}} e5 Nf9\u{9b} *\n";
+    let output = sanfen(&["check", "--json", "-"]).write_stdin(input).assert().code(1).get_output().clone();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(!text.chars().any(|c| c.is_control() && c != '\n'), "{text}");
+    let game = text.lines().next().unwrap();
+    assert!(game.contains(r#""event":"a\u009b2Jb\u007f""#), "{game}");
+    assert!(game.contains(r#""token":"Nf9\u009b""#), "{game}");
+    let value: serde_json::Value = serde_json::from_str(game).unwrap();
+    assert_eq!(value["event"], "a\u{9b}2Jb\u{7f}");
+}
+
 /// Runs `sanfen check` with its standard output closed before it reads its
 /// input: the exit code.
 fn check_with_closed_output(input: Vec<u8>) -> i32 {
