@@ -1,6 +1,8 @@
-//! Text from files written to a terminal: no byte of it may reach the
-//! terminal as a control (an escape sequence can retitle the window, clear
-//! the screen, or colour and hide what follows).
+//! Text from files on a terminal: no byte of it may reach the terminal as
+//! a control (an escape sequence can retitle the window, clear the screen,
+//! or colour and hide what follows). [`TerminalText`] shows text written to
+//! a terminal; [`push_json`] escapes every control in JSON reports, which
+//! are read on terminals too.
 
 use std::io::{self, Write};
 
