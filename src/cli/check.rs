@@ -31,7 +31,7 @@ use serde_json::{Value, json};
 
 use super::input::Hint;
 use super::report::Style;
-use super::terminal::{json_to_writer, push_json};
+use super::terminal::{ControlShown, json_to_writer, push_json};
 use super::{Error, ExitCode, LintArgs, pgn_input};
 
 /// `sanfen check`'s arguments.
@@ -327,8 +327,9 @@ pub(super) fn escape(text: &str) -> Cow<'_, str> {
             '\t' => escaped.push_str("\\t"),
             '\r' => escaped.push_str("\\r"),
             '\n' => escaped.push_str("\\n"),
-            c if c.is_control() && u32::from(c) < 0x80 => escaped.push_str(&format!("\\x{:02x}", u32::from(c))),
-            c if c.is_control() => escaped.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            c if c.is_control() => {
+                let _ = core::fmt::Write::write_fmt(&mut escaped, format_args!("{}", ControlShown(c)));
+            }
             c => escaped.push(c),
         }
     }

@@ -63,9 +63,8 @@ impl<W: Write> TerminalText<W> {
                     '\r' if valid.as_bytes().get(i + 1) == Some(&b'\n') => self.shown.push(b'\r'),
                     '\r' if i + 1 == valid.len() && rest.is_empty() => return &text[i..],
                     '\r' => self.shown.extend_from_slice(b"\\r"),
-                    c if c.is_control() && u32::from(c) < 0x80 => push_byte(&mut self.shown, c as u8),
                     c if c.is_control() => {
-                        let _ = write!(self.shown, "\\u{{{:x}}}", u32::from(c));
+                        let _ = write!(self.shown, "{}", ControlShown(c));
                     }
                     c => self.shown.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
                 }
@@ -120,20 +119,28 @@ pub fn push_json<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> 
     let json = out.split_off(from);
     let mut start = 0;
     for at in memchr::memchr2_iter(0x7f, 0xc2, &json) {
-        let control = match json[at] {
-            0x7f => 0x7f,
-            // c2 xx is U+00xx
-            _ => match json.get(at + 1) {
-                Some(&c1 @ 0x80..=0x9f) => c1,
-                _ => continue,
-            },
+        // the control and its length in bytes (c2 xx is U+00xx)
+        let (control, len) = match (json[at], json.get(at + 1)) {
+            (0x7f, _) => (0x7f, 1),
+            (_, Some(&c1 @ 0x80..=0x9f)) => (c1, 2),
+            _ => continue,
         };
         out.extend_from_slice(&json[start..at]);
         let _ = write!(out, "\\u{control:04x}");
-        start = at + if control == 0x7f { 1 } else { 2 };
+        start = at + len;
     }
     out.extend_from_slice(&json[start..]);
     Ok(())
+}
+
+/// A control character as sanfen shows it: `\x1b` (ASCII), `\u{9b}`.
+pub struct ControlShown(pub char);
+
+impl core::fmt::Display for ControlShown {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let code = u32::from(self.0);
+        if code < 0x80 { write!(f, "\\x{code:02x}") } else { write!(f, "\\u{{{code:x}}}") }
+    }
 }
 
 /// Appends a byte shown as `\xNN`.
