@@ -133,7 +133,7 @@ fn write_diagnostics(err: &mut impl Write, game: &Game) -> io::Result<()> {
                 "sanfen: warning: move {} ({}): {} ({})",
                 played.index,
                 escape(&played.input),
-                lint.message,
+                escape(&lint.message),
                 lint.code
             )?;
         }
@@ -141,7 +141,7 @@ fn write_diagnostics(err: &mut impl Write, game: &Game) -> io::Result<()> {
     if let Some(error) = &game.error {
         match &error.stop {
             Stop::Resolve(failure) => {
-                writeln!(err, "sanfen: move {} ({}): {}", error.index, escape(&error.input), failure.message())?
+                writeln!(err, "sanfen: move {} ({}): {}", error.index, escape(&error.input), escape(failure.message()))?
             }
             Stop::Lint { lints, .. } => {
                 for lint in lints {
@@ -150,7 +150,7 @@ fn write_diagnostics(err: &mut impl Write, game: &Game) -> io::Result<()> {
                         "sanfen: move {} ({}): not canonical: {} ({})",
                         error.index,
                         escape(&error.input),
-                        lint.message,
+                        escape(&lint.message),
                         lint.code
                     )?;
                 }

@@ -31,7 +31,7 @@ use serde_json::{Value, json};
 
 use super::input::Hint;
 use super::report::Style;
-use super::terminal::{ControlShown, json_to_writer, push_json};
+use super::terminal::{ControlShown, json_to_writer, push_json, shown_escaped};
 use super::{Error, ExitCode, LintArgs, pgn_input};
 
 /// `sanfen check`'s arguments.
@@ -315,10 +315,11 @@ fn too_large_json(file: &str, number: u64, at: Location, size: u64) -> Value {
 }
 
 /// Text from the input as it may be shown: control characters escaped
-/// (`\t`, `\r`, `\n`, `\x1b`, `\u{9b}`), so that no byte of a file reaches a
-/// terminal as a control.
+/// (`\t`, `\r`, `\n`, `\x1b`, `\u{9b}`), and bidirectional controls
+/// (`\u{202e}`, see [`shown_escaped`]), so that no byte of a file reaches a
+/// terminal as a control or reorders what is shown.
 pub(super) fn escape(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(char::is_control) {
+    if !text.chars().any(shown_escaped) {
         return Cow::Borrowed(text);
     }
     let mut escaped = String::with_capacity(text.len() + 8);
@@ -327,7 +328,7 @@ pub(super) fn escape(text: &str) -> Cow<'_, str> {
             '\t' => escaped.push_str("\\t"),
             '\r' => escaped.push_str("\\r"),
             '\n' => escaped.push_str("\\n"),
-            c if c.is_control() => {
+            c if shown_escaped(c) => {
                 let _ = core::fmt::Write::write_fmt(&mut escaped, format_args!("{}", ControlShown(c)));
             }
             c => escaped.push(c),
@@ -562,5 +563,6 @@ mod tests {
     fn escape_shows_control_characters() {
         assert_eq!(escape("Ana"), "Ana");
         assert_eq!(escape("a\x1b[31mb\r\n\t\x07\x7f\u{9b}é"), "a\\x1b[31mb\\r\\n\\t\\x07\\x7f\\u{9b}é");
+        assert_eq!(escape("Ana\u{202e}0-1\u{2069} \u{200f}שלום"), "Ana\\u{202e}0-1\\u{2069} \u{200f}שלום");
     }
 }

@@ -49,6 +49,7 @@ use super::compressed::{Encoder, FileCodec, FileCompression, no_levels};
 use super::input::Hint;
 use super::moves_parquet::{ChunkPages, Codec, RowGroup, encode_moves};
 use super::rewrite::{NewFile, open_device, remove_temporary_on_signals};
+use super::terminal::shown_escaped;
 use super::{Error, ExitCode, pgn_input};
 
 /// `sanfen export`'s arguments.
@@ -960,7 +961,7 @@ fn json_string(out: &mut String, text: &str) {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            c if c.is_control() => {
+            c if shown_escaped(c) => {
                 let _ = core::fmt::Write::write_fmt(out, format_args!("\\u{:04x}", u32::from(c)));
             }
             c => out.push(c),

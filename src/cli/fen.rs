@@ -7,6 +7,7 @@ use std::io::{self, BufWriter, IsTerminal, Write};
 use sanfen::fen::EnPassantMode;
 use sanfen::{CastlingMode, Severity};
 
+use super::check;
 use super::report::{self, Style};
 use super::{Error, ExitCode, FenInputArgs, input};
 
@@ -105,7 +106,7 @@ pub fn normalize(options: &Options) -> Result<ExitCode, Error> {
             out.flush().map_err(Error::Output)?;
             let mut stderr = io::stderr().lock();
             for finding in verdict.findings().iter().filter(|finding| finding.severity == Severity::Error) {
-                let _ = writeln!(stderr, "sanfen: input {number}: {}", finding.message);
+                let _ = writeln!(stderr, "sanfen: input {number}: {}", check::escape(&finding.message.to_string()));
             }
             Ok(())
         };

@@ -9,7 +9,8 @@ use std::ops::Range;
 use sanfen::{Bitboard, Severity};
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
-use super::terminal::json_to_writer;
+use super::check::escape;
+use super::terminal::{ControlShown, json_to_writer, shown_escaped};
 
 /// One problem of an input, as the library locates it.
 pub use sanfen::fen::FenFinding as Finding;
@@ -88,7 +89,7 @@ pub fn write_human(
         if let Some(span) = &finding.span {
             write!(out, " at {}..{}", span.start, span.end)?;
         }
-        writeln!(out, ": {}", finding.message)?;
+        writeln!(out, ": {}", escape(&finding.message.to_string()))?;
     }
     // every input's block ends with its verdict, so consecutive blocks stay apart
     if findings.iter().all(|finding| finding.severity != Severity::Error) {
@@ -99,8 +100,9 @@ pub fn write_human(
     Ok(())
 }
 
-/// An input as shown in a terminal: control characters and bytes that are not
-/// UTF-8 escaped (`\r`, `\t`, `\x00`), and the column each byte starts at.
+/// An input as shown in a terminal: control characters (and the others
+/// [`shown_escaped`] names) and bytes that are not UTF-8 escaped (`\r`,
+/// `\t`, `\x00`, `\u{202e}`), and the column each byte starts at.
 struct Shown {
     text: String,
     /// `columns[i]`: the column of byte `i`; one more entry for the end.
@@ -117,7 +119,7 @@ impl Shown {
                 let escaped = match c {
                     '\t' => Cow::Borrowed("\\t"),
                     '\r' => Cow::Borrowed("\\r"),
-                    c if c.is_control() => Cow::Owned(c.escape_unicode().to_string()),
+                    c if shown_escaped(c) => Cow::Owned(ControlShown(c).to_string()),
                     c => Cow::Owned(c.to_string()),
                 };
                 columns.extend(std::iter::repeat_n(column, c.len_utf8()));
@@ -269,5 +271,9 @@ mod tests {
         assert_eq!(shown.columns, [0, 1, 3, 4, 6, 10, 11, 11, 12]);
         assert_eq!(shown.columns(&(1..2)), 1..3);
         assert_eq!(shown.columns(&(9..9)), 12..13);
+        // a control as the messages show it; a bidirectional control too
+        let shown = Shown::new("\x1bK\u{202e}".as_bytes());
+        assert_eq!(shown.text, "\\x1bK\\u{202e}");
+        assert_eq!(shown.columns, [0, 4, 5, 5, 5, 13]);
     }
 }

@@ -72,7 +72,7 @@ impl Lint {
         if let Some([start, end]) = self.span {
             write!(out, " at {start}..{end}")?;
         }
-        writeln!(out, ": {}", self.message)
+        writeln!(out, ": {}", escape(&self.message))
     }
 }
 
@@ -252,7 +252,7 @@ impl Report {
         }
         match (&self.played, &self.error) {
             (Some(played), _) => writeln!(out, "move: {} ({})", played.san, played.uci)?,
-            (None, Some(error)) => writeln!(out, "{}", error.message())?,
+            (None, Some(error)) => writeln!(out, "{}", escape(error.message()))?,
             (None, None) => {}
         }
         for lint in &self.lints {

@@ -647,8 +647,14 @@ fn rank_expected(number: usize, text: &[u8]) -> String {
         );
     }
     if let Some(at) = text.iter().position(|&b| !is_gap(b) && !is_piece(b)) {
-        // The whole character, even if it takes several bytes.
+        // The whole character, even if it takes several bytes; a control
+        // or invisible one escaped (`\u{1b}`), as the found text shows it
         let bad = String::from_utf8_lossy(&text[at..text.len().min(at + 4)]).chars().next().unwrap_or('?');
+        let bad = if bad.escape_debug().len() == 1 || matches!(bad, '\'' | '"' | '\\') {
+            bad.to_string()
+        } else {
+            bad.escape_debug().to_string()
+        };
         return format!("piece letters from PNBRQKpnbrqk and digits 1-8 (rank {number} has `{bad}`)");
     }
     if let Some(at) = text.windows(2).position(|pair| is_gap(pair[0]) && is_gap(pair[1])) {
@@ -946,6 +952,17 @@ mod tests {
         assert!(!is_check_counter(b"+"));
         assert!(!is_check_counter(b"1+"));
         assert!(is_check_counter(b"3+3"));
+    }
+
+    #[test]
+    fn a_control_or_bidirectional_character_is_named_escaped() {
+        // the message is shown on terminals: no raw ESC, nor a U+202E that
+        // would show the rest of its line reversed
+        for (rank, shown) in [("ppp\u{1b}pppp", "\\u{1b}"), ("ppp\u{202e}pppp", "\\u{202e}"), ("ppp'pppp", "'")] {
+            let errors = fen(format!("rnbqkbnr/{rank}/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").as_bytes()).unwrap_err();
+            let expected = format!("piece letters from PNBRQKpnbrqk and digits 1-8 (rank 7 has `{shown}`)");
+            assert_eq!(errors, [error(FenField::Placement, 9..9 + rank.len(), rank, &expected)]);
+        }
     }
 
     #[test]

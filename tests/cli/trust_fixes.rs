@@ -349,3 +349,57 @@ fn control_characters_in_file_names_and_moves_are_shown_escaped() {
     let output = sanfen(&["resolve", "\u{1b}[31mNf3"]).assert().code(1).get_output().clone();
     assert!(String::from_utf8(output.stdout).unwrap().starts_with("input: \\x1b[31mNf3\n"));
 }
+
+/// A FEN's control character is named escaped in the message itself (the
+/// library's text), and every command's message is escaped as it is
+/// written. Regression: `fen check` wrote the placement's ESC raw in
+/// "rank 7 has `...`".
+#[test]
+fn a_fen_message_names_a_control_character_escaped() {
+    let fen = "rnbqkbnr/ppp\u{1b}pppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let message = "invalid placement field: found \"ppp\\u{1b}pppp\", expected piece letters from PNBRQKpnbrqk and \
+                   digits 1-8 (rank 7 has `\\u{1b}`)";
+    sanfen(&["fen", "check", fen]).assert().code(1).stdout(format!("error[fen:syntax] at 9..17: {message}\ninvalid\n"));
+    sanfen(&["fen", "normalize"])
+        .write_stdin(format!("{fen}\n"))
+        .assert()
+        .code(1)
+        .stderr(format!("sanfen: input 1: {message}\n"));
+}
+
+/// The bidirectional controls (U+202A to U+202E, U+2066 to U+2069) are
+/// invisible and reorder what follows them on a line ("Trojan Source"): a
+/// name holding U+202E shows the rest of the line reversed. Every report
+/// shows them escaped, as it shows control characters; JSON escapes them
+/// (the same value read back). A right-to-left name and its marks
+/// (U+200F) are kept as they are.
+#[test]
+fn bidirectional_controls_are_shown_escaped() {
+    let input = "[White \"Ana\u{202e}1-0\"]\n[Black \"\u{200f}שלום\"]\n\n1. e4 e5 2. Nf9\u{2066} *\n";
+    let output = sanfen(&["check", "-"]).write_stdin(input).assert().code(1).get_output().clone();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(
+        text.lines().nth(1).unwrap(),
+        "<stdin>:4:13: game 1 (Ana\\u{202e}1-0 - \u{200f}שלום), 2. Nf9\\u{2066}: error[san:syntax]: not a move: invalid move \
+         at 2..3: found \"9\", expected a file a-h, a rank 1-8 or `x`"
+    );
+    let output = sanfen(&["check", "--json", "-"]).write_stdin(input).assert().code(1).get_output().clone();
+    let game = String::from_utf8(output.stdout).unwrap().lines().next().unwrap().to_owned();
+    assert!(game.contains(r#""white":"Ana\u202e1-0""#), "{game}");
+    assert!(game.contains(r#""token":"Nf9\u2066""#), "{game}");
+    let value: serde_json::Value = serde_json::from_str(&game).unwrap();
+    assert_eq!((value["white"].as_str(), value["black"].as_str()), (Some("Ana\u{202e}1-0"), Some("\u{200f}שלום")));
+    let output = sanfen(&["export", "--format", "jsonl", "--table", "games", "-"])
+        .write_stdin(input)
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let row = String::from_utf8(output.stdout).unwrap();
+    assert!(row.contains(r#""White":"Ana\u202e1-0","Black":"‏שלום""#), "{row}");
+    let value: serde_json::Value = serde_json::from_str(row.trim_end()).unwrap();
+    assert_eq!(value["White"], "Ana\u{202e}1-0");
+    let fen = "rnbqkbnr/ppp\u{202e}pppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let output = sanfen(&["fen", "check", fen]).assert().code(1).get_output().clone();
+    assert!(String::from_utf8(output.stdout).unwrap().contains("(rank 7 has `\\u{202e}`)"));
+}
