@@ -380,11 +380,14 @@ def moves_batches(
 ) -> ArrowStream: ...
 
 # for sanfen.spark: byte ranges of a plain file, their counts, their tables
-# (each a stream of record batches, read as they are asked for)
-def _byte_ranges(path: Union[str, "os.PathLike[str]"], parts: int) -> List[Tuple[int, int]]: ...
-def _range_counts(path: Union[str, "os.PathLike[str]"], start: int, end: int) -> Tuple[int, int]: ...
+# (each a stream of record batches, read as they are asked for), of a path
+# or a seekable binary file object (a pyarrow.fs file)
+RangeSource = Union[str, "os.PathLike[str]", IO[bytes]]
+
+def _byte_ranges(source: RangeSource, parts: int, name: Optional[str] = None) -> List[Tuple[int, int]]: ...
+def _range_counts(source: RangeSource, start: int, end: int, name: Optional[str] = None) -> Tuple[int, int]: ...
 def _range_batches(
-    path: Union[str, "os.PathLike[str]"],
+    source: RangeSource,
     start: int,
     end: Optional[int],
     table: str,

@@ -20,14 +20,22 @@ How the work is cut: an uncompressed file is read as byte ranges of about
 bzip2) is one task. Games are numbered from 1 in each file and lines
 counted from its start, as ``sanfen export`` numbers them: for that, the
 ranges of a file after its first are first counted (games and lines, a
-quick pass that does not check moves). Files are read by path with the
-operating system's calls: the paths must be readable at the same place by
-the driver and by every executor (local mode, a shared or mounted file
-system).
+quick pass that does not check moves).
+
+Where the files are: a path is read with the operating system's calls, so
+it must be readable at the same place by the driver and by every executor
+(local mode, a shared or mounted file system); a URI (``s3://``,
+``s3a://``, ``gs://``, ``hdfs://``, ``abfs://``, ``file://``) is read
+through ``pyarrow.fs`` on the driver (to list folders and find the
+ranges) and on the executors, which need its credentials as pyarrow
+takes them (environment variables, an instance's role); ``filesystem``
+gives a ``pyarrow.fs.FileSystem`` for what a URI does not say (a region,
+an endpoint, keys).
 """
 
 import math
 import os
+import re
 
 from sanfen import _sanfen
 
@@ -40,16 +48,18 @@ PGN_ENDINGS = (".pgn", ".pgn.gz", ".pgn.zst", ".pgn.bz2", ".pgn.zstd", ".pgn.bz"
 _MAGIC = (b"\x1f\x8b", b"\x28\xb5\x2f\xfd", b"BZh")
 
 
-def read_pgn(spark, paths, table="games", fen=False, variations=False, range_size=128 << 20):
+def read_pgn(spark, paths, table="games", fen=False, variations=False, range_size=128 << 20, filesystem=None):
     """The games (``table="games"``) or moves (``table="moves"``) of PGN
     files as a Spark DataFrame.
 
-    ``paths``: a path or a list of them; a folder stands for the files in it
-    whose names end in ``.pgn`` (or ``.pgn.gz``, ``.pgn.zst``, ``.pgn.bz2``),
-    in name order. ``fen`` and ``variations`` are options of the moves
-    table (the position after each move; the variations' moves, with their
-    line's ``path``). ``range_size``: the bytes of an uncompressed file each
-    task reads, about.
+    ``paths``: a path or URI, or a list of them; a folder stands for the
+    files in it whose names end in ``.pgn`` (or ``.pgn.gz``, ``.pgn.zst``,
+    ``.pgn.bz2``), in name order. ``fen`` and ``variations`` are options
+    of the moves table (the position after each move; the variations'
+    moves, with their line's ``path``). ``range_size``: the bytes of an
+    uncompressed file each task reads, about. ``filesystem``: a
+    ``pyarrow.fs.FileSystem`` the paths are in (then not URIs), for a store
+    whose settings a URI cannot say; it is sent to the executors.
 
     Raises ``FileNotFoundError`` for a path that does not exist and
     ``ValueError`` for a bad option. A file that cannot be read (not PGN,
@@ -62,16 +72,19 @@ def read_pgn(spark, paths, table="games", fen=False, variations=False, range_siz
         raise ValueError("fen and variations are options of the moves table")
     if range_size < 1:
         raise ValueError("range_size must be at least 1")
-    files = _files(paths)
+    filesystems, files = _files(paths, filesystem)
+    # each task: [file system (an index in `filesystems`, -1 for the
+    # operating system's), path, name, start, end (-1: to the end)]
     tasks = []
-    for name in files:
-        if _compressed(name):
-            tasks.append([name, 0, -1])
+    for fs, path, name, size in files:
+        if _compressed(filesystems, fs, path):
+            tasks.append([fs, path, name, 0, -1])
             continue
-        parts = max(1, math.ceil(os.path.getsize(name) / range_size))
-        ranges = _sanfen._byte_ranges(name, parts)
-        tasks.extend([name, start, end] for start, end in ranges if end > start or len(ranges) == 1)
-    _number(spark, tasks)
+        parts = max(1, math.ceil(size / range_size))
+        with _opened(filesystems, fs, path) as source:
+            ranges = _sanfen._byte_ranges(source, parts, name)
+        tasks.extend([fs, path, name, start, end] for start, end in ranges if end > start or len(ranges) == 1)
+    _number(spark, filesystems, tasks)
     schema = spark_schema(table, fen=fen, variations=variations)
     arrow_schema = _arrow_schema(table, fen, variations)
 
@@ -83,26 +96,29 @@ def read_pgn(spark, paths, table="games", fen=False, variations=False, range_siz
         for batch in batches:
             for task in batch.to_pylist():
                 end = None if task["end"] < 0 else task["end"]
-                stream = native._range_batches(
-                    task["name"],
-                    task["start"],
-                    end,
-                    table,
-                    fen,
-                    variations,
-                    task["first_game"],
-                    task["first_line"],
-                    task["name"],
-                )
-                # batch by batch: a task holds a batch or two, not its table
-                for got in pa.RecordBatchReader.from_stream(stream):
-                    yield from pa.Table.from_batches([got]).cast(arrow_schema).to_batches()
+                with _opened(filesystems, task["fs"], task["path"], whole=end is None) as source:
+                    stream = native._range_batches(
+                        source,
+                        task["start"],
+                        end,
+                        table,
+                        fen,
+                        variations,
+                        task["first_game"],
+                        task["first_line"],
+                        task["name"],
+                    )
+                    # batch by batch: a task holds a batch or two, not its table
+                    for got in pa.RecordBatchReader.from_stream(stream):
+                        yield from pa.Table.from_batches([got]).cast(arrow_schema).to_batches()
 
     # one task a partition, as parallelize slices a list (repartition would
     # deal them out from a random start in each of Spark's partitions, some
     # two to a partition, through a shuffle)
     rows = spark.sparkContext.parallelize([tuple(task) for task in tasks], max(1, len(tasks)))
-    frame = spark.createDataFrame(rows, "name string, start bigint, end bigint, first_game bigint, first_line bigint")
+    frame = spark.createDataFrame(
+        rows, "fs int, path string, name string, start bigint, end bigint, first_game bigint, first_line bigint"
+    )
     return frame.mapInArrow(run, schema)
 
 
@@ -131,52 +147,119 @@ def _arrow_schema(table, fen, variations):
     return pa.schema([pa.field(field.name, widened(field.type)) for field in schema])
 
 
-def _files(paths):
-    """The files `paths` names, folders expanded (their PGN files in name
-    order)."""
+#: A URI's scheme (``s3://``), which a path on Windows (``C:\\``) has not.
+_URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+://")
+
+#: Hadoop's names of schemes that pyarrow knows by another.
+_SCHEMES = {"s3a": "s3", "s3n": "s3"}
+
+
+def _files(paths, filesystem=None):
+    """The file systems the files of `paths` are in, and the files: each
+    its file system (an index in the list, -1 for the operating system's),
+    its path there, its name as shown (the path or URI given, a folder's
+    files under it) and its size. Folders are expanded, their PGN files in
+    name order."""
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
+    filesystems = [] if filesystem is None else [filesystem]
     files = []
-    for path in paths:
-        path = os.fspath(path)
-        if os.path.isdir(path):
-            names = sorted(n for n in os.listdir(path) if n.lower().endswith(PGN_ENDINGS))
-            files.extend(os.path.join(path, n) for n in names if os.path.isfile(os.path.join(path, n)))
-        elif os.path.exists(path):
-            files.append(path)
+    for given in paths:
+        given = os.fspath(given)
+        if filesystem is not None:
+            files.extend(_files_in(filesystem, 0, given, given))
+        elif _URI.match(given):
+            from pyarrow import fs as pafs
+
+            store, path = pafs.FileSystem.from_uri(_pyarrow_uri(given))
+            filesystems.append(store)
+            files.extend(_files_in(store, len(filesystems) - 1, path, given))
+        elif os.path.isdir(given):
+            names = sorted(n for n in os.listdir(given) if n.lower().endswith(PGN_ENDINGS))
+            for name in names:
+                path = os.path.join(given, name)
+                if os.path.isfile(path):
+                    files.append((-1, path, path, os.path.getsize(path)))
+        elif os.path.exists(given):
+            files.append((-1, given, given, os.path.getsize(given)))
         else:
-            raise FileNotFoundError(2, "No such file or directory", path)
-    return files
+            raise FileNotFoundError(2, "No such file or directory", given)
+    return filesystems, files
 
 
-def _compressed(path):
+def _pyarrow_uri(uri):
+    """`uri` as pyarrow names its scheme (``s3a://b/k`` is ``s3://b/k``)."""
+    scheme, rest = uri.split("://", 1)
+    return f"{_SCHEMES.get(scheme.lower(), scheme)}://{rest}"
+
+
+def _files_in(store, index, path, given):
+    """The files of `path` in the pyarrow file system `store` (a folder's
+    PGN files in name order), as `_files` gives them; `given`: the path
+    or URI as given, which names them."""
+    from pyarrow import fs as pafs
+
+    info = store.get_file_info(path)
+    if info.type == pafs.FileType.NotFound:
+        raise FileNotFoundError(2, "No such file or directory", given)
+    if info.type != pafs.FileType.Directory:
+        return [(index, path, given, info.size)]
+    found = store.get_file_info(pafs.FileSelector(path))
+    found = sorted(
+        (f for f in found if f.type == pafs.FileType.File and f.base_name.lower().endswith(PGN_ENDINGS)),
+        key=lambda f: f.base_name,
+    )
+    return [(index, f.path, f"{given.rstrip('/')}/{f.base_name}", f.size) for f in found]
+
+
+def _opened(filesystems, fs, path, whole=False):
+    """What the native reader reads the file from: its path (a context
+    that gives it), or the file opened in its pyarrow file system, random
+    access (`whole`: as a stream, read from its start), its bytes as they
+    are (no decompression by pyarrow)."""
+    import contextlib
+
+    if fs < 0:
+        return contextlib.nullcontext(path)
+    store = filesystems[fs]
+    if whole:
+        return store.open_input_stream(path, compression=None)
+    return store.open_input_file(path)
+
+
+def _compressed(filesystems, fs, path):
     """Whether the file's first bytes are those of gzip, zstd or bzip2."""
-    with open(path, "rb") as handle:
-        head = handle.read(4)
+    if fs < 0:
+        with open(path, "rb") as handle:
+            head = handle.read(4)
+    else:
+        with _opened(filesystems, fs, path, whole=True) as handle:
+            head = handle.read(4)
     return any(head.startswith(magic) for magic in _MAGIC)
 
 
-def _number(spark, tasks):
+def _number(spark, filesystems, tasks):
     """Appends to each task the number of its first game and its first
     line. A range that follows another of its file is numbered after it:
     the games and lines of every range followed by another are counted on
     the executors first."""
-    followed = [i for i in range(len(tasks) - 1) if tasks[i + 1][1] > 0]
+    followed = [i for i in range(len(tasks) - 1) if tasks[i + 1][3] > 0]
     counts = {}
     if followed:
 
         def count(item):
             from sanfen import _sanfen as native
 
-            i, name, start, end = item
-            return i, native._range_counts(name, start, end)
+            i, fs, path, name, start, end = item
+            with _opened(filesystems, fs, path) as source:
+                return i, native._range_counts(source, start, end, name)
 
-        items = [(i, tasks[i][0], tasks[i][1], tasks[i][2]) for i in followed]
+        items = [(i, *tasks[i][:5]) for i in followed]
         counts = dict(spark.sparkContext.parallelize(items, len(items)).map(count).collect())
     for i, task in enumerate(tasks):
-        if task[1] == 0:
+        if task[3] == 0:
             task.extend([1, 1])
         else:
             games, lines = counts[i - 1]
             previous = tasks[i - 1]
-            task.extend([previous[3] + games, previous[4] + lines])
+            task.extend([previous[5] + games, previous[6] + lines])

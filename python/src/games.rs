@@ -8,7 +8,7 @@
 //! released while it reads, and taken back only to call a file object's
 //! `read`.
 
-use std::io::{self, Read};
+use std::io::{self, Read, Seek, SeekFrom};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError, TryLockError};
 
@@ -27,7 +27,7 @@ use sanfen::pgn::validate::{Finding as RustFinding, GameReport, Options};
 use sanfen::pgn::{Chunker, Game as RustGame, Line, Node, ParallelGames, ReadError, ResultToken, read_games_input};
 
 /// The bytes asked of a file object's `read` at a time.
-const BLOCK: usize = 1 << 16;
+pub(crate) const BLOCK: usize = 1 << 16;
 
 /// The exception a file object raised reading, kept to be raised again
 /// ([`Source::raise`]).
@@ -63,7 +63,7 @@ pub(crate) fn open_source(source: &Bound<'_, PyAny>) -> PyResult<Source> {
             .ok()
             .and_then(|name| name.extract::<String>().ok())
             .unwrap_or_else(|| "<stream>".to_owned());
-        let reader = FileObject { file: source.clone().unbind(), pending: Vec::new(), at: 0, raised: raised.clone() };
+        let reader = FileObject::new(source.clone().unbind(), BLOCK, raised.clone());
         let input = Input::from_reader(reader, None).map_err(|err| Source::raise(&raised, input_error(&err, &name)))?;
         return Ok(Source { input, name, raised });
     }
@@ -105,8 +105,10 @@ fn io_error(kind: io::ErrorKind, message: String, name: &str) -> PyErr {
 
 /// A Python file object as a [`Read`]: `read` is called with the GIL held,
 /// a block at a time; `str` chunks are taken as UTF-8.
-struct FileObject {
+pub(crate) struct FileObject {
     file: Py<PyAny>,
+    /// The bytes asked of `read` at a time.
+    block: usize,
     pending: Vec<u8>,
     at: usize,
     raised: Raised,
@@ -116,7 +118,7 @@ impl Read for FileObject {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         if self.at == self.pending.len() {
             let block = Python::attach(|py| -> PyResult<Vec<u8>> {
-                let chunk = self.file.bind(py).call_method1("read", (BLOCK,))?;
+                let chunk = self.file.bind(py).call_method1("read", (self.block,))?;
                 if let Ok(bytes) = chunk.cast::<PyBytes>() {
                     Ok(bytes.as_bytes().to_vec())
                 } else if let Ok(text) = chunk.cast::<PyString>() {
@@ -138,17 +140,45 @@ impl Read for FileObject {
                     self.pending = block;
                     self.at = 0;
                 }
-                Err(err) => {
-                    let message = err.to_string();
-                    *self.raised.lock().unwrap_or_else(PoisonError::into_inner) = Some(err);
-                    return Err(io::Error::other(message));
-                }
+                Err(err) => return Err(self.failed(err)),
             }
         }
         let n = buf.len().min(self.pending.len() - self.at);
         buf[..n].copy_from_slice(&self.pending[self.at..self.at + n]);
         self.at += n;
         Ok(n)
+    }
+}
+
+impl FileObject {
+    /// A file object read from where it is, `block` bytes asked at a time.
+    pub(crate) fn new(file: Py<PyAny>, block: usize, raised: Raised) -> FileObject {
+        FileObject { file, block, pending: Vec::new(), at: 0, raised }
+    }
+
+    /// The I/O error of the file object's exception `err`, which is kept
+    /// to be raised in its place ([`Source::raise`]).
+    fn failed(&self, err: PyErr) -> io::Error {
+        let message = err.to_string();
+        *self.raised.lock().unwrap_or_else(PoisonError::into_inner) = Some(err);
+        io::Error::other(message)
+    }
+}
+
+/// A seekable file object (`seek(offset, whence)` giving the new position,
+/// as Python's files and pyarrow's do): the bytes read ahead are dropped.
+impl Seek for FileObject {
+    fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
+        let (offset, whence) = match to {
+            SeekFrom::Start(offset) => (i128::from(offset), 0),
+            // from where the reader is, not the file object
+            SeekFrom::Current(offset) => (i128::from(offset) - (self.pending.len() - self.at) as i128, 1),
+            SeekFrom::End(offset) => (i128::from(offset), 2),
+        };
+        self.pending.clear();
+        self.at = 0;
+        Python::attach(|py| self.file.bind(py).call_method1("seek", (offset, whence))?.extract::<u64>())
+            .map_err(|err| self.failed(err))
     }
 }
 

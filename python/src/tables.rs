@@ -7,23 +7,26 @@
 //! Ctrl-C stops the building at the next batch (`KeyboardInterrupt`).
 
 use std::fs::File;
-use std::io;
+use std::io::{self, Read, Seek, SeekFrom};
 use std::num::NonZeroUsize;
+use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
 use arrow_array::{RecordBatch, RecordBatchReader};
 use arrow_schema::{ArrowError, SchemaRef};
 use arrow_select::concat::concat_batches;
-use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3_arrow::{PyRecordBatchReader, PyTable};
-use sanfen::pgn::input::Input;
+use sanfen::pgn::input::{Input, InputError};
 use sanfen::pgn::rows::{MoveRowChunks, MoveRowOptions, read_move_rows_input};
 use sanfen::pgn::table::{GameTableChunks, games_schema, moves_batch, moves_schema, read_game_table_input};
 use sanfen::pgn::{Chunker, Location, ReadError, Reader, Visitor, split};
 
-use crate::games::{Raised, Source, input_error, open_source, read_error, read_error_message, threads_arg};
+use crate::games::{
+    BLOCK, FileObject, Raised, Source, input_error, open_source, read_error, read_error_message, threads_arg,
+};
 
 /// The rows of a games table's record batch, at most.
 const GAME_BATCH: usize = 1 << 14;
@@ -356,35 +359,104 @@ fn schema_of(kind: &str, fen: bool, variations: bool) -> PyResult<SchemaRef> {
     }
 }
 
-/// _byte_ranges(path, parts)
-/// --
-///
-/// The byte ranges `(start, end)` of `parts` parts of the uncompressed PGN
-/// file at `path`, each starting at a game boundary (as `sanfen split
-/// --ranges`): for `sanfen.spark`.
-#[pyfunction]
-pub fn _byte_ranges(py: Python<'_>, path: PathBuf, parts: usize) -> PyResult<Vec<(u64, u64)>> {
-    let parts = NonZeroUsize::new(parts).ok_or_else(|| PyValueError::new_err("parts must be at least 1"))?;
-    let name = path.display().to_string();
-    py.detach(|| {
-        let mut file = File::open(&path)?;
-        split::ranges(&mut file, parts)
-    })
-    .map(|ranges| ranges.into_iter().map(|range| (range.start, range.end)).collect())
-    .map_err(|err| PyOSError::new_err(format!("{name}: {err}")))
+/// The bytes asked at a time of a file object a range or a whole file is
+/// read from: a remote store's file (`pyarrow.fs`) makes a request of each
+/// read.
+const RANGE_BLOCK: usize = 4 << 20;
+
+/// A file `sanfen.spark` reads: a path, or a seekable binary file object
+/// (a file of a remote store opened by `pyarrow.fs`, say).
+enum RangeFile {
+    Path(PathBuf),
+    Object(FileObject),
 }
 
-/// _range_counts(path, start, end)
+impl RangeFile {
+    /// `source` and the name its errors carry: `name`, else the path as
+    /// given (`<stream>` for an object, read `block` bytes at a time).
+    fn of(
+        source: &Bound<'_, PyAny>,
+        name: Option<String>,
+        block: usize,
+        raised: &Raised,
+    ) -> PyResult<(RangeFile, String)> {
+        if source.hasattr("read")? {
+            let file = RangeFile::Object(FileObject::new(source.clone().unbind(), block, raised.clone()));
+            return Ok((file, name.unwrap_or_else(|| "<stream>".to_owned())));
+        }
+        let path: PathBuf = source.extract().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "expected a path (str or os.PathLike) or a seekable binary file object, not {}",
+                source.get_type().name().map_or_else(|_| "?".to_owned(), |name| name.to_string())
+            ))
+        })?;
+        let name = name.unwrap_or_else(|| path.display().to_string());
+        Ok((RangeFile::Path(path), name))
+    }
+
+    /// The bytes `range` of the uncompressed file, the first at `start` (as
+    /// [`Input::open_range`]).
+    fn open_range(self, range: Range<u64>, start: Location) -> Result<Input, InputError> {
+        match self {
+            RangeFile::Path(path) => Input::open_range(&path, range, start),
+            RangeFile::Object(mut file) => {
+                file.seek(SeekFrom::Start(range.start))
+                    .map_err(|err| InputError { kind: err.kind(), message: err.to_string() })?;
+                let size = range.end.saturating_sub(range.start);
+                Ok(Input::of_range(file.take(size), size, start))
+            }
+        }
+    }
+
+    /// The whole file, decompressed when its first bytes say so.
+    fn open(self) -> Result<Input, InputError> {
+        match self {
+            RangeFile::Path(path) => Input::open(&path),
+            RangeFile::Object(file) => Input::from_reader(file, None),
+        }
+    }
+}
+
+/// _byte_ranges(source, parts, name=None)
 /// --
 ///
-/// The games and the line ends in the bytes `start..end` of the
-/// uncompressed PGN file at `path` (a range of `_byte_ranges`): what the
-/// ranges after it are numbered after.
+/// The byte ranges `(start, end)` of `parts` parts of an uncompressed PGN
+/// file, each starting at a game boundary (as `sanfen split --ranges`):
+/// for `sanfen.spark`. `source`: a path or a seekable binary file object;
+/// `name`: the file's name in errors.
 #[pyfunction]
-pub fn _range_counts(py: Python<'_>, path: PathBuf, start: u64, end: u64) -> PyResult<(u64, u64)> {
-    let name = path.display().to_string();
+#[pyo3(signature = (source, parts, name=None))]
+pub fn _byte_ranges(source: &Bound<'_, PyAny>, parts: usize, name: Option<String>) -> PyResult<Vec<(u64, u64)>> {
+    let parts = NonZeroUsize::new(parts).ok_or_else(|| PyValueError::new_err("parts must be at least 1"))?;
+    let raised = Raised::default();
+    // (small reads: the ranges' starts are looked for near their offsets)
+    let (file, name) = RangeFile::of(source, name, BLOCK, &raised)?;
+    source
+        .py()
+        .detach(|| match file {
+            RangeFile::Path(path) => split::ranges(&mut File::open(&path)?, parts),
+            RangeFile::Object(mut file) => split::ranges(&mut file, parts),
+        })
+        .map(|ranges| ranges.into_iter().map(|range| (range.start, range.end)).collect())
+        .map_err(|err| Source::raise(&raised, PyOSError::new_err(format!("{name}: {err}"))))
+}
+
+/// _range_counts(source, start, end, name=None)
+/// --
+///
+/// The games and the line ends in the bytes `start..end` of an
+/// uncompressed PGN file (a range of `_byte_ranges`; `source` and `name`
+/// as there): what the ranges after it are numbered after.
+#[pyfunction]
+#[pyo3(signature = (source, start, end, name=None))]
+pub fn _range_counts(source: &Bound<'_, PyAny>, start: u64, end: u64, name: Option<String>) -> PyResult<(u64, u64)> {
+    let raised = Raised::default();
+    let (file, name) = RangeFile::of(source, name, RANGE_BLOCK, &raised)?;
     let at = Location { line: 1, column: 1, offset: start };
-    let input = Input::open_range(&path, start..end, at).map_err(|err| input_error(&err, &name))?;
+    let py = source.py();
+    let input = py
+        .detach(|| file.open_range(start..end, at))
+        .map_err(|err| Source::raise(&raised, input_error(&err, &name)))?;
     py.detach(|| -> io::Result<(u64, u64)> {
         let mut chunker = Chunker::new(input.reader).starting_at(input.start);
         let (mut games, mut lines) = (0, 0);
@@ -404,7 +476,7 @@ pub fn _range_counts(py: Python<'_>, path: PathBuf, start: u64, end: u64) -> PyR
         }
         Ok((games, lines))
     })
-    .map_err(|err| PyOSError::new_err(format!("{name}: {err}")))
+    .map_err(|err| Source::raise(&raised, PyOSError::new_err(format!("{name}: {err}"))))
 }
 
 /// A visitor that only sees games go by.
@@ -416,22 +488,23 @@ impl Visitor for Count {
     fn end_game(&mut self, _at: Location) {}
 }
 
-/// _range_batches(path, start, end, table, fen, variations, first_game, first_line, name)
+/// _range_batches(source, start, end, table, fen, variations, first_game, first_line, name)
 /// --
 ///
 /// The games or moves table (`table`: "games" or "moves") of the bytes
-/// `start..end` of the uncompressed PGN file at `path`, a range that
-/// starts at a game boundary on line `first_line`, its games numbered from
-/// `first_game`, the `file` column `name`: for `sanfen.spark`. Compressed
-/// files are read whole (`start` 0, `end` None). A stream of record
-/// batches (`__arrow_c_stream__`), read as they are asked for: the rows of
-/// a batch or two are held at a time, however large the file. A read error
-/// ends the stream with an error that names the file.
+/// `start..end` of an uncompressed PGN file (`source`: a path or a
+/// seekable binary file object), a range that starts at a game boundary on
+/// line `first_line`, its games numbered from `first_game`, the `file`
+/// column `name`: for `sanfen.spark`. Compressed files are read whole
+/// (`start` 0, `end` None; a file object from where it is). A stream of
+/// record batches (`__arrow_c_stream__`), read as they are asked for: the
+/// rows of a batch or two are held at a time, however large the file. A
+/// read error ends the stream with an error that names the file.
 #[pyfunction]
-#[pyo3(signature = (path, start, end, table, fen, variations, first_game, first_line, name))]
+#[pyo3(signature = (source, start, end, table, fen, variations, first_game, first_line, name))]
 #[allow(clippy::too_many_arguments)]
 pub fn _range_batches(
-    path: PathBuf,
+    source: &Bound<'_, PyAny>,
     start: u64,
     end: Option<u64>,
     table: &str,
@@ -443,16 +516,20 @@ pub fn _range_batches(
 ) -> PyResult<PyRecordBatchReader> {
     // a table it has not: an error before the file is opened
     schema_of(table, fen, variations)?;
-    let display = path.display().to_string();
-    let input = match end {
-        None => Input::open(&path),
-        Some(end) => Input::open_range(&path, start..end, Location { line: first_line, column: 1, offset: start }),
-    }
-    .map_err(|err| input_error(&err, &display))?;
+    let raised = Raised::default();
+    let (file, display) = RangeFile::of(source, None, RANGE_BLOCK, &raised)?;
+    let display = if matches!(file, RangeFile::Object(_)) { name.clone() } else { display };
+    let input = source
+        .py()
+        .detach(|| match end {
+            None => file.open(),
+            Some(end) => file.open_range(start..end, Location { line: first_line, column: 1, offset: start }),
+        })
+        .map_err(|err| Source::raise(&raised, input_error(&err, &display)))?;
     if let Some(reason) = &input.not_text {
         return Err(PyValueError::new_err(format!("{display}: not PGN text: {reason}")));
     }
-    let source = Source { input, name, raised: Raised::default() };
+    let source = Source { input, name, raised };
     let before = first_game.saturating_sub(1);
     let stream: Box<dyn RecordBatchReader + Send> = if table == "games" {
         Box::new(Stream(game_batches(source, 1, before)?.0))

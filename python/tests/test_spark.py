@@ -5,10 +5,12 @@ for row, what `sanfen export` writes.
 Spark needs Java and pyspark: without them this module is skipped, unless
 SANFEN_REQUIRE_SPARK=1 (CI sets it), when it fails."""
 
+import io
 import os
 import shutil
 import subprocess
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from conftest import ROOT, sanfen_binary, zstd_file
@@ -156,3 +158,109 @@ def test_a_file_that_cannot_be_read_fails_the_job_naming_it(spark, tmp_path):
             frame.collect()
         assert f"{cut}: read failed at byte " in str(error.value)
         assert "of the zstd stream, decompressed: incomplete frame" in str(error.value)
+
+
+def test_a_uri_and_a_pyarrow_file_system_are_read_as_a_path_is(spark, pgn_folder):
+    """Files read through pyarrow.fs (a `file://` URI; a file system given),
+    as a remote store's are: the same rows as the paths', each file named
+    as it was given."""
+    from pyarrow import fs as pafs
+
+    by_path = spark_rows(sanfen.spark.read_pgn(spark, str(pgn_folder), table="moves", range_size=400_000))
+    assert len(by_path) > 1000
+    uri = pgn_folder.as_uri()
+    store = pafs.SubTreeFileSystem(str(pgn_folder.parent), pafs.LocalFileSystem())
+    for paths, filesystem, prefix in [
+        (uri, None, uri),
+        ([f"{uri}/a-plain.pgn", f"{uri}/b-compressed.pgn.zst"], None, uri),
+        (pgn_folder.name, store, pgn_folder.name),
+    ]:
+        frame = sanfen.spark.read_pgn(spark, paths, table="moves", range_size=400_000, filesystem=filesystem)
+        got = spark_rows(frame)
+        assert sorted({r["file"] for r in got}) == [f"{prefix}/a-plain.pgn", f"{prefix}/b-compressed.pgn.zst"]
+        for row in got:
+            row["file"] = str(pgn_folder / row["file"].rsplit("/", 1)[1])
+        assert sorted(got, key=key) == sorted(by_path, key=key)
+
+
+def test_hadoop_scheme_names_are_pyarrow_s():
+    assert sanfen.spark._pyarrow_uri("s3a://bucket/lichess/") == "s3://bucket/lichess/"
+    assert sanfen.spark._pyarrow_uri("S3N://bucket/x.pgn") == "s3://bucket/x.pgn"
+    assert sanfen.spark._pyarrow_uri("gs://bucket/x.pgn") == "gs://bucket/x.pgn"
+    assert sanfen.spark._URI.match("hdfs://namenode:8020/pgn") and not sanfen.spark._URI.match("C:\\pgn")
+
+
+def test_a_missing_uri_is_not_found(spark, tmp_path):
+    with pytest.raises(FileNotFoundError):
+        sanfen.spark.read_pgn(spark, (tmp_path / "missing.pgn").as_uri())
+
+
+def test_ranges_of_a_file_object_are_those_of_its_path(pgn_folder):
+    """The native readers of `sanfen.spark` take a seekable file object (a
+    pyarrow file of a remote store) as they take a path."""
+    from pyarrow import fs as pafs
+
+    path = pgn_folder / "a-plain.pgn"
+    local = pafs.LocalFileSystem()
+    for parts in (1, 3, 8):
+        expected = sanfen._sanfen._byte_ranges(str(path), parts)
+        with open(path, "rb") as handle:
+            assert sanfen._sanfen._byte_ranges(handle, parts) == expected
+        with local.open_input_file(str(path)) as handle:
+            assert sanfen._sanfen._byte_ranges(handle, parts, "x") == expected
+    ranges = sanfen._sanfen._byte_ranges(str(path), 3)
+    for start, end in ranges:
+        with local.open_input_file(str(path)) as handle:
+            counts = sanfen._sanfen._range_counts(handle, start, end, "x")
+        assert counts == sanfen._sanfen._range_counts(str(path), start, end)
+    # the second range, numbered after the first: the same rows from either
+    games, lines = sanfen._sanfen._range_counts(str(path), *ranges[0])
+    (start, end) = ranges[1]
+    args = (start, end, "moves", False, False, games + 1, lines + 1, "name")
+    expected = pa.table(sanfen._sanfen._range_batches(str(path), *args))
+    with local.open_input_file(str(path)) as handle:
+        got = pa.table(sanfen._sanfen._range_batches(handle, *args))
+    assert got.num_rows > 100 and got.equals(expected)
+    assert got.column("game")[0].as_py() == games + 1
+    # a compressed file, whole, from a stream
+    zst = pgn_folder / "b-compressed.pgn.zst"
+    args = (0, None, "games", False, False, 1, 1, "name")
+    expected = pa.table(sanfen._sanfen._range_batches(str(zst), *args))
+    with local.open_input_stream(str(zst), compression=None) as handle:
+        got = pa.table(sanfen._sanfen._range_batches(handle, *args))
+    assert got.num_rows == expected.num_rows > 5 and got.equals(expected)
+
+
+def test_a_file_object_s_errors_come_through(pgn_folder):
+    path = pgn_folder / "a-plain.pgn"
+
+    class Failing(io.BytesIO):
+        """Gives 64 KB at a time, then fails past 100 KB."""
+
+        def read(self, n=-1):
+            if self.tell() > 100_000:
+                raise ConnectionError("the store went away")
+            return super().read(min(n, 1 << 16))
+
+    with pytest.raises(ConnectionError, match="the store went away"):
+        sanfen._sanfen._byte_ranges(Failing(path.read_bytes()), 8)
+    with pytest.raises(ConnectionError, match="the store went away"):
+        sanfen._sanfen._range_counts(Failing(path.read_bytes()), 0, path.stat().st_size)
+    # in a task's stream: an error that names the file and says why
+    size = path.stat().st_size
+    stream = sanfen._sanfen._range_batches(Failing(path.read_bytes()), 0, size, "games", False, False, 1, 1, "s3://b/x")
+    with pytest.raises(OSError, match="s3://b/x: read failed at byte 131072: ConnectionError: the store went away"):
+        pa.table(stream)
+    # a stream that cannot seek: the error of its seek
+    with pytest.raises(io.UnsupportedOperation):
+        sanfen._sanfen._byte_ranges(NoSeek(path.read_bytes()), 2)
+    with pytest.raises(TypeError, match="seekable binary file object"):
+        sanfen._sanfen._byte_ranges(42, 2)
+
+
+class NoSeek(io.BytesIO):
+    def seekable(self):
+        return False
+
+    def seek(self, *args):
+        raise io.UnsupportedOperation("seek")

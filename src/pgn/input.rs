@@ -304,9 +304,19 @@ impl Input {
         }
         file.seek(SeekFrom::Start(range.start)).map_err(|err| InputError::from_io(&err))?;
         let size = range.end.saturating_sub(range.start);
-        let reader = Peeked::new(file.take(size), SAMPLE);
+        Ok(Input::of_range(file.take(size), size, start))
+    }
+
+    /// A byte range of an uncompressed file, read by `reader` (which gives
+    /// the range's `size` bytes, then ends), whose first byte is at `start`
+    /// in the file, as [`Input::open_range`] reads one: for a file that is
+    /// not on a file system sanfen opens (a remote store read through an
+    /// object). The bytes are taken as they are: no compression is
+    /// recognised in a range.
+    pub fn of_range(reader: impl Read + Send + 'static, size: u64, start: Location) -> Input {
+        let reader = Peeked::new(reader, SAMPLE);
         let not_text = NotText::of_start(&reader.head);
-        Ok(Input { reader: Box::new(reader), size: Some(size), compression: None, not_text, start })
+        Input { reader: Box::new(reader), size: Some(size), compression: None, not_text, start }
     }
 }
 
