@@ -36,6 +36,7 @@ an endpoint, keys).
 import math
 import os
 import re
+import urllib.parse
 
 from sanfen import _sanfen
 
@@ -173,7 +174,7 @@ def _files(paths, filesystem=None):
 
             store, path = pafs.FileSystem.from_uri(_pyarrow_uri(given))
             filesystems.append(store)
-            files.extend(_files_in(store, len(filesystems) - 1, path, given))
+            files.extend(_files_in(store, len(filesystems) - 1, path, _shown_uri(given)))
         elif os.path.isdir(given):
             names = sorted(n for n in os.listdir(given) if n.lower().endswith(PGN_ENDINGS))
             for name in names:
@@ -193,10 +194,18 @@ def _pyarrow_uri(uri):
     return f"{_SCHEMES.get(scheme.lower(), scheme)}://{rest}"
 
 
+def _shown_uri(uri):
+    """`uri` as the `file` column shows it: without its user information
+    and its query, which may hold keys (``s3://KEY:SECRET@bucket/x.pgn``,
+    ``?secret_key=...``) and settings."""
+    parts = urllib.parse.urlsplit(uri)
+    return f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}{parts.path}"
+
+
 def _files_in(store, index, path, given):
     """The files of `path` in the pyarrow file system `store` (a folder's
-    PGN files in name order), as `_files` gives them; `given`: the path
-    or URI as given, which names them."""
+    PGN files in name order), as `_files` gives them; `given`: the path or
+    URI (as shown), which names them."""
     from pyarrow import fs as pafs
 
     info = store.get_file_info(path)

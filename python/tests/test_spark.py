@@ -183,6 +183,63 @@ def test_a_uri_and_a_pyarrow_file_system_are_read_as_a_path_is(spark, pgn_folder
         assert sorted(got, key=key) == sorted(by_path, key=key)
 
 
+@pytest.fixture(scope="module")
+def s3_store(pgn_folder):
+    """An S3 store on this machine (moto's server) holding the folder's two
+    PGN files in `pgn/lichess/`: its endpoint (`host:port`)."""
+    try:
+        import boto3
+        from moto.server import ThreadedMotoServer
+    except ImportError:
+        if REQUIRED:
+            raise
+        pytest.skip("moto and boto3 are not installed")
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    host, port = server.get_host_and_port()
+    client = boto3.client(
+        "s3",
+        endpoint_url=f"http://{host}:{port}",
+        aws_access_key_id="KEY",
+        aws_secret_access_key="SECRET",
+        region_name="us-east-1",
+    )
+    client.create_bucket(Bucket="pgn")
+    for name in ("a-plain.pgn", "b-compressed.pgn.zst"):
+        client.put_object(Bucket="pgn", Key=f"lichess/{name}", Body=(pgn_folder / name).read_bytes())
+    client.put_object(Bucket="pgn", Key="lichess/notes.txt", Body=b"not PGN")
+    yield f"{host}:{port}"
+    server.stop()
+
+
+def test_an_s3_store_is_read_as_a_path_is(spark, pgn_folder, s3_store):
+    """Over S3's protocol (ranged reads of objects, folders that are
+    prefixes), by URI (the keys in it, as pyarrow takes them) and by a
+    pyarrow file system: the rows of the paths; no key in the `file`
+    column."""
+    from pyarrow import fs as pafs
+
+    by_path = spark_rows(sanfen.spark.read_pgn(spark, str(pgn_folder), table="games", range_size=400_000))
+    settings = f"endpoint_override={s3_store}&scheme=http&region=us-east-1"
+    store = pafs.S3FileSystem(
+        access_key="KEY", secret_key="SECRET", endpoint_override=s3_store, scheme="http", region="us-east-1"
+    )
+    for paths, filesystem, prefix in [
+        (f"s3a://KEY:SECRET@pgn/lichess/?{settings}", None, "s3a://pgn/lichess"),
+        ("pgn/lichess", store, "pgn/lichess"),
+    ]:
+        frame = sanfen.spark.read_pgn(spark, paths, table="games", range_size=400_000, filesystem=filesystem)
+        got = spark_rows(frame)
+        assert sorted({r["file"] for r in got}) == [f"{prefix}/a-plain.pgn", f"{prefix}/b-compressed.pgn.zst"]
+        for row in got:
+            row["file"] = str(pgn_folder / row["file"].rsplit("/", 1)[1])
+        assert sorted(got, key=key) == sorted(by_path, key=key)
+    # a missing key: not found, named without the keys
+    with pytest.raises(FileNotFoundError) as missing:
+        sanfen.spark.read_pgn(spark, f"s3://KEY:SECRET@pgn/lichess/gone.pgn?{settings}")
+    assert missing.value.filename == "s3://pgn/lichess/gone.pgn"
+
+
 def test_hadoop_scheme_names_are_pyarrow_s():
     assert sanfen.spark._pyarrow_uri("s3a://bucket/lichess/") == "s3://bucket/lichess/"
     assert sanfen.spark._pyarrow_uri("S3N://bucket/x.pgn") == "s3://bucket/x.pgn"
