@@ -55,17 +55,20 @@ def read_pgn(spark, paths, table="games", fen=False, variations=False, range_siz
 
     ``paths``: a path or URI, or a list of them; a folder stands for the
     files in it whose names end in ``.pgn`` (or ``.pgn.gz``, ``.pgn.zst``,
-    ``.pgn.bz2``), in name order. ``fen`` and ``variations`` are options
+    ``.pgn.bz2``), in name order; a pattern (``*``, ``?`` and ``[...]``
+    within names, as Spark and a shell match them: ``2024-*.pgn.zst``) for
+    what it matches, in path order. ``fen`` and ``variations`` are options
     of the moves table (the position after each move; the variations'
     moves, with their line's ``path``). ``range_size``: the bytes of an
     uncompressed file each task reads, about. ``filesystem``: a
     ``pyarrow.fs.FileSystem`` the paths are in (then not URIs), for a store
     whose settings a URI cannot say; it is sent to the executors.
 
-    Raises ``FileNotFoundError`` for a path that does not exist and
-    ``ValueError`` for a bad option. A file that cannot be read (not PGN,
-    a broken compressed stream) fails the Spark job with the file's name in
-    the error.
+    Raises ``FileNotFoundError`` for a path that does not exist (a pattern
+    that matches nothing) and ``ValueError`` for a bad option. A file that
+    cannot be read (not PGN, a broken compressed stream, one cut short
+    since this call found its ranges) fails the Spark job with the file's
+    name in the error.
     """
     if table not in ("games", "moves"):
         raise ValueError(f'table must be "games" or "moves", not {table!r}')
@@ -159,8 +162,9 @@ def _files(paths, filesystem=None):
     """The file systems the files of `paths` are in, and the files: each
     its file system (an index in the list, -1 for the operating system's),
     its path there, its name as shown (the path or URI given, a folder's
-    files under it) and its size. Folders are expanded, their PGN files in
-    name order."""
+    files or a pattern's matches in its place) and its size."""
+    from pyarrow import fs as pafs
+
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     filesystems = [] if filesystem is None else [filesystem]
@@ -170,21 +174,12 @@ def _files(paths, filesystem=None):
         if filesystem is not None:
             files.extend(_files_in(filesystem, 0, given, given))
         elif _URI.match(given):
-            from pyarrow import fs as pafs
-
             store, path = pafs.FileSystem.from_uri(_pyarrow_uri(given))
             filesystems.append(store)
             files.extend(_files_in(store, len(filesystems) - 1, path, _shown_uri(given)))
-        elif os.path.isdir(given):
-            names = sorted(n for n in os.listdir(given) if n.lower().endswith(PGN_ENDINGS))
-            for name in names:
-                path = os.path.join(given, name)
-                if os.path.isfile(path):
-                    files.append((-1, path, path, os.path.getsize(path)))
-        elif os.path.exists(given):
-            files.append((-1, given, given, os.path.getsize(given)))
         else:
-            raise FileNotFoundError(2, "No such file or directory", given)
+            # listed as pyarrow lists, read by the operating system's calls
+            files.extend(_files_in(pafs.LocalFileSystem(), -1, given, given))
     return filesystems, files
 
 
@@ -202,23 +197,76 @@ def _shown_uri(uri):
     return f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}{parts.path}"
 
 
-def _files_in(store, index, path, given):
-    """The files of `path` in the pyarrow file system `store` (a folder's
-    PGN files in name order), as `_files` gives them; `given`: the path or
-    URI (as shown), which names them."""
+#: A wildcard of a path's pattern (``*``, ``?``, ``[...]``).
+_WILDCARD = re.compile(r"[*?[]")
+
+
+def _files_in(store, index, path, shown):
+    """The files of `path` in the pyarrow file system `store`, as `_files`
+    gives them: a folder's PGN files (their names ending in ``.pgn``,
+    ``.pgn.zst``...) in name order; a pattern's matches (each a file or a
+    folder) in path order, as Spark and a shell match them (``*`` and
+    ``?`` within a name, ``[...]``), when no file has the pattern's own
+    name. `shown`: the path or URI as shown, which names them (its end,
+    the pattern, replaced by what matched)."""
     from pyarrow import fs as pafs
 
     info = store.get_file_info(path)
+    if info.type == pafs.FileType.NotFound and _WILDCARD.search(path):
+        files = []
+        for match, info in _matches(store, path):
+            files.extend(_files_in(store, index, match, _renamed(shown, path, match)))
+        if files:
+            return files
     if info.type == pafs.FileType.NotFound:
-        raise FileNotFoundError(2, "No such file or directory", given)
+        raise FileNotFoundError(2, "No such file or directory", shown)
     if info.type != pafs.FileType.Directory:
-        return [(index, path, given, info.size)]
+        return [(index, path, shown, info.size)]
     found = store.get_file_info(pafs.FileSelector(path))
     found = sorted(
         (f for f in found if f.type == pafs.FileType.File and f.base_name.lower().endswith(PGN_ENDINGS)),
         key=lambda f: f.base_name,
     )
-    return [(index, f.path, f"{given.rstrip('/')}/{f.base_name}", f.size) for f in found]
+    return [(index, f.path, f"{shown.rstrip('/')}/{f.base_name}", f.size) for f in found]
+
+
+def _matches(store, pattern):
+    """The paths in `store` that `pattern` matches, name by name (a name
+    with wildcards matched against the names in its folder), with their
+    information, in path order."""
+    import fnmatch
+    import glob
+
+    from pyarrow import fs as pafs
+
+    if isinstance(store, pafs.LocalFileSystem):
+        # (relative patterns, the current folder: as a shell matches them)
+        return [(path, store.get_file_info(path)) for path in sorted(glob.glob(pattern))]
+    names = pattern.split("/")
+    # the folder the pattern's first wildcard is in
+    first = next(i for i, name in enumerate(names) if _WILDCARD.search(name))
+    found = [("/".join(names[:first]), None)]
+    for name in names[first:]:
+        if not _WILDCARD.search(name):
+            found = [(f"{path}/{name}" if path else name, None) for path, _ in found]
+            continue
+        matched = []
+        for folder, _ in found:
+            listed = store.get_file_info(pafs.FileSelector(folder, allow_not_found=True))
+            matched.extend((f.path, f) for f in listed if fnmatch.fnmatchcase(f.base_name, name))
+        found = matched
+    found = [(path, info or store.get_file_info(path)) for path, info in found]
+    return sorted(((path, info) for path, info in found if info.type != pafs.FileType.NotFound), key=lambda m: m[0])
+
+
+def _renamed(shown, pattern, match):
+    """The name of `match`, a path that `pattern` matched: `shown` (which
+    ends as `pattern` does) with the pattern's names from its first
+    wildcard replaced by the match's."""
+    names = pattern.split("/")
+    first = next(i for i, name in enumerate(names) if _WILDCARD.search(name))
+    kept = shown.split("/")[: len(shown.split("/")) - (len(names) - first)]
+    return "/".join(kept + match.split("/")[first:])
 
 
 def _opened(filesystems, fs, path, whole=False):

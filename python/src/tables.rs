@@ -7,7 +7,7 @@
 //! Ctrl-C stops the building at the next batch (`KeyboardInterrupt`).
 
 use std::fs::File;
-use std::io::{self, Read, Seek, SeekFrom};
+use std::io::{self, Seek, SeekFrom};
 use std::num::NonZeroUsize;
 use std::ops::Range;
 use std::path::PathBuf;
@@ -402,8 +402,7 @@ impl RangeFile {
             RangeFile::Object(mut file) => {
                 file.seek(SeekFrom::Start(range.start))
                     .map_err(|err| InputError { kind: err.kind(), message: err.to_string() })?;
-                let size = range.end.saturating_sub(range.start);
-                Ok(Input::of_range(file.take(size), size, start))
+                Ok(Input::of_range(file, range, start))
             }
         }
     }

@@ -321,3 +321,67 @@ class NoSeek(io.BytesIO):
 
     def seek(self, *args):
         raise io.UnsupportedOperation("seek")
+
+
+def test_a_file_cut_short_after_planning_fails_the_job(spark, tmp_path):
+    """The ranges are found when read_pgn is called, and read when the job
+    runs: a file cut short between the two fails the job naming it, rather
+    than giving fewer games."""
+    path = tmp_path / "a-plain.pgn"
+    shutil.copy(PLAIN, path)
+    size = path.stat().st_size
+    frame = sanfen.spark.read_pgn(spark, str(path), table="games", range_size=size // 3)
+    with open(path, "r+b") as handle:
+        handle.truncate(size - 1000)
+    with pytest.raises(Exception) as error:
+        frame.collect()
+    assert f"{path}: read failed at byte " in str(error.value)
+    assert f"the file ends at byte {size - 1000}, before the end of its range " in str(error.value)
+
+
+def test_patterns_are_matched_as_spark_matches_them(pgn_folder, s3_store, monkeypatch):
+    """`*`, `?` and `[...]` in a path or URI: its matches (files, or folders
+    for their PGN files) in path order, named as matched; a file whose own
+    name is the pattern is that file; no match is not found."""
+    plain, compressed = pgn_folder / "a-plain.pgn", pgn_folder / "b-compressed.pgn.zst"
+    sizes = {plain.name: plain.stat().st_size, compressed.name: compressed.stat().st_size}
+
+    def files(paths, **options):
+        return [(name, size) for _, _, name, size in sanfen.spark._files(paths, **options)[1]]
+
+    both = [(str(plain), sizes[plain.name]), (str(compressed), sizes[compressed.name])]
+    assert files(f"{pgn_folder}/*.pgn*") == both
+    assert files(f"{pgn_folder}/[ab]-?????*") == both
+    # (notes.txt matched by name: a file named is read, whatever its name)
+    assert [name for name, _ in files(f"{pgn_folder}/*")] == [str(plain), str(compressed), str(pgn_folder / "notes.txt")]
+    # a folder matched: its PGN files
+    assert files(f"{pgn_folder.parent}/{pgn_folder.name[:-1]}?") == both
+    monkeypatch.chdir(pgn_folder.parent)
+    assert files(f"{pgn_folder.name}/*.zst") == [(f"{pgn_folder.name}/b-compressed.pgn.zst", sizes[compressed.name])]
+    with pytest.raises(FileNotFoundError) as missing:
+        files(f"{pgn_folder}/*.pgn.gz")
+    assert missing.value.filename == f"{pgn_folder}/*.pgn.gz"
+    # a file named as the pattern is that file
+    literal = pgn_folder.parent / "odd[1].pgn"
+    shutil.copy(plain, literal)
+    assert files(str(literal)) == [(str(literal), sizes[plain.name])]
+    literal.unlink()
+    # in a store, a wildcard in a folder's name too
+    settings = f"endpoint_override={s3_store}&scheme=http&region=us-east-1"
+    assert files(f"s3://KEY:SECRET@pgn/lichess/*.pgn?{settings}") == [("s3://pgn/lichess/a-plain.pgn", sizes[plain.name])]
+    assert files(f"s3://KEY:SECRET@pgn/li*/b-*?{settings}") == [
+        ("s3://pgn/lichess/b-compressed.pgn.zst", sizes[compressed.name])
+    ]
+    assert files(f"s3a://KEY:SECRET@pgn/*?{settings}") == [
+        ("s3a://pgn/lichess/a-plain.pgn", sizes[plain.name]),
+        ("s3a://pgn/lichess/b-compressed.pgn.zst", sizes[compressed.name]),
+    ]
+    with pytest.raises(FileNotFoundError) as missing:
+        files(f"s3://KEY:SECRET@pgn/*/*.pgn.bz2?{settings}")
+    assert missing.value.filename == "s3://pgn/*/*.pgn.bz2"
+
+
+def test_a_pattern_is_read_as_its_files_are(spark, pgn_folder):
+    frame = sanfen.spark.read_pgn(spark, f"{pgn_folder}/*.pgn*", table="games", range_size=400_000)
+    by_folder = sanfen.spark.read_pgn(spark, str(pgn_folder), table="games", range_size=400_000)
+    assert sorted(spark_rows(frame), key=key) == sorted(spark_rows(by_folder), key=key)

@@ -303,20 +303,56 @@ impl Input {
             });
         }
         file.seek(SeekFrom::Start(range.start)).map_err(|err| InputError::from_io(&err))?;
-        let size = range.end.saturating_sub(range.start);
-        Ok(Input::of_range(file.take(size), size, start))
+        Ok(Input::of_range(file, range, start))
     }
 
-    /// A byte range of an uncompressed file, read by `reader` (which gives
-    /// the range's `size` bytes, then ends), whose first byte is at `start`
-    /// in the file, as [`Input::open_range`] reads one: for a file that is
-    /// not on a file system sanfen opens (a remote store read through an
-    /// object). The bytes are taken as they are: no compression is
-    /// recognised in a range.
-    pub fn of_range(reader: impl Read + Send + 'static, size: u64, start: Location) -> Input {
-        let reader = Peeked::new(reader, SAMPLE);
+    /// The bytes `range` of an uncompressed file, read by `reader` from
+    /// `range.start` on (it is there already), the first at `start` in the
+    /// file, as [`Input::open_range`] reads one: for a file that is not on
+    /// a file system sanfen opens (a remote store read through an object).
+    /// The bytes are taken as they are: no compression is recognised in a
+    /// range. A file that ends before the range does (cut short since its
+    /// ranges were found) is a read error ([`io::ErrorKind::UnexpectedEof`]),
+    /// not a range with fewer games.
+    pub fn of_range(reader: impl Read + Send + 'static, range: Range<u64>, start: Location) -> Input {
+        let size = range.end.saturating_sub(range.start);
+        let reader = Peeked::new(WholeRange { inner: reader, range, read: 0 }, SAMPLE);
         let not_text = NotText::of_start(&reader.head);
         Input { reader: Box::new(reader), size: Some(size), compression: None, not_text, start }
+    }
+}
+
+/// A reader of a file's bytes `range`, from its start: it ends at the
+/// range's end, and fails if the file ends first.
+struct WholeRange<R> {
+    inner: R,
+    range: Range<u64>,
+    /// The bytes read so far.
+    read: u64,
+}
+
+impl<R: Read> Read for WholeRange<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let left = self.range.end.saturating_sub(self.range.start) - self.read;
+        if left == 0 || buf.is_empty() {
+            return Ok(0);
+        }
+        let want = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
+        let n = self.inner.read(&mut buf[..want])?;
+        if n == 0 {
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                format!(
+                    "the file ends at byte {}, before the end of its range {}..{}: it was cut short since its ranges \
+                     were found",
+                    self.range.start + self.read,
+                    self.range.start,
+                    self.range.end
+                ),
+            ));
+        }
+        self.read += n as u64;
+        Ok(n)
     }
 }
 
@@ -407,6 +443,38 @@ impl<R: Read> Read for Peeked<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_range_is_read_whole_or_fails() {
+        use std::io::Cursor;
+        let file: Vec<u8> = (0..100).collect();
+        let at = Location { line: 1, column: 1, offset: 10 };
+        let mut cursor = Cursor::new(file.clone());
+        cursor.set_position(10);
+        let mut read = Vec::new();
+        Input::of_range(cursor, 10..50, at).reader.read_to_end(&mut read).unwrap();
+        assert_eq!(read, &file[10..50]);
+        // the file ends at 100, before the range's end: an error, after
+        // the bytes there were
+        let mut cursor = Cursor::new(file.clone());
+        cursor.set_position(10);
+        let mut reader = Input::of_range(cursor, 10..200, at).reader;
+        let mut read = vec![0; 300];
+        let mut filled = 0;
+        let err = loop {
+            match reader.read(&mut read[filled..]) {
+                Ok(n) => filled += n,
+                Err(err) => break err,
+            }
+        };
+        assert_eq!(&read[..filled], &file[10..]);
+        assert_eq!(err.kind(), io::ErrorKind::UnexpectedEof);
+        assert_eq!(
+            err.to_string(),
+            "the file ends at byte 100, before the end of its range 10..200: it was cut short since its ranges were \
+             found"
+        );
+    }
 
     #[test]
     fn magic_bytes_name_the_compression() {
