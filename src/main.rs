@@ -27,7 +27,8 @@ fn main() -> std::process::ExitCode {
         Err(err) => {
             // Help and version go to stdout and succeed; every other clap error
             // (unknown flag, missing subcommand, ...) is a usage error.
-            let _ = err.print();
+            // (an argument's controls shown escaped)
+            let _ = cli::print_args_error(&err);
             return if err.use_stderr() { ExitCode::Failure } else { ExitCode::Valid }.into();
         }
     };

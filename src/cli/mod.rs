@@ -32,6 +32,27 @@ use clap::{Parser, Subcommand};
 pub use error::Error;
 pub use exit_code::ExitCode;
 
+/// Prints an error of the arguments (or the help, the version) as clap
+/// does, but for the characters [`terminal::shown_escaped`] names, which an
+/// argument may bring and clap shows as they are (it drops ESC, not the C1
+/// controls nor the bidirectional ones): then escaped, in plain text.
+///
+/// # Errors
+///
+/// Those of the output.
+pub fn print_args_error(err: &clap::Error) -> std::io::Result<()> {
+    use std::io::Write;
+    let plain = err.render().to_string();
+    if !plain.chars().any(|c| terminal::shown_escaped(c) && !matches!(c, '\n' | '\t')) {
+        return err.print();
+    }
+    let out: Box<dyn Write> =
+        if err.use_stderr() { Box::new(std::io::stderr().lock()) } else { Box::new(std::io::stdout().lock()) };
+    let mut shown = terminal::TerminalText::new(out);
+    shown.write_all(plain.as_bytes())?;
+    shown.finish()
+}
+
 /// Chess notation: check and rewrite FEN and PGN, read SAN, list legal moves.
 ///
 /// With no command: the REPL (`sanfen repl`) on the initial position.

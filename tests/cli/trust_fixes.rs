@@ -403,3 +403,23 @@ fn bidirectional_controls_are_shown_escaped() {
     let output = sanfen(&["fen", "check", fen]).assert().code(1).get_output().clone();
     assert!(String::from_utf8(output.stdout).unwrap().contains("(rank 7 has `\\u{202e}`)"));
 }
+
+/// clap shows an argument's value in its errors as typed, dropping ESC but
+/// not the C1 controls (U+009B is a CSI to many terminals) nor the
+/// bidirectional ones: those are shown escaped.
+#[test]
+fn an_argument_s_controls_are_escaped_in_usage_errors() {
+    sanfen(&["perft", "1\u{202e}"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr("error: invalid value '1\\u{202e}' for '<DEPTH>': invalid digit found in string\n\nFor more information, try '--help'.\n");
+    let output = sanfen(&["moves", "--order", "\u{9b}2J"]).assert().code(2).get_output().clone();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.starts_with("error: invalid value '\\u{9b}2J' for '--order <ORDER>'\n"), "{stderr}");
+    // without one, clap's own text
+    sanfen(&["perft", "1x"])
+        .assert()
+        .code(2)
+        .stderr("error: invalid value '1x' for '<DEPTH>': invalid digit found in string\n\nFor more information, try '--help'.\n");
+}
