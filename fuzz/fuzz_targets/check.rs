@@ -215,6 +215,12 @@ fn chunked(input: &[u8], target: usize, line_by_line: bool) -> Vec<GameReport> {
                 }
                 carried.append(&mut report.findings);
                 report.findings = std::mem::take(&mut carried);
+                // read whole, they would have been the game's first
+                // findings, under its cap
+                if report.findings.len() > MAX_FINDINGS {
+                    report.unlisted += (report.findings.len() - MAX_FINDINGS) as u32;
+                    report.findings.truncate(MAX_FINDINGS);
+                }
                 if clean {
                     // the tags of a game are kept only when it has findings
                     report.white = Some(IDENTITY_UNKNOWN.to_owned());

@@ -62,7 +62,7 @@ use crate::pgn::input::{Input, InputError};
 use crate::pgn::parallel::ChunkWork;
 use crate::pgn::parallel::Ordered;
 use crate::pgn::reader::{Location, RawText, Reader, ResultToken, Skip, SyntaxError, Visitor};
-use crate::pgn::validate::{Finding, GameReport, Options, Validator};
+use crate::pgn::validate::{Finding, GameReport, MAX_FINDINGS, Options, Validator};
 use crate::san::SanPlus;
 use crate::{Color, Move, Position, Uci};
 
@@ -793,7 +793,10 @@ impl Carry {
     }
 }
 
-/// Adds findings about text outside games to a report.
+/// Adds findings about text outside games to a report, as the game's own
+/// validation would have had them (the text before a game is the game's
+/// when the input is read whole): in the order of their places, the first
+/// [`MAX_FINDINGS`] kept and the others counted as unlisted.
 fn add_findings(report: &mut GameReport, findings: Vec<Finding>) {
     for finding in &findings {
         match finding.severity() {
@@ -803,6 +806,11 @@ fn add_findings(report: &mut GameReport, findings: Vec<Finding>) {
     }
     report.findings.extend(findings);
     report.findings.sort_by_key(|finding| finding.at.offset);
+    if report.findings.len() > MAX_FINDINGS {
+        let over = report.findings.len() - MAX_FINDINGS;
+        report.findings.truncate(MAX_FINDINGS);
+        report.unlisted = report.unlisted.saturating_add(u32::try_from(over).unwrap_or(u32::MAX));
+    }
 }
 
 /// Reads the next chunk into `pending` (`buffer`: the last chunk's, to

@@ -1573,6 +1573,29 @@ mod games_as_values {
         Game::from_pgn(pgn).unwrap_or_else(|err| panic!("{pgn:?}: {err}"))
     }
 
+    /// The text before a chunk's first game is that game's, read in chunks
+    /// as read whole: its findings come first and count in the game's cap
+    /// of listed findings. Regression (found by fuzzing `check`): read in
+    /// chunks, a game with a full list got them on top, 1001 listed.
+    #[test]
+    fn findings_before_a_chunk_s_first_game_count_in_its_cap() {
+        // the first game fills a chunk (64 KB), the escape line after it
+        // is the second game's, which has 1500 white null moves without
+        // their move numbers: more findings than are listed
+        let long = format!("[Event \"A\"]\n\n1. e4 {{{}}} *\n\n; between\n", "x".repeat(70_000));
+        let input = format!("{long}[Event \"B\"]\n\n1. e4 e5 {}*\n", "-- ".repeat(3000));
+        let whole = read_games_from_slice(input.as_bytes());
+        let chunked: Vec<Game> = read_games(input.as_bytes()).map(Result::unwrap).collect();
+        assert_eq!(chunked.len(), 2);
+        let (whole, chunked) = (&whole[1].report, &chunked[1].report);
+        let counts =
+            |report: &sanfen::pgn::validate::GameReport| (report.findings.len(), report.unlisted, report.lints);
+        assert_eq!(counts(whole), (1000, 3502, 4502));
+        assert_eq!(counts(chunked), counts(whole));
+        assert!(chunked == whole, "the same findings");
+        assert_eq!(whole.findings[0].kind.code(), "pgn:text-between-games");
+    }
+
     #[test]
     fn tree_of_variations_comments_and_nags() {
         let game = one("[Event \"E\"]\n\n{start} $10 1. e4 {a} (1. d4 {b} d5 (1... Nf6 2. c4) {c} 2. c4) {d} \
