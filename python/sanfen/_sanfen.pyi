@@ -383,6 +383,7 @@ def moves_batches(
 # (each a stream of record batches, read as they are asked for), of a path
 # or a seekable binary file object (a pyarrow.fs file)
 RangeSource = Union[str, "os.PathLike[str]", IO[bytes]]
+_MOST_RANGES: int
 
 def _byte_ranges(source: RangeSource, parts: int, name: Optional[str] = None) -> List[Tuple[int, int]]: ...
 def _range_counts(source: RangeSource, start: int, end: int, name: Optional[str] = None) -> Tuple[int, int]: ...

@@ -60,9 +60,10 @@ def read_pgn(spark, paths, table="games", fen=False, variations=False, range_siz
     what it matches, in path order. ``fen`` and ``variations`` are options
     of the moves table (the position after each move; the variations'
     moves, with their line's ``path``). ``range_size``: the bytes of an
-    uncompressed file each task reads, about. ``filesystem``: a
-    ``pyarrow.fs.FileSystem`` the paths are in (then not URIs), for a store
-    whose settings a URI cannot say; it is sent to the executors.
+    uncompressed file each task reads, about (a file is cut into at most a
+    million ranges). ``filesystem``: a ``pyarrow.fs.FileSystem`` the paths
+    are in (then not URIs), for a store whose settings a URI cannot say;
+    it is sent to the executors.
 
     Raises ``FileNotFoundError`` for a path that does not exist (a pattern
     that matches nothing) and ``ValueError`` for a bad option. A file that
@@ -84,7 +85,8 @@ def read_pgn(spark, paths, table="games", fen=False, variations=False, range_siz
         if _compressed(filesystems, fs, path):
             tasks.append([fs, path, name, 0, -1])
             continue
-        parts = max(1, math.ceil(size / range_size))
+        # (at most a million ranges a file, however small range_size)
+        parts = min(max(1, math.ceil(size / range_size)), _sanfen._MOST_RANGES)
         with _opened(filesystems, fs, path) as source:
             ranges = _sanfen._byte_ranges(source, parts, name)
         tasks.extend([fs, path, name, start, end] for start, end in ranges if end > start or len(ranges) == 1)
@@ -221,13 +223,25 @@ def _files_in(store, index, path, shown):
     if info.type == pafs.FileType.NotFound:
         raise FileNotFoundError(2, "No such file or directory", shown)
     if info.type != pafs.FileType.Directory:
-        return [(index, path, shown, info.size)]
+        return [(index, path, _regular(info, shown), info.size)]
     found = store.get_file_info(pafs.FileSelector(path))
     found = sorted(
-        (f for f in found if f.type == pafs.FileType.File and f.base_name.lower().endswith(PGN_ENDINGS)),
+        (f for f in found if f.type != pafs.FileType.Directory and f.base_name.lower().endswith(PGN_ENDINGS)),
         key=lambda f: f.base_name,
     )
-    return [(index, f.path, f"{shown.rstrip('/')}/{f.base_name}", f.size) for f in found]
+    return [(index, f.path, _regular(f, f"{shown.rstrip('/')}/{f.base_name}"), f.size) for f in found]
+
+
+def _regular(info, shown):
+    """`shown`, the name of the file `info` tells of, if it is a regular
+    file: Spark reads a file more than once (its first bytes, its ranges'
+    starts, each range), on several machines, which a FIFO or a device
+    cannot give."""
+    from pyarrow import fs as pafs
+
+    if info.type != pafs.FileType.File:
+        raise ValueError(f"{shown}: not a regular file (a FIFO, a device): Spark reads a file more than once")
+    return shown
 
 
 def _matches(store, pattern):
@@ -243,8 +257,8 @@ def _matches(store, pattern):
         # (relative patterns, the current folder: as a shell matches them)
         return [(path, store.get_file_info(path)) for path in sorted(glob.glob(pattern))]
     names = pattern.split("/")
-    # the folder the pattern's first wildcard is in
-    first = next(i for i, name in enumerate(names) if _WILDCARD.search(name))
+    first = _first_wildcard(names)
+    # from the folder the first name with a wildcard is in
     found = [("/".join(names[:first]), None)]
     for name in names[first:]:
         if not _WILDCARD.search(name):
@@ -264,9 +278,14 @@ def _renamed(shown, pattern, match):
     ends as `pattern` does) with the pattern's names from its first
     wildcard replaced by the match's."""
     names = pattern.split("/")
-    first = next(i for i, name in enumerate(names) if _WILDCARD.search(name))
+    first = _first_wildcard(names)
     kept = shown.split("/")[: len(shown.split("/")) - (len(names) - first)]
     return "/".join(kept + match.split("/")[first:])
+
+
+def _first_wildcard(names):
+    """The place of the first of a path's `names` with a wildcard."""
+    return next(i for i, name in enumerate(names) if _WILDCARD.search(name))
 
 
 def _opened(filesystems, fs, path, whole=False):

@@ -187,10 +187,16 @@ impl Seek for FileObject {
 pub(crate) fn threads_arg(threads: Option<usize>) -> PyResult<usize> {
     match threads {
         None => Ok(0),
-        Some(0) => Err(PyValueError::new_err("threads must be at least 1 (or None: one per core)")),
-        Some(n) => Ok(n),
+        Some(n @ 1..=MOST_THREADS) => Ok(n),
+        Some(_) => {
+            Err(PyValueError::new_err(format!("threads must be from 1 to {MOST_THREADS} (or None: one per core)")))
+        }
     }
 }
+
+/// The most threads a call takes, as `sanfen -j` (more would only exhaust
+/// the system's threads: a number mistyped).
+const MOST_THREADS: usize = 1024;
 
 /// The games of an input, from [`read_games_input`], with what the
 /// Python side needs to raise its errors.

@@ -43,6 +43,7 @@ fn _sanfen(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(tables::games_batches, module)?)?;
     module.add_function(wrap_pyfunction!(tables::moves_batches, module)?)?;
     module.add_function(wrap_pyfunction!(tables::_byte_ranges, module)?)?;
+    module.add("_MOST_RANGES", sanfen::pgn::split::MOST_RANGES)?;
     module.add_function(wrap_pyfunction!(tables::_range_counts, module)?)?;
     module.add_function(wrap_pyfunction!(tables::_range_batches, module)?)?;
     module.add_function(wrap_pyfunction!(tables::_schema, module)?)?;

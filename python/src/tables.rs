@@ -426,7 +426,9 @@ impl RangeFile {
 #[pyfunction]
 #[pyo3(signature = (source, parts, name=None))]
 pub fn _byte_ranges(source: &Bound<'_, PyAny>, parts: usize, name: Option<String>) -> PyResult<Vec<(u64, u64)>> {
-    let parts = NonZeroUsize::new(parts).ok_or_else(|| PyValueError::new_err("parts must be at least 1"))?;
+    let parts = NonZeroUsize::new(parts)
+        .filter(|parts| parts.get() <= split::MOST_RANGES)
+        .ok_or_else(|| PyValueError::new_err(format!("parts must be from 1 to {}", split::MOST_RANGES)))?;
     let raised = Raised::default();
     // (small reads: the ranges' starts are looked for near their offsets)
     let (file, name) = RangeFile::of(source, name, BLOCK, &raised)?;
@@ -516,8 +518,8 @@ pub fn _range_batches(
     // a table it has not: an error before the file is opened
     schema_of(table, fen, variations)?;
     let raised = Raised::default();
-    let (file, display) = RangeFile::of(source, None, RANGE_BLOCK, &raised)?;
-    let display = if matches!(file, RangeFile::Object(_)) { name.clone() } else { display };
+    // (errors name the file as the `file` column does)
+    let (file, display) = RangeFile::of(source, Some(name.clone()), RANGE_BLOCK, &raised)?;
     let input = source
         .py()
         .detach(|| match end {

@@ -480,9 +480,14 @@ def test_neither_a_path_nor_a_file_is_a_type_error():
         sanfen.read_games(42)
 
 
-def test_zero_threads_is_a_value_error():
-    with pytest.raises(ValueError, match="threads must be at least 1"):
-        sanfen.read_games(io.BytesIO(b""), threads=0)
+def test_zero_threads_or_too_many_is_a_value_error():
+    # (at most 1024, as sanfen -j: a number mistyped would exhaust the
+    # system's threads before failing)
+    for threads in (0, 1025, 10**6):
+        for call in (sanfen.read_games, sanfen.check_pgn, sanfen.games_table, sanfen.moves_table):
+            with pytest.raises(ValueError, match=r"threads must be from 1 to 1024 \(or None: one per core\)"):
+                call(io.BytesIO(b""), threads=threads)
+    assert sanfen.games_table(io.BytesIO(b"1. e4 *\n"), threads=2).num_rows == 1
 
 
 def test_an_empty_input_has_no_games():

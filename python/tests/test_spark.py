@@ -385,3 +385,29 @@ def test_a_pattern_is_read_as_its_files_are(spark, pgn_folder):
     frame = sanfen.spark.read_pgn(spark, f"{pgn_folder}/*.pgn*", table="games", range_size=400_000)
     by_folder = sanfen.spark.read_pgn(spark, str(pgn_folder), table="games", range_size=400_000)
     assert sorted(spark_rows(frame), key=key) == sorted(spark_rows(by_folder), key=key)
+
+
+def test_ranges_are_at_most_a_million(spark, tmp_path):
+    """A range_size of a byte (a mistake): a million ranges at most (a task
+    for each that holds a game), their rows those of the file; the native
+    call refuses more."""
+    path = tmp_path / "six-games.pgn"
+    shutil.copy(COMPRESSED, path)
+    assert sanfen._sanfen._MOST_RANGES == 1_000_000
+    with pytest.raises(ValueError, match="parts must be from 1 to 1000000"):
+        sanfen._sanfen._byte_ranges(str(path), 1_000_001)
+    frame = sanfen.spark.read_pgn(spark, str(path), table="games", range_size=1)
+    by_file = sanfen.spark.read_pgn(spark, str(path), table="games")
+    assert sorted(spark_rows(frame), key=key) == sorted(spark_rows(by_file), key=key)
+
+
+def test_a_fifo_is_refused_by_name(spark, tmp_path):
+    """A FIFO (or a device) cannot be read more than once: refused, named,
+    whether given or in a folder, not read nor skipped."""
+    fifo = tmp_path / "live.pgn"
+    os.mkfifo(fifo)
+    for given in (fifo, tmp_path):
+        with pytest.raises(ValueError, match=f"^{fifo}: not a regular file"):
+            sanfen.spark.read_pgn(spark, str(given))
+    with pytest.raises(ValueError, match="^/dev/null: not a regular file"):
+        sanfen.spark.read_pgn(spark, "/dev/null")

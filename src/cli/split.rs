@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use sanfen::pgn::input::{Compression, Input, NotText, ReadError};
 use sanfen::pgn::parallel::threads_or_cores;
-use sanfen::pgn::split::{PartSize, Parts, ranges};
+use sanfen::pgn::split::{MOST_RANGES, PartSize, Parts, ranges};
 
 use super::check::escape;
 use super::compressed::{Encoder, FileCodec, FileCompression};
@@ -44,7 +44,8 @@ pub struct Args {
     /// at the first certain game boundary at or after k * SIZE / N (the
     /// first at 0) and ends where the next starts (the last at SIZE); a
     /// range is empty when no boundary comes before the next one's offset.
-    #[arg(long, value_name = "N")]
+    /// At most 1000000.
+    #[arg(long, value_name = "N", value_parser = parse_range_count)]
     ranges: Option<NonZeroUsize>,
     /// With `--ranges`: one JSON array of `{"start": START, "end": END}` on
     /// standard output instead.
@@ -380,6 +381,14 @@ fn strip_suffix<'a>(name: &'a str, suffixes: &[&str]) -> &'a str {
 }
 
 /// `--size`: a number of bytes with an optional unit.
+/// `--ranges N`: a number from 1 to [`MOST_RANGES`].
+fn parse_range_count(text: &str) -> Result<NonZeroUsize, String> {
+    match text.parse::<NonZeroUsize>() {
+        Ok(n) if n.get() <= MOST_RANGES => Ok(n),
+        _ => Err(format!("expected a number of ranges from 1 to {MOST_RANGES} (one a worker)")),
+    }
+}
+
 fn parse_size(text: &str) -> Result<NonZeroU64, String> {
     let digits = text.bytes().take_while(u8::is_ascii_digit).count();
     let expected = "a number of bytes with an optional unit: K, M, G, T (KiB, MiB, GiB, TiB: powers of 1024) or KB, \

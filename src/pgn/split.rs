@@ -110,6 +110,11 @@ pub const MAX_TAG_LINE: usize = 64 << 10;
 /// The bytes of a file's start that tell UTF-16 ([`looks_utf16`]).
 const UTF16_HEAD: usize = 64;
 
+/// The most ranges [`ranges`] cuts a file into: one a worker, more than
+/// any cluster has (a number mistyped with zeros too many would otherwise
+/// take memory and time in proportion, the ranges nearly all empty).
+pub const MOST_RANGES: usize = 1_000_000;
+
 /// The limits of the rule (smaller in the unit tests, to test the windows).
 #[derive(Copy, Clone, Debug)]
 struct Limits {
@@ -344,8 +349,15 @@ fn read_at<R: Read + Seek>(file: &mut R, offset: u64, n: usize, buf: &mut Vec<u8
 ///
 /// # Errors
 ///
-/// The file's errors of seeking and reading.
+/// The file's errors of seeking and reading; more than [`MOST_RANGES`]
+/// parts ([`io::ErrorKind::InvalidInput`]).
 pub fn ranges<R: Read + Seek>(file: &mut R, parts: NonZeroUsize) -> io::Result<Vec<Range<u64>>> {
+    if parts.get() > MOST_RANGES {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("at most {MOST_RANGES} ranges (one a worker), not {parts}"),
+        ));
+    }
     let len = file.seek(SeekFrom::End(0))?;
     ranges_in_file(file, parts, len, LIMITS)
 }
@@ -580,6 +592,18 @@ mod tests {
     use std::io::Cursor;
 
     use super::*;
+
+    #[test]
+    fn ranges_are_at_most_a_million() {
+        let pgn: &[u8] = b"1. e4 *\n";
+        let err = ranges(&mut io::Cursor::new(pgn), NonZeroUsize::new(MOST_RANGES + 1).unwrap()).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
+        assert_eq!(err.to_string(), "at most 1000000 ranges (one a worker), not 1000001");
+        let most = ranges(&mut io::Cursor::new(pgn), NonZeroUsize::new(MOST_RANGES).unwrap()).unwrap();
+        // (one game: every range empty but one)
+        let games: Vec<Range<u64>> = most.iter().filter(|range| !range.is_empty()).cloned().collect();
+        assert_eq!((most.len(), games.len(), games[0].clone()), (MOST_RANGES, 1, 0..8));
+    }
 
     const SMALL: Limits = Limits { look_back: 40, back: 9, tag_line: 16, block: 7 };
 

@@ -38,6 +38,13 @@ fn ranges_of_a_small_file() {
     // offsets 14, 29, 43, 58: two ranges empty
     sanfen(&["split", "--ranges", "5", &file]).assert().code(0).stdout("0 27\n27 52\n52 52\n52 73\n73 73\n");
     sanfen(&["split", "--ranges", "1", &file]).assert().code(0).stdout("0 73\n");
+    // a number mistyped, zeros too many: refused before any work
+    for n in ["1000001", "1000000000000", "0"] {
+        sanfen(&["split", "--ranges", n, &file]).assert().code(2).stdout("").stderr(format!(
+            "error: invalid value '{n}' for '--ranges <N>': expected a number of ranges from 1 to 1000000 (one a \
+             worker)\n\nFor more information, try '--help'.\n"
+        ));
+    }
     sanfen(&["split", "--ranges", "2", "--json", &file])
         .assert()
         .code(0)
