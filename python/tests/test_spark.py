@@ -170,12 +170,20 @@ def test_a_uri_and_a_pyarrow_file_system_are_read_as_a_path_is(spark, pgn_folder
     assert len(by_path) > 1000
     uri = pgn_folder.as_uri()
     store = pafs.SubTreeFileSystem(str(pgn_folder.parent), pafs.LocalFileSystem())
-    for paths, filesystem, prefix in [
+    cases = [
         (uri, None, uri),
         ([f"{uri}/a-plain.pgn", f"{uri}/b-compressed.pgn.zst"], None, uri),
         (pgn_folder.name, store, pgn_folder.name),
-    ]:
-        frame = sanfen.spark.read_pgn(spark, paths, table="moves", range_size=400_000, filesystem=filesystem)
+    ]
+    assert_read_as_the_paths(spark, pgn_folder, "moves", by_path, cases)
+
+
+def assert_read_as_the_paths(spark, pgn_folder, table, by_path, cases):
+    """Each case, `(paths, filesystem, prefix)`: read as `table`, the
+    folder's two files named under `prefix`, their rows `by_path`'s (the
+    rows of the folder read by its path)."""
+    for paths, filesystem, prefix in cases:
+        frame = sanfen.spark.read_pgn(spark, paths, table=table, range_size=400_000, filesystem=filesystem)
         got = spark_rows(frame)
         assert sorted({r["file"] for r in got}) == [f"{prefix}/a-plain.pgn", f"{prefix}/b-compressed.pgn.zst"]
         for row in got:
@@ -224,16 +232,11 @@ def test_an_s3_store_is_read_as_a_path_is(spark, pgn_folder, s3_store):
     store = pafs.S3FileSystem(
         access_key="KEY", secret_key="SECRET", endpoint_override=s3_store, scheme="http", region="us-east-1"
     )
-    for paths, filesystem, prefix in [
+    cases = [
         (f"s3a://KEY:SECRET@pgn/lichess/?{settings}", None, "s3a://pgn/lichess"),
         ("pgn/lichess", store, "pgn/lichess"),
-    ]:
-        frame = sanfen.spark.read_pgn(spark, paths, table="games", range_size=400_000, filesystem=filesystem)
-        got = spark_rows(frame)
-        assert sorted({r["file"] for r in got}) == [f"{prefix}/a-plain.pgn", f"{prefix}/b-compressed.pgn.zst"]
-        for row in got:
-            row["file"] = str(pgn_folder / row["file"].rsplit("/", 1)[1])
-        assert sorted(got, key=key) == sorted(by_path, key=key)
+    ]
+    assert_read_as_the_paths(spark, pgn_folder, "games", by_path, cases)
     # a missing key: not found, named without the keys
     with pytest.raises(FileNotFoundError) as missing:
         sanfen.spark.read_pgn(spark, f"s3://KEY:SECRET@pgn/lichess/gone.pgn?{settings}")
