@@ -305,12 +305,8 @@ def _opened(filesystems, fs, path, whole=False):
 
 def _compressed(filesystems, fs, path):
     """Whether the file's first bytes are those of gzip, zstd or bzip2."""
-    if fs < 0:
-        with open(path, "rb") as handle:
-            head = handle.read(4)
-    else:
-        with _opened(filesystems, fs, path, whole=True) as handle:
-            head = handle.read(4)
+    with open(path, "rb") if fs < 0 else _opened(filesystems, fs, path, whole=True) as handle:
+        head = handle.read(4)
     return any(head.startswith(magic) for magic in _MAGIC)
 
 

@@ -7,7 +7,7 @@
 //! Ctrl-C stops the building at the next batch (`KeyboardInterrupt`).
 
 use std::fs::File;
-use std::io::{self, Seek, SeekFrom};
+use std::io;
 use std::num::NonZeroUsize;
 use std::ops::Range;
 use std::path::PathBuf;
@@ -399,11 +399,7 @@ impl RangeFile {
     fn open_range(self, range: Range<u64>, start: Location) -> Result<Input, InputError> {
         match self {
             RangeFile::Path(path) => Input::open_range(&path, range, start),
-            RangeFile::Object(mut file) => {
-                file.seek(SeekFrom::Start(range.start))
-                    .map_err(|err| InputError { kind: err.kind(), message: err.to_string() })?;
-                Ok(Input::of_range(file, range, start))
-            }
+            RangeFile::Object(file) => Input::of_range(file, range, start),
         }
     }
 

@@ -302,23 +302,31 @@ impl Input {
                 message: format!("{compression} data: a byte range of a compressed file cannot be read on its own"),
             });
         }
-        file.seek(SeekFrom::Start(range.start)).map_err(|err| InputError::from_io(&err))?;
-        Ok(Input::of_range(file, range, start))
+        Input::of_range(file, range, start)
     }
 
-    /// The bytes `range` of an uncompressed file, read by `reader` from
-    /// `range.start` on (it is there already), the first at `start` in the
-    /// file, as [`Input::open_range`] reads one: for a file that is not on
-    /// a file system sanfen opens (a remote store read through an object).
-    /// The bytes are taken as they are: no compression is recognised in a
+    /// The bytes `range` of an uncompressed file read by `reader` (which
+    /// is sought to `range.start`), the first at `start` in the file, as
+    /// [`Input::open_range`] reads one: for a file that is not on a file
+    /// system sanfen opens (a remote store read through an object). The
+    /// bytes are taken as they are: no compression is recognised in a
     /// range. A file that ends before the range does (cut short since its
     /// ranges were found) is a read error ([`io::ErrorKind::UnexpectedEof`]),
     /// not a range with fewer games.
-    pub fn of_range(reader: impl Read + Send + 'static, range: Range<u64>, start: Location) -> Input {
+    ///
+    /// # Errors
+    ///
+    /// The reader cannot seek to the range's start.
+    pub fn of_range(
+        mut reader: impl Read + Seek + Send + 'static,
+        range: Range<u64>,
+        start: Location,
+    ) -> Result<Input, InputError> {
+        reader.seek(SeekFrom::Start(range.start)).map_err(|err| InputError::from_io(&err))?;
         let size = range.end.saturating_sub(range.start);
         let reader = Peeked::new(WholeRange { inner: reader, range, read: 0 }, SAMPLE);
         let not_text = NotText::of_start(&reader.head);
-        Input { reader: Box::new(reader), size: Some(size), compression: None, not_text, start }
+        Ok(Input { reader: Box::new(reader), size: Some(size), compression: None, not_text, start })
     }
 }
 
@@ -449,16 +457,12 @@ mod tests {
         use std::io::Cursor;
         let file: Vec<u8> = (0..100).collect();
         let at = Location { line: 1, column: 1, offset: 10 };
-        let mut cursor = Cursor::new(file.clone());
-        cursor.set_position(10);
         let mut read = Vec::new();
-        Input::of_range(cursor, 10..50, at).reader.read_to_end(&mut read).unwrap();
+        Input::of_range(Cursor::new(file.clone()), 10..50, at).unwrap().reader.read_to_end(&mut read).unwrap();
         assert_eq!(read, &file[10..50]);
         // the file ends at 100, before the range's end: an error, after
         // the bytes there were
-        let mut cursor = Cursor::new(file.clone());
-        cursor.set_position(10);
-        let mut reader = Input::of_range(cursor, 10..200, at).reader;
+        let mut reader = Input::of_range(Cursor::new(file.clone()), 10..200, at).unwrap().reader;
         let mut read = vec![0; 300];
         let mut filled = 0;
         let err = loop {
