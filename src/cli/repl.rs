@@ -6,7 +6,8 @@
 //! number and the side to move, history kept in the user's data directory,
 //! tab completion of legal moves and commands, hints, and the board before
 //! the first move and after each move. Otherwise: no prompt, no colour, no
-//! escape codes; one response per input line, so the session can be scripted.
+//! escape codes; one response per input line, so the session can be scripted
+//! (with an exit code that says whether every line was answered).
 //! Without colour, a board shows the last move and a check in text, with a
 //! status line under it ([`board_view::status`]).
 //!
@@ -174,36 +175,65 @@ pub fn run(options: &Options) -> Result<ExitCode, Error> {
     }
 }
 
-/// Reads lines with no prompt and prints each response.
+/// The longest line a script may hold: 1 MiB (a game's moves with their
+/// comments take some kilobytes). A longer one is refused and skipped
+/// unread, so that input without newlines cannot fill the memory.
+const MOST_SCRIPT_LINE: usize = 1 << 20;
+
+/// Reads lines with no prompt and prints each response. The exit code: 1
+/// when a line was refused (a move that cannot be played, an unknown
+/// command, a line that is not UTF-8 or longer than [`MOST_SCRIPT_LINE`]),
+/// 2 when a file `save` asked for could not be written.
 fn script(
     mut session: Session,
     style: Style,
     mut input: impl BufRead,
     out: &mut impl Write,
 ) -> Result<ExitCode, Error> {
+    let (mut code, mut unwritten) = (ExitCode::Valid, false);
     let mut buf = Vec::new();
-    loop {
+    for number in 1u64.. {
         buf.clear();
-        if input.read_until(b'\n', &mut buf).map_err(Error::Input)? == 0 {
+        let limit = MOST_SCRIPT_LINE as u64 + 1;
+        if io::Read::take(&mut input, limit).read_until(b'\n', &mut buf).map_err(Error::Input)? == 0 {
             break;
         }
-        let line = String::from_utf8_lossy(&buf);
-        let response = session.eval(line.trim_end_matches(['\n', '\r']));
-        write_response(out, &response, style, &session).map_err(Error::Output)?;
+        let line = if buf.len() as u64 == limit && buf.last() != Some(&b'\n') {
+            input.skip_until(b'\n').map_err(Error::Input)?;
+            Err(format!("line {number} not read: longer than a line may be ({MOST_SCRIPT_LINE} bytes)"))
+        } else {
+            let text = buf.strip_suffix(b"\n").unwrap_or(&buf);
+            let text = text.strip_suffix(b"\r").unwrap_or(text);
+            str::from_utf8(text).map_err(|error| {
+                let at = error.valid_up_to();
+                format!("line {number} not read: byte {} is not UTF-8 (\\x{:02x})", at + 1, text[at])
+            })
+        };
+        let response = match line {
+            Ok(line) => session.eval(line),
+            Err(refusal) => {
+                writeln!(out, "{refusal}").map_err(Error::Output)?;
+                code = code.and_valid(false);
+                continue;
+            }
+        };
+        unwritten |= !write_response(out, &response, style, &session).map_err(Error::Output)?;
+        code = code.and_valid(!response.is_error());
         if response.quit {
             break;
         }
     }
-    Ok(ExitCode::Valid)
+    Ok(if unwritten { ExitCode::Failure } else { code })
 }
 
 /// Prints a response: its lines, its boards drawn in `style` (without
 /// colour, each with the status line of `session`'s game under it: the
 /// session is the one that answered, so its position is the one on the
 /// boards), and for each file to write, the file written and a line saying
-/// how it went.
-fn write_response(out: &mut impl Write, response: &Response, style: Style, session: &Session) -> io::Result<()> {
+/// how it went. False when a file could not be written.
+fn write_response(out: &mut impl Write, response: &Response, style: Style, session: &Session) -> io::Result<bool> {
     let game = session.game();
+    let mut written = true;
     for output in &response.outputs {
         match output {
             // a loaded game's tags and comments are a file's text
@@ -218,23 +248,31 @@ fn write_response(out: &mut impl Write, response: &Response, style: Style, sessi
                 }
             }
             // (the name typed may hold any character too)
-            Output::Save(save) => writeln!(out, "{}", escape(&write_file(save)))?,
+            Output::Save(save) => {
+                let said = write_file(save).unwrap_or_else(|failed| {
+                    written = false;
+                    failed
+                });
+                writeln!(out, "{}", escape(&said))?;
+            }
         }
     }
-    out.flush()
+    out.flush()?;
+    Ok(written)
 }
 
 /// Writes a file `save` asks for, as `sanfen export` writes its output
 /// ([`NewFile`]: under a temporary name that takes the file's name once
 /// complete, a file there replaced with its mode, group and extended
 /// attributes or refused; a
-/// FIFO or a device written to as it is); the line that says how it went.
-fn write_file(save: &Save) -> String {
+/// FIFO or a device written to as it is); the line that says how it went,
+/// as an error when it could not be written.
+fn write_file(save: &Save) -> Result<String, String> {
     let path = Path::new(&save.path);
     if let Some(device) = open_device(path) {
         return match device.and_then(|mut file| file.write_all(&save.bytes)) {
-            Ok(()) => save.saved(),
-            Err(error) => save.failed(&error),
+            Ok(()) => Ok(save.saved()),
+            Err(error) => Err(save.failed(&error)),
         };
     }
     let written = NewFile::create(path, "save").and_then(|file| {
@@ -243,9 +281,9 @@ fn write_file(save: &Save) -> String {
         file.commit()
     });
     match written {
-        Ok(()) => save.saved(),
-        Err(Error::File { source, .. }) => save.failed(&source),
-        Err(error) => save.failed(&error),
+        Ok(()) => Ok(save.saved()),
+        Err(Error::File { source, .. }) => Err(save.failed(&source)),
+        Err(error) => Err(save.failed(&error)),
     }
 }
 

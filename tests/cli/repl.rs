@@ -9,10 +9,24 @@ use assert_cmd::cargo::cargo_bin_cmd;
 const AFTER_E4: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
 const AFTER_E4_E5: &str = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
 
-/// Runs `sanfen ARGS` with `input` on standard input; its standard output.
+/// Runs `sanfen ARGS` with `input` on standard input, every line answered
+/// (exit code 0); its standard output.
 fn repl(args: &[&str], input: &str) -> String {
-    let output =
-        cargo_bin_cmd!("sanfen").args(args).write_stdin(input).assert().code(0).stderr("").get_output().clone();
+    repl_exiting(args, input, 0)
+}
+
+/// Runs `sanfen ARGS` with `input` on standard input, expecting exit code
+/// `code` (1: a line was refused; 2: a file could not be saved); its
+/// standard output.
+fn repl_exiting(args: &[&str], input: impl Into<Vec<u8>>, code: i32) -> String {
+    let output = cargo_bin_cmd!("sanfen")
+        .args(args)
+        .write_stdin(input.into())
+        .assert()
+        .code(code)
+        .stderr("")
+        .get_output()
+        .clone();
     String::from_utf8(output.stdout).unwrap()
 }
 
@@ -225,7 +239,52 @@ fn an_illegal_move_is_refused_and_the_position_kept() {
         "did you mean Ke2?",
         AFTER_E4_E5,
     ];
-    assert_eq!(repl(&[], "e4 e5\nKe3\nfen\n"), expected.map(|l| format!("{l}\n")).concat());
+    assert_eq!(repl_exiting(&[], "e4 e5\nKe3\nfen\n", 1), expected.map(|l| format!("{l}\n")).concat());
+}
+
+#[test]
+fn a_script_line_not_utf8_or_too_long_is_refused_unread() {
+    // a name not UTF-8 is not saved under another (the lossy reading saved
+    // `caf\u{fffd}.pgn`), a move with such a byte is not read either
+    let dir = temp_dir("script-lines");
+    let mut input = format!("e4\nsave {}/caf", dir.display()).into_bytes();
+    input.extend(b"\xe9.pgn\ne\xe95\n");
+    // a line of 2 MiB (an endless one would fill the memory), then a
+    // line of exactly the most a line may hold, a CRLF one
+    input.extend(std::iter::repeat_n(b'x', 2 << 20));
+    input.extend(b"\ne5\n");
+    input.extend(std::iter::repeat_n(b' ', (1 << 20) - 4));
+    input.extend(b"Nf3\r\n");
+    let at = "save ".len() + dir.display().to_string().len() + "/caf".len() + 1;
+    let expected = [
+        "1. e4".to_owned(),
+        AFTER_E4.to_owned(),
+        format!("line 2 not read: byte {at} is not UTF-8 (\\xe9)"),
+        "line 3 not read: byte 2 is not UTF-8 (\\xe9)".to_owned(),
+        "line 4 not read: longer than a line may be (1048576 bytes)".to_owned(),
+        "1... e5".to_owned(),
+        AFTER_E4_E5.to_owned(),
+        "2. Nf3".to_owned(),
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2".to_owned(),
+    ];
+    assert_eq!(repl_exiting(&[], input, 1), expected.map(|l| format!("{l}\n")).concat());
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    // a long line at the end of the input, with no newline
+    assert_eq!(
+        repl_exiting(&[], vec![b'e'; 3 << 20], 1),
+        "line 1 not read: longer than a line may be (1048576 bytes)\n"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_script_exits_with_1_for_a_refused_line_and_2_for_a_file_not_saved() {
+    repl_exiting(&[], "e4\nfen\nundo\nquit\nKe2\n", 0);
+    repl_exiting(&[], "e4\nKe7\nfen\n", 1);
+    repl_exiting(&[], "e4\nmovez\n", 1);
+    repl_exiting(&[], "save /nonexistent/a.pgn\ne4\n", 2);
+    // a failed save outweighs a refused line, before it or after it
+    repl_exiting(&[], "Ke2\nsave /nonexistent/a.pgn\nKe2\n", 2);
 }
 
 #[test]
@@ -374,7 +433,7 @@ fn unknown_commands_extra_words_and_redo_n() {
         "nothing to redo",
         "1. e4 e5 2. Nf3",
     ];
-    assert_eq!(repl(&[], input), expected.map(|l| format!("{l}\n")).concat());
+    assert_eq!(repl_exiting(&[], input, 1), expected.map(|l| format!("{l}\n")).concat());
 }
 
 #[test]
@@ -389,7 +448,7 @@ fn portuguese_letters_read_as_moves_not_commands() {
         "   ^",
         "unknown command `Torre`; type help for the commands",
     ];
-    assert_eq!(repl(&[], input), expected.map(|l| format!("{l}\n")).concat());
+    assert_eq!(repl_exiting(&[], input, 1), expected.map(|l| format!("{l}\n")).concat());
 }
 
 #[test]
@@ -423,7 +482,8 @@ fn a_whole_game_loaded_tagged_ended_and_taken_back() {
         .args(["repl", "club.pgn"])
         .write_stdin(input)
         .assert()
-        .code(0)
+        // moves refused once the game is over
+        .code(1)
         .stderr("")
         .get_output()
         .clone();
@@ -536,7 +596,8 @@ fn save_replaces_a_file_as_it_is_or_refuses_it() {
     std::fs::write(&read_only, "old\n").unwrap();
     std::fs::set_permissions(&read_only, std::fs::Permissions::from_mode(0o444)).unwrap();
     let input = format!("e4\ne5\nsave /dev/null\nsave {}\nsave {}\n", link.display(), read_only.display());
-    let out = repl(&[], &input);
+    // the read-only file not written: exit code 2
+    let out = repl_exiting(&[], input, 2);
     let lines: Vec<&str> = out.lines().collect();
     // a device: written to as it is
     assert_eq!(lines[lines.len() - 3], "saved 2 moves to /dev/null (PGN)");

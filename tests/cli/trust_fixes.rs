@@ -18,9 +18,10 @@ fn sanfen(args: &[&str]) -> assert_cmd::Command {
     command
 }
 
-/// Runs the REPL on `input` (piped: no prompt, no colour); its standard output.
-fn repl(input: &str) -> String {
-    let output = sanfen(&["repl"]).write_stdin(input).assert().code(0).stderr("").get_output().clone();
+/// Runs the REPL on `input` (piped: no prompt, no colour), expecting exit
+/// code `code` (1: a line was refused); its standard output.
+fn repl(input: &str, code: i32) -> String {
+    let output = sanfen(&["repl"]).write_stdin(input).assert().code(code).stderr("").get_output().clone();
     String::from_utf8(output.stdout).unwrap()
 }
 
@@ -53,7 +54,7 @@ fn perft_depth_2000_is_a_usage_error_not_a_stack_overflow() {
 fn moves_and_go_after_fivefold_repetition_are_refused_until_undo() {
     let shuffle = "Ra2 Ra7 Ra1 Ra8 ".repeat(4);
     let input = format!("load r6k/8/8/8/8/8/8/R6K w - - 0 1\n{shuffle}\nRa2 Ra7\ngo\nundo\nKg7\nfen\n");
-    let out = repl(&input);
+    let out = repl(&input, 1);
     let lines: Vec<&str> = out.lines().collect();
     let tail = [
         "8... Ra8",
@@ -78,7 +79,7 @@ fn moves_and_go_after_fivefold_repetition_are_refused_until_undo() {
 
 #[test]
 fn a_move_after_checkmate_is_refused_in_one_line() {
-    let out = repl("f3 e5 g4 Qh4#\ne4\ngo 3\nnew\ne4\n");
+    let out = repl("f3 e5 g4 Qh4#\ne4\ngo 3\nnew\ne4\n", 1);
     let expected = [
         "1. f3",
         "rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR b KQkq - 0 1",
@@ -104,6 +105,7 @@ fn seventy_five_moves_and_dead_positions_end_the_game_but_claims_do_not() {
     let out = repl(
         "load r6k/8/8/8/8/8/8/R6K w - - 149 100\nRa2\nRa7\nload 8/8/8/8/8/8/8/k6K w - - 0 1\nKg1\n\
          load r6k/8/8/8/8/8/8/R6K w - - 99 100\nRa2\nRa7\n",
+        1,
     );
     let expected = [
         "r6k/8/8/8/8/8/8/R6K w - - 149 100",
@@ -130,7 +132,7 @@ fn seventy_five_moves_and_dead_positions_end_the_game_but_claims_do_not() {
 
 #[test]
 fn go_prints_eval_depth_nodes_and_time_in_one_line() {
-    let out = repl("load 4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1\ngo 2\ngo depth 1\ngo 0.2s\ngo 4000s\ngo depth\n");
+    let out = repl("load 4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1\ngo 2\ngo depth 1\ngo 0.2s\ngo 4000s\ngo depth\n", 1);
     let lines: Vec<String> = out.lines().map(without_time).collect();
     assert_eq!(
         lines[..7],
@@ -162,10 +164,10 @@ fn go_prints_eval_depth_nodes_and_time_in_one_line() {
 
 #[test]
 fn go_mate_scores_are_from_whites_side() {
-    let out = repl("load 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\ngo 2\n");
+    let out = repl("load 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\ngo 2\n", 0);
     let lines: Vec<String> = out.lines().map(without_time).collect();
     assert_eq!(lines[1], "engine: Ra8# (eval #1, depth 2, 56 nodes, T s)");
-    let out = repl("load r5k1/8/8/8/8/8/5PPP/6K1 b - - 0 1\ngo 2\n");
+    let out = repl("load r5k1/8/8/8/8/8/5PPP/6K1 b - - 0 1\ngo 2\n", 0);
     let lines: Vec<String> = out.lines().map(without_time).collect();
     assert_eq!(lines[1], "engine: Ra1# (eval #-1, depth 2, 56 nodes, T s)");
 }
@@ -219,7 +221,7 @@ fn nxg5_with_no_knight_reaching_g5_says_so_first() {
 
 #[test]
 fn a_promotion_no_pawn_can_make_suggests_nothing_unrelated() {
-    let out = repl("e8=Q\nload 4k3/1P6/8/8/8/8/8/4K3 w - - 0 1\ne8=Q\n");
+    let out = repl("e8=Q\nload 4k3/1P6/8/8/8/8/8/4K3 w - - 0 1\ne8=Q\n", 1);
     let expected = [
         "illegal move \"e8=Q\": no pawn can move to e8",
         "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1",
@@ -234,13 +236,13 @@ fn zz9_is_diagnosed_as_a_whole_token_not_as_the_null_move_z0() {
     let expected = "found \"Z\", expected a move such as e4, Nf3, exd5, e8=Q or O-O";
     sanfen(&["san", "Zz9"]).assert().code(1).stdout(format!("error[san:syntax] at 0..1: {expected}\n")).stderr("");
     sanfen(&["resolve", "Zz9"]).assert().code(1).stdout(format!("input: Zz9\ninvalid move at 0..1: {expected}\n"));
-    let out = repl("Zz9\n");
+    let out = repl("Zz9\n", 1);
     assert_eq!(out, format!("syntax error in \"Zz9\": {expected}\n  Zz9\n  ^\n"));
 }
 
 #[test]
 fn an_illegal_pawn_move_is_one_sentence_not_a_line_per_pawn() {
-    let out = repl("e5\nload 4k3/8/8/b7/8/8/3P1P2/4K3 w - - 0 1\nd4\nload R7/8/7k/8/8/8/4r3/R3K3 w - - 0 1\nRa4\n");
+    let out = repl("e5\nload 4k3/8/8/b7/8/8/3P1P2/4K3 w - - 0 1\nd4\nload R7/8/7k/8/8/8/4r3/R3K3 w - - 0 1\nRa4\n", 1);
     let expected = [
         "illegal move \"e5\": no pawn can move to e5",
         "did you mean e3, e4?",
