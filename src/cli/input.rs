@@ -79,18 +79,38 @@ fn stdin_lines(hint: &Hint, each: &mut impl FnMut(&[u8]) -> Result<(), Error>) -
     lines(io::stdin().lock(), each)
 }
 
+/// The longest line of standard input read as one input (a FEN, a SAN, a
+/// line of moves): 1 MiB. A longer one is not a list of them (a binary file,
+/// a PGN without newlines); reading it whole would take memory in
+/// proportion, without end on an endless line.
+pub const MOST_LINE: usize = 1 << 20;
+
 /// Calls `each` with every line of `reader`, without its `\n`. Reads in large
 /// blocks and hands out slices of them: no copy per line.
+///
+/// # Errors
+///
+/// [`Error::Input`] when reading fails or a line is longer than
+/// [`MOST_LINE`] (nothing from it on is read); any error `each` returns.
 fn lines(mut reader: impl Read, each: &mut impl FnMut(&[u8]) -> Result<(), Error>) -> Result<(), Error> {
     // `WORD` bytes of room after the data, so a word can always be read at a
     // position before its end
     let mut capacity = 1 << 16;
     let mut buf = vec![0u8; capacity + WORD];
     let mut filled = 0;
+    let mut number = 0u64;
     loop {
         if filled == capacity {
-            // a line longer than the buffer
-            capacity *= 2;
+            // a line longer than the buffer: which holds at most the longest
+            // line and its `\n`, so that every line found in it is short enough
+            if capacity > MOST_LINE {
+                let message = format!(
+                    "line {} is longer than {MOST_LINE} bytes: not read, nor anything after it (one input a line)",
+                    number + 1
+                );
+                return Err(Error::Input(io::Error::new(io::ErrorKind::InvalidData, message)));
+            }
+            capacity = (capacity * 2).min(MOST_LINE + 1);
             buf.resize(capacity + WORD, 0);
         }
         let read = match reader.read(&mut buf[filled..capacity]) {
@@ -106,6 +126,7 @@ fn lines(mut reader: impl Read, each: &mut impl FnMut(&[u8]) -> Result<(), Error
         let mut at = filled;
         while let Some(newline) = next_newline(&buf, at, end) {
             each(&buf[start..newline])?;
+            number += 1;
             start = newline + 1;
             at = start;
         }
@@ -182,6 +203,51 @@ mod tests {
         })
         .unwrap();
         assert_eq!(count, 2);
+    }
+
+    #[test]
+    fn a_line_over_the_most_stops_the_reading() {
+        let collect = |text: Vec<u8>| {
+            let mut seen = Vec::new();
+            let result = lines(&text[..], &mut |line: &[u8]| {
+                seen.push(line.len());
+                Ok(())
+            });
+            (seen, result.map_err(|error| error.to_string()))
+        };
+        // the most, with a newline and at the end without one
+        let mut text = vec![b'a'; MOST_LINE];
+        text.push(b'\n');
+        text.extend(vec![b'b'; MOST_LINE]);
+        assert_eq!(collect(text), (vec![MOST_LINE, MOST_LINE], Ok(())));
+        let refused = Err("cannot read standard input: line 2 is longer than 1048576 bytes: not read, nor anything \
+                           after it (one input a line)"
+            .to_owned());
+        // one byte more: with a newline (in the same read as the line
+        // before), without, and the line after it not read
+        for end in [&b"\nc\n"[..], b""] {
+            let mut text = b"one\n".to_vec();
+            text.extend(vec![b'a'; MOST_LINE + 1]);
+            text.extend(end);
+            assert_eq!(collect(text), (vec![3], refused.clone()));
+        }
+    }
+
+    #[test]
+    fn an_endless_line_is_refused_in_bounded_memory() {
+        struct Endless(u64);
+        impl Read for Endless {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                buf.fill(b'x');
+                self.0 += buf.len() as u64;
+                Ok(buf.len())
+            }
+        }
+        let mut endless = Endless(0);
+        let error = lines(&mut endless, &mut |_: &[u8]| Ok(())).unwrap_err();
+        assert!(error.to_string().contains("line 1 is longer than 1048576 bytes"), "{error}");
+        // read up to the most and one byte
+        assert_eq!(endless.0, (1 << 20) + 1);
     }
 
     #[test]

@@ -73,7 +73,7 @@ pub fn run(args: &SanArgs) -> Result<ExitCode, Error> {
     // canonical SAN out of a terminal: one line of one reading, written in place
     let plain = !args.json && !style.terminal;
     let letters = if args.strict { Letters::English } else { args.letters };
-    input::for_each(&args.sans, &HINT, |token| {
+    let read = input::for_each(&args.sans, &HINT, |token| {
         if plain && let Some(san_plus) = parse_canonical(token, letters) {
             out.simple_line(&san_plus);
             return out.flush_if_full().map_err(Error::Output);
@@ -90,9 +90,10 @@ pub fn run(args: &SanArgs) -> Result<ExitCode, Error> {
         }
         out.extend(&scratch).map_err(Error::Output)?;
         if style.terminal { out.flush() } else { out.flush_if_full() }.map_err(Error::Output)
-    })?;
+    });
+    // the answers to the lines before a read error too
     out.flush().map_err(Error::Output)?;
-    Ok(code)
+    read.map(|()| code)
 }
 
 /// Standard output, gathered in one block that is written when full.

@@ -425,3 +425,30 @@ fn an_argument_s_controls_are_escaped_in_usage_errors() {
         .code(2)
         .stderr("error: invalid value '1x' for '<DEPTH>': invalid digit found in string\n\nFor more information, try '--help'.\n");
 }
+
+#[test]
+fn a_line_of_standard_input_over_1_mib_stops_the_reading_with_an_error() {
+    // a file that is no list of FENs or moves (no newline in megabytes):
+    // read whole as one line it took 3.5 times its size, without end on an
+    // endless one
+    let refused = "sanfen: cannot read standard input: line 2 is longer than 1048576 bytes: not read, nor anything \
+                   after it (one input a line)\n";
+    let input = |first: &str| {
+        let mut input = format!("{first}\n").into_bytes();
+        input.extend(vec![b'a'; 2 << 20]);
+        input.extend(format!("\n{first}\n").as_bytes());
+        input
+    };
+    let fen = "8/8/8/8/8/8/8/K1k5 w - - 0 1";
+    sanfen(&["fen", "check"]).write_stdin(input(fen)).assert().code(2).stdout("ok\n").stderr(refused);
+    sanfen(&["fen", "normalize"]).write_stdin(input(fen)).assert().code(2).stdout(format!("{fen}\n")).stderr(refused);
+    sanfen(&["apply"]).write_stdin(input("e4")).assert().code(2).stdout("").stderr(refused);
+    // the answer to the line before it written (`san` kept it in its buffer)
+    sanfen(&["san"]).write_stdin(input("e4")).assert().code(2).stdout("e4 pawn to e4\n").stderr(refused);
+    let output = sanfen(&["resolve"]).write_stdin(input("e4")).assert().code(2).get_output().clone();
+    assert!(
+        String::from_utf8(output.stdout)
+            .unwrap()
+            .ends_with("move: e4 (e2e4)\nfen after: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n")
+    );
+}
