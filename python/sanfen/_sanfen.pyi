@@ -52,6 +52,15 @@ class Finding:
     """One problem of a FEN: a syntax error, an illegal position's reason, or a
     spelling that canonical FEN writes otherwise."""
 
+    def __init__(
+        self,
+        severity: str,
+        code: str,
+        message: str,
+        field: str,
+        span: Optional[tuple[int, int]],
+        squares: list[str],
+    ) -> None: ...
     @property
     def severity(self) -> Literal["error", "warning"]: ...
     @property
@@ -74,6 +83,9 @@ class Finding:
 class FenReport:
     """The report of ``check_fen``."""
 
+    def __init__(
+        self, input: str, valid: bool, errors: list[Finding], warnings: list[Finding], fen: Optional[str]
+    ) -> None: ...
     @property
     def input(self) -> str: ...
     @property
@@ -96,6 +108,7 @@ def check_fen(text: Union[str, bytes], chess960: bool = False) -> FenReport:
 class Lint:
     """How a move was written otherwise than canonical SAN writes it."""
 
+    def __init__(self, code: str, message: str, canonical: str, span: Optional[tuple[int, int]]) -> None: ...
     @property
     def code(self) -> str: ...
     @property
@@ -110,6 +123,15 @@ class Lint:
 class Move:
     """A move played or resolved on a position."""
 
+    def __init__(
+        self,
+        san: str,
+        uci: str,
+        from_square: str,
+        to_square: str,
+        promotion: Optional[str],
+        lints: list[Lint],
+    ) -> None: ...
     @property
     def san(self) -> str: ...
     @property
@@ -129,6 +151,9 @@ class Move:
 class Candidate:
     """A candidate origin square of a resolved move, kept or rejected."""
 
+    def __init__(
+        self, square: str, kept: bool, reason: Optional[str], rejection: Optional[str], by: list[str]
+    ) -> None: ...
     @property
     def square(self) -> str: ...
     @property
@@ -157,6 +182,18 @@ class Candidate:
 class Resolution:
     """How a text is read against a position: readings, candidates, outcome."""
 
+    def __init__(
+        self,
+        text: str,
+        readings: list[str],
+        reading: Optional[int],
+        candidates: list[Candidate],
+        played: Optional[Move],
+        error: Union[IllegalMoveError, AmbiguousMoveError, InvalidMoveError, None],
+        suggestions: list[str],
+        lints: list[Lint],
+        fen_after: Optional[str],
+    ) -> None: ...
     @property
     def text(self) -> str: ...
     @property
@@ -182,6 +219,7 @@ class Resolution:
 class Outcome:
     """How a game ends in a position: checkmate, stalemate, insufficient material."""
 
+    def __init__(self, result: str, reason: str, winner: Optional[str]) -> None: ...
     @property
     def result(self) -> Literal["1-0", "0-1", "1/2-1/2"]: ...
     @property
@@ -244,6 +282,7 @@ Source = Union[str, os.PathLike, IO[bytes], IO[str]]
 class Eval:
     """An evaluation from White's side: centipawns or mate in N (one is None)."""
 
+    def __init__(self, centipawns: Optional[int], mate: Optional[int], depth: Optional[int]) -> None: ...
     @property
     def centipawns(self) -> Optional[int]: ...
     @property
@@ -254,6 +293,23 @@ class Eval:
 class PgnFinding:
     """A finding of `sanfen check`, with the fields of its JSON output."""
 
+    def __init__(
+        self,
+        file: str,
+        game: int,
+        line: int,
+        column: int,
+        ply: Optional[int],
+        move_number: Optional[int],
+        side: Optional[str],
+        token: str,
+        kind: str,
+        message: str,
+        suggestion: Optional[str],
+        severity: str,
+        repeats: int,
+        until: Optional[tuple[int, int]],
+    ) -> None: ...
     @property
     def file(self) -> str: ...
     @property
@@ -349,6 +405,9 @@ class GameReader(Iterator[Game]):
 class CheckResult:
     """The findings and counts of `check_pgn`."""
 
+    def __init__(
+        self, findings: list[PgnFinding], skipped: list[tuple[int, str]], summary: dict[str, int]
+    ) -> None: ...
     @property
     def findings(self) -> list[PgnFinding]: ...
     @property

@@ -5,24 +5,24 @@
 use pyo3::IntoPyObjectExt;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString};
+use pyo3::types::{PyBytes, PyString, PyType};
 use sanfen::fen::{FenCheck, FenFinding};
 use sanfen::{CastlingMode, Position, Severity};
 
 /// One problem of a FEN: a syntax error, an illegal position's reason, or a
 /// spelling that canonical FEN writes otherwise.
-#[pyclass(module = "sanfen", frozen, get_all, eq)]
+#[pyclass(module = "sanfen", frozen, get_all, eq, from_py_object)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finding {
     /// ``"error"`` or ``"warning"``.
-    pub severity: &'static str,
+    pub severity: String,
     /// A stable identifier: ``"fen:syntax"``, ``"fen:castling"``, ...
-    pub code: &'static str,
+    pub code: String,
     /// What is wrong, in words.
     pub message: String,
     /// The FEN field concerned: ``"placement"``, ``"turn"``, ``"castling"``,
     /// ``"en-passant"``, ``"halfmove"``, ``"fullmove"`` or ``"layout"``.
-    pub field: &'static str,
+    pub field: String,
     /// Byte offsets ``(start, end)`` in the input (its UTF-8 form), end
     /// exclusive; ``None`` when the finding has no place in the text.
     pub span: Option<(usize, usize)>,
@@ -32,12 +32,38 @@ pub struct Finding {
 
 #[pymethods]
 impl Finding {
+    /// A finding of these values, as pickling rebuilds one.
+    #[new]
+    fn new(
+        severity: String,
+        code: String,
+        message: String,
+        field: String,
+        span: Option<(usize, usize)>,
+        squares: Vec<String>,
+    ) -> Finding {
+        Finding { severity, code, message, field, span, squares }
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> ReduceTo<'py, FindingState> {
+        let this = slf.get();
+        let state = (
+            this.severity.clone(),
+            this.code.clone(),
+            this.message.clone(),
+            this.field.clone(),
+            this.span,
+            this.squares.clone(),
+        );
+        (slf.get_type(), state)
+    }
+
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         Ok(format!(
             "Finding(severity={}, code={}, field={}, span={}, squares={}, message={})",
-            repr(py, self.severity)?,
-            repr(py, self.code)?,
-            repr(py, self.field)?,
+            repr(py, &self.severity)?,
+            repr(py, &self.code)?,
+            repr(py, &self.field)?,
             repr(py, self.span)?,
             repr(py, &self.squares)?,
             repr(py, &self.message)?
@@ -58,10 +84,11 @@ impl From<&FenFinding<'_>> for Finding {
             severity: match finding.severity {
                 Severity::Error => "error",
                 Severity::Warning => "warning",
-            },
-            code: finding.code,
+            }
+            .to_owned(),
+            code: finding.code.to_owned(),
             message: finding.message.to_string(),
-            field: finding.field.name(),
+            field: finding.field.name().to_owned(),
             span: finding.span.as_ref().map(|span| (span.start, span.end)),
             squares: finding.squares.into_iter().map(|sq| sq.to_string()).collect(),
         }
@@ -99,7 +126,7 @@ impl Judgement {
 }
 
 /// The report of ``check_fen``.
-#[pyclass(module = "sanfen", frozen, get_all, eq)]
+#[pyclass(module = "sanfen", frozen, get_all, eq, from_py_object)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FenReport {
     /// The input as given.
@@ -118,6 +145,17 @@ pub struct FenReport {
 
 #[pymethods]
 impl FenReport {
+    /// A report of these values, as pickling rebuilds one.
+    #[new]
+    fn new(input: String, valid: bool, errors: Vec<Finding>, warnings: Vec<Finding>, fen: Option<String>) -> FenReport {
+        FenReport { input, valid, errors, warnings, fen }
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> ReduceTo<'py, FenReportState> {
+        let this = slf.get().clone();
+        (slf.get_type(), (this.input, this.valid, this.errors, this.warnings, this.fen))
+    }
+
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         Ok(format!(
             "FenReport(valid={}, fen={}, errors={}, warnings={})",
@@ -132,6 +170,13 @@ impl FenReport {
         self.valid
     }
 }
+
+/// What `__reduce__` gives, so that pickle (and `copy`) rebuild a value:
+/// its class, called with `S`, its state.
+pub type ReduceTo<'py, S> = (Bound<'py, PyType>, S);
+
+type FindingState = (String, String, String, String, Option<(usize, usize)>, Vec<String>);
+type FenReportState = (String, bool, Vec<Finding>, Vec<Finding>, Option<String>);
 
 /// Python's `repr` of a value.
 pub fn repr<'py>(py: Python<'py>, value: impl IntoPyObject<'py>) -> PyResult<String> {

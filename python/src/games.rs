@@ -12,11 +12,12 @@ use std::io::{self, Read, Seek, SeekFrom};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError, TryLockError};
 
+use pyo3::IntoPyObjectExt;
 use pyo3::exceptions::{
     PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError, PyRuntimeError, PyTypeError, PyValueError,
 };
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyString};
+use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
 use sanfen::Color;
 use sanfen::Severity;
 use sanfen::lint::LintPolicy;
@@ -25,6 +26,8 @@ use sanfen::pgn::commands::Score;
 use sanfen::pgn::input::{Input, InputError};
 use sanfen::pgn::validate::{Finding as RustFinding, GameReport, Options};
 use sanfen::pgn::{Chunker, Game as RustGame, Line, Node, ParallelGames, ReadError, ResultToken, read_games_input};
+
+use crate::fen::ReduceTo;
 
 /// The bytes asked of a file object's `read` at a time.
 pub(crate) const BLOCK: usize = 1 << 16;
@@ -354,6 +357,15 @@ impl Game {
 
 #[pymethods]
 impl Game {
+    /// Refused, with what to send instead: a game is read from its text,
+    /// which it does not keep, and its findings come from that text.
+    fn __reduce__(&self) -> PyResult<()> {
+        Err(PyTypeError::new_err(
+            "a sanfen Game does not pickle (its findings come from the text it was read from, which it does not \
+             keep): send the path it was read from and its number, to read it again, or its to_pgn() text",
+        ))
+    }
+
     /// The game's number in its input, from 1 (as `sanfen check` numbers it).
     #[getter]
     fn number(&self) -> u64 {
@@ -527,6 +539,14 @@ impl Move {
 
 #[pymethods]
 impl Move {
+    /// Refused, as a game is.
+    fn __reduce__(&self) -> PyResult<()> {
+        Err(PyTypeError::new_err(
+            "a sanfen Node does not pickle (it is a move of its game, which does not pickle): send its game's path \
+             and number and the node's ply, or its san and uci",
+        ))
+    }
+
     /// The move in canonical SAN with its check mark (`"Nf3"`, `"O-O"`,
     /// `"exd8=Q#"`; `"--"` for a null move).
     #[getter]
@@ -651,6 +671,17 @@ pub struct Eval {
 
 #[pymethods]
 impl Eval {
+    /// An evaluation of these values, as pickling rebuilds one.
+    #[new]
+    fn new(centipawns: Option<i64>, mate: Option<i32>, depth: Option<u32>) -> Eval {
+        Eval { centipawns, mate, depth }
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> ReduceTo<'py, (Option<i64>, Option<i32>, Option<u32>)> {
+        let this = slf.get();
+        (slf.get_type(), (this.centipawns, this.mate, this.depth))
+    }
+
     fn __repr__(&self) -> String {
         match (self.centipawns, self.mate) {
             (Some(cp), _) => format!("Eval(centipawns={cp}, depth={:?})", self.depth),
@@ -666,7 +697,7 @@ impl Eval {
 /// (`severity`: `"error"` or `"warning"`, a lint finding). `repeats` > 1
 /// when the finding stands for a run of the same finding, to `until`
 /// (line, column). The fields are those of `sanfen check --json`.
-#[pyclass(module = "sanfen._sanfen", name = "PgnFinding", frozen, eq, get_all)]
+#[pyclass(module = "sanfen._sanfen", name = "PgnFinding", frozen, eq, get_all, from_py_object)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finding {
     /// The input's name.
@@ -683,7 +714,7 @@ pub struct Finding {
     /// The move number, or None.
     move_number: Option<u32>,
     /// `"white"`, `"black"`, or None.
-    side: Option<&'static str>,
+    side: Option<String>,
     /// The token as written ("" when none).
     token: String,
     /// The code (`"san:illegal"`, `"pgn:missing-move-number"`, ...).
@@ -693,7 +724,7 @@ pub struct Finding {
     /// The canonical form, when there is one.
     suggestion: Option<String>,
     /// `"error"` or `"warning"`.
-    severity: &'static str,
+    severity: String,
     /// How many findings in a row this one stands for.
     repeats: u32,
     /// Where the run ends, (line, column), when `repeats` > 1.
@@ -709,12 +740,12 @@ impl Finding {
             column: finding.at.column,
             ply: finding.ply,
             move_number: finding.move_number,
-            side: finding.side.map(side_name),
+            side: finding.side.map(|side| side_name(side).to_owned()),
             token: finding.token.clone(),
             kind: finding.kind.code().to_owned(),
             message: finding.kind.to_string(),
             suggestion: finding.kind.suggestion(),
-            severity: if finding.severity() == Severity::Error { "error" } else { "warning" },
+            severity: if finding.severity() == Severity::Error { "error" } else { "warning" }.to_owned(),
             repeats: finding.repeats,
             until: (finding.repeats > 1).then_some((finding.until.line, finding.until.column)),
         }
@@ -723,6 +754,65 @@ impl Finding {
 
 #[pymethods]
 impl Finding {
+    /// A finding of these values, as pickling rebuilds one.
+    #[new]
+    #[expect(clippy::too_many_arguments, reason = "one for each attribute, as pickling gives them")]
+    fn new_from(
+        file: String,
+        game: u64,
+        line: u32,
+        column: u32,
+        ply: Option<u32>,
+        move_number: Option<u32>,
+        side: Option<String>,
+        token: String,
+        kind: String,
+        message: String,
+        suggestion: Option<String>,
+        severity: String,
+        repeats: u32,
+        until: Option<(u32, u32)>,
+    ) -> Finding {
+        Finding {
+            file,
+            game,
+            line,
+            column,
+            ply,
+            move_number,
+            side,
+            token,
+            kind,
+            message,
+            suggestion,
+            severity,
+            repeats,
+            until,
+        }
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<ReduceTo<'py, Bound<'py, PyTuple>>> {
+        let (this, py) = (slf.get().clone(), slf.py());
+        // more than the twelve values a Rust tuple converts
+        let state = [
+            this.file.into_bound_py_any(py)?,
+            this.game.into_bound_py_any(py)?,
+            this.line.into_bound_py_any(py)?,
+            this.column.into_bound_py_any(py)?,
+            this.ply.into_bound_py_any(py)?,
+            this.move_number.into_bound_py_any(py)?,
+            this.side.into_bound_py_any(py)?,
+            this.token.into_bound_py_any(py)?,
+            this.kind.into_bound_py_any(py)?,
+            this.message.into_bound_py_any(py)?,
+            this.suggestion.into_bound_py_any(py)?,
+            this.severity.into_bound_py_any(py)?,
+            this.repeats.into_bound_py_any(py)?,
+            this.until.into_bound_py_any(py)?,
+        ];
+        Ok((slf.get_type(), PyTuple::new(py, state)?))
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "<PgnFinding {}:{}:{}: game {}: {}[{}]: {}>",
@@ -730,6 +820,8 @@ impl Finding {
         )
     }
 }
+
+type CheckResultState<'py> = (Vec<Finding>, Vec<(u64, String)>, Bound<'py, PyDict>);
 
 /// What `check_pgn` gives: the findings and the counts.
 #[pyclass(module = "sanfen._sanfen", frozen, get_all)]
@@ -746,6 +838,17 @@ pub struct CheckResult {
 
 #[pymethods]
 impl CheckResult {
+    /// A result of these values, as pickling rebuilds one.
+    #[new]
+    fn new(findings: Vec<Finding>, skipped: Vec<(u64, String)>, summary: Bound<'_, PyDict>) -> CheckResult {
+        CheckResult { findings, skipped, summary: summary.unbind() }
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> ReduceTo<'py, CheckResultState<'py>> {
+        let this = slf.get();
+        (slf.get_type(), (this.findings.clone(), this.skipped.clone(), this.summary.bind(slf.py()).clone()))
+    }
+
     fn __repr__(&self, py: Python<'_>) -> String {
         format!("<CheckResult {} findings, {}>", self.findings.len(), self.summary.bind(py))
     }
@@ -808,7 +911,7 @@ pub fn check_pgn(
                         kind: TOO_LARGE.to_owned(),
                         message: too_large_message(*size),
                         suggestion: None,
-                        severity: "error",
+                        severity: "error".to_owned(),
                         repeats: 1,
                         until: None,
                     }),

@@ -13,20 +13,35 @@ use sanfen::notation::{self, Notation};
 use sanfen::play::{self, Options, Played};
 use sanfen::resolve::{MoveLint, Rejection, SanError, resolve_text};
 use sanfen::san::{Letters, SanLint, SanOptions, SanPlus};
-use sanfen::{Color, Move as LibMove, Severity, Uci};
+use sanfen::{Move as LibMove, Severity, Uci};
 
 use crate::errors;
-use crate::fen::{Judgement, castling_mode, repr, text_bytes};
+use crate::fen::{Judgement, ReduceTo, castling_mode, repr, text_bytes};
+
+type LintState = (String, String, String, Option<(usize, usize)>);
+type MoveState = (String, String, String, String, Option<String>, Vec<Lint>);
+type CandidateState = (String, bool, Option<String>, Option<String>, Vec<String>);
+type ResolutionState = (
+    String,
+    Vec<String>,
+    Option<usize>,
+    Vec<Candidate>,
+    Option<Move>,
+    Option<Py<PyAny>>,
+    Vec<String>,
+    Vec<Lint>,
+    Option<String>,
+);
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 /// A finding about how a move was written: accepted, but not as canonical SAN
 /// writes it (``0-0``, ``e8Q``, ``Ng1-f3``, a missing ``x`` or ``+``, ...).
-#[pyclass(module = "sanfen", frozen, get_all, eq)]
+#[pyclass(module = "sanfen", frozen, get_all, eq, from_py_object)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Lint {
     /// A stable identifier: ``"san:castling-zeros"``, ``"san:missing-check"``, ...
-    pub code: &'static str,
+    pub code: String,
     /// What is not canonical, in words.
     pub message: String,
     /// The canonical spelling of the part (``"O-O"``, ``"=Q"``), or of the
@@ -40,8 +55,19 @@ pub struct Lint {
 
 #[pymethods]
 impl Lint {
+    /// A finding of these values, as pickling rebuilds one.
+    #[new]
+    fn new(code: String, message: String, canonical: String, span: Option<(usize, usize)>) -> Lint {
+        Lint { code, message, canonical, span }
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> ReduceTo<'py, LintState> {
+        let this = slf.get().clone();
+        (slf.get_type(), (this.code, this.message, this.canonical, this.span))
+    }
+
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        Ok(format!("Lint(code={}, message={})", repr(py, self.code)?, repr(py, &self.message)?))
+        Ok(format!("Lint(code={}, message={})", repr(py, &self.code)?, repr(py, &self.message)?))
     }
 
     fn __str__(&self) -> String {
@@ -56,13 +82,13 @@ fn lints(spelling: &[SanLint], moves: &[MoveLint], canonical: Option<&SanPlus>) 
     spelling
         .iter()
         .map(|lint| Lint {
-            code: lint.code(),
+            code: lint.code().to_owned(),
             message: lint.to_string(),
             canonical: lint.canonical.clone(),
             span: Some((lint.span.start, lint.span.end)),
         })
         .chain(moves.iter().map(|lint| Lint {
-            code: lint.code(),
+            code: lint.code().to_owned(),
             message: format!("{lint}; SAN writes {san}"),
             canonical: san.clone(),
             span: None,
@@ -71,7 +97,7 @@ fn lints(spelling: &[SanLint], moves: &[MoveLint], canonical: Option<&SanPlus>) 
 }
 
 /// A move played or resolved on a position.
-#[pyclass(module = "sanfen", frozen, get_all, eq)]
+#[pyclass(module = "sanfen", frozen, get_all, eq, from_py_object)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Move {
     /// Canonical SAN, with the check mark the move earns (``"Nf3"``, ``"O-O"``, ``"Qh4#"``).
@@ -92,6 +118,24 @@ pub struct Move {
 
 #[pymethods]
 impl Move {
+    /// A move of these values, as pickling rebuilds one.
+    #[new]
+    fn new_from(
+        san: String,
+        uci: String,
+        from_square: String,
+        to_square: String,
+        promotion: Option<String>,
+        lints: Vec<Lint>,
+    ) -> Move {
+        Move { san, uci, from_square, to_square, promotion, lints }
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> ReduceTo<'py, MoveState> {
+        let this = slf.get().clone();
+        (slf.get_type(), (this.san, this.uci, this.from_square, this.to_square, this.promotion, this.lints))
+    }
+
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         Ok(format!("Move(san={}, uci={})", repr(py, &self.san)?, repr(py, &self.uci)?))
     }
@@ -129,7 +173,7 @@ impl Move {
 
 /// One candidate origin square of a resolved move: a square holding a piece of
 /// the named kind, kept or rejected with its reason.
-#[pyclass(module = "sanfen", frozen, get_all, eq)]
+#[pyclass(module = "sanfen", frozen, get_all, eq, from_py_object)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Candidate {
     /// Where the piece stands (``"g1"``).
@@ -141,7 +185,7 @@ pub struct Candidate {
     /// Why not, as a name: ``"wrong-file"``, ``"wrong-rank"``,
     /// ``"cannot-reach"``, ``"blocked"``, ``"nothing-to-capture"``,
     /// ``"pinned"``, ``"leaves-king-in-check"``; ``None`` when kept.
-    pub rejection: Option<&'static str>,
+    pub rejection: Option<String>,
     /// The squares of the pieces the reason names (the blocker, the pinner,
     /// the checkers); empty otherwise.
     pub by: Vec<String>,
@@ -149,6 +193,23 @@ pub struct Candidate {
 
 #[pymethods]
 impl Candidate {
+    /// A candidate of these values, as pickling rebuilds one.
+    #[new]
+    fn new(
+        square: String,
+        kept: bool,
+        reason: Option<String>,
+        rejection: Option<String>,
+        by: Vec<String>,
+    ) -> Candidate {
+        Candidate { square, kept, reason, rejection, by }
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> ReduceTo<'py, CandidateState> {
+        let this = slf.get().clone();
+        (slf.get_type(), (this.square, this.kept, this.reason, this.rejection, this.by))
+    }
+
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         let square = repr(py, &self.square)?;
         Ok(match &self.reason {
@@ -176,7 +237,7 @@ impl Candidate {
             square: candidate.from.to_string(),
             kept: candidate.rejection.is_none(),
             reason: candidate.rejection.as_ref().map(ToString::to_string),
-            rejection,
+            rejection: rejection.map(str::to_owned),
             by,
         }
     }
@@ -200,6 +261,41 @@ pub struct Resolution {
 
 #[pymethods]
 impl Resolution {
+    /// A resolution of these values (its attributes in order, ``move`` as
+    /// ``played``), as pickling rebuilds one.
+    #[new]
+    #[expect(clippy::too_many_arguments, reason = "one for each attribute, as pickling gives them")]
+    fn new(
+        text: String,
+        readings: Vec<String>,
+        reading: Option<usize>,
+        candidates: Vec<Candidate>,
+        played: Option<Move>,
+        error: Option<Py<PyAny>>,
+        suggestions: Vec<String>,
+        lints: Vec<Lint>,
+        fen_after: Option<String>,
+    ) -> Resolution {
+        Resolution { text, readings, reading, candidates, played, error, suggestions, lints, fen_after }
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> ReduceTo<'py, ResolutionState> {
+        let this = slf.get();
+        let error = this.error.as_ref().map(|error| error.clone_ref(slf.py()));
+        let state = (
+            this.text.clone(),
+            this.readings.clone(),
+            this.reading,
+            this.candidates.clone(),
+            this.played.clone(),
+            error,
+            this.suggestions.clone(),
+            this.lints.clone(),
+            this.fen_after.clone(),
+        );
+        (slf.get_type(), state)
+    }
+
     /// The text as given.
     #[getter]
     fn text(&self) -> &str {
@@ -276,21 +372,32 @@ impl Resolution {
 
 /// How a game ends in a position by the rules that need no history:
 /// checkmate, stalemate, insufficient material.
-#[pyclass(module = "sanfen", frozen, get_all, eq)]
+#[pyclass(module = "sanfen", frozen, get_all, eq, from_py_object)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outcome {
     /// The PGN result: ``"1-0"``, ``"0-1"`` or ``"1/2-1/2"``.
-    pub result: &'static str,
+    pub result: String,
     /// ``"checkmate"``, ``"stalemate"`` or ``"insufficient material"``.
-    pub reason: &'static str,
+    pub reason: String,
     /// ``"white"`` or ``"black"``, or ``None`` for a draw.
-    pub winner: Option<&'static str>,
+    pub winner: Option<String>,
 }
 
 #[pymethods]
 impl Outcome {
+    /// An outcome of these values, as pickling rebuilds one.
+    #[new]
+    fn new(result: String, reason: String, winner: Option<String>) -> Outcome {
+        Outcome { result, reason, winner }
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> ReduceTo<'py, (String, String, Option<String>)> {
+        let this = slf.get().clone();
+        (slf.get_type(), (this.result, this.reason, this.winner))
+    }
+
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        Ok(format!("Outcome(result={}, reason={})", repr(py, self.result)?, repr(py, self.reason)?))
+        Ok(format!("Outcome(result={}, reason={})", repr(py, &self.result)?, repr(py, &self.reason)?))
     }
 
     fn __str__(&self) -> String {
@@ -584,7 +691,11 @@ impl Position {
         } else {
             "insufficient material"
         };
-        Some(Outcome { result: result.as_str(), reason, winner: result.winner().map(Color::name) })
+        Some(Outcome {
+            result: result.as_str().to_owned(),
+            reason: reason.to_owned(),
+            winner: result.winner().map(|side| side.name().to_owned()),
+        })
     }
 
     /// The board as the integer matrix: 8 rows of 8 integers, row 0 = rank 1,
