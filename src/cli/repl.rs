@@ -26,7 +26,7 @@ use std::collections::hash_map::RandomState;
 use std::ffi::OsString;
 use std::hash::{BuildHasher, Hasher};
 use std::io::{self, BufRead, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use rustyline::completion::{self, Pair};
@@ -38,7 +38,7 @@ use rustyline::validate::Validator;
 use rustyline::{CompletionType, Config, Context, Editor, Helper};
 use sanfen::Position;
 use sanfen::fen::castling_needing_chess960;
-use sanfen::repl::{Completer, Options as SessionOptions, Output, Response, Save, Session};
+use sanfen::repl::{Completer, Options as SessionOptions, Output, Response, Save, Session, typed_path};
 use sanfen::san::Letters;
 
 use super::board_view::{self, Style};
@@ -268,7 +268,7 @@ fn write_response(out: &mut impl Write, response: &Response, style: Style, sessi
 /// FIFO or a device written to as it is); the line that says how it went,
 /// as an error when it could not be written.
 fn write_file(save: &Save) -> Result<String, String> {
-    let path = Path::new(&save.path);
+    let path = &typed_path(&save.path);
     if let Some(device) = open_device(path) {
         return match device.and_then(|mut file| file.write_all(&save.bytes)) {
             Ok(()) => Ok(save.saved()),

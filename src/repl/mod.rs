@@ -1315,14 +1315,37 @@ fn is_move_log(path: &Path) -> bool {
 /// it names a file that exists, or all but a last word that is a number.
 /// Double quotes around the name are taken off.
 fn file_argument(text: &str) -> Option<(PathBuf, Option<usize>)> {
-    let exists = |name: &str| Path::new(name).exists();
-    let whole = unquote(text);
-    if exists(&whole) {
-        return Some((PathBuf::from(whole), None));
+    let whole = typed_path(&unquote(text));
+    if whole.exists() {
+        return Some((whole, None));
     }
     let (name, number) = split_game_number(text);
-    let name = unquote(name);
-    (number.is_some() && exists(&name)).then(|| (PathBuf::from(name), number))
+    let name = typed_path(&unquote(name));
+    (number.is_some() && name.exists()).then_some((name, number))
+}
+
+/// The file a name typed at the prompt names (`load FILE`, `save FILE`):
+/// `~/...` (and `~`) in the user's home directory (`$HOME`), as a shell
+/// reads it; any other name as it is (`~user/` too).
+///
+/// ```
+/// # use std::path::PathBuf;
+/// use sanfen::repl::typed_path;
+///
+/// let home = std::env::var_os("HOME").filter(|home| !home.is_empty());
+/// let in_home = home.map_or(PathBuf::from("~/games/club.pgn"), |home| PathBuf::from(home).join("games/club.pgn"));
+/// assert_eq!(typed_path("~/games/club.pgn"), in_home);
+/// assert_eq!(typed_path("~ana/club.pgn"), PathBuf::from("~ana/club.pgn"));
+/// assert_eq!(typed_path("club~1.pgn"), PathBuf::from("club~1.pgn"));
+/// ```
+pub fn typed_path(name: &str) -> PathBuf {
+    let home = std::env::var_os("HOME").filter(|home| !home.is_empty());
+    match (name.strip_prefix('~'), home) {
+        (Some(rest), Some(home)) if rest.is_empty() || rest.starts_with('/') => {
+            PathBuf::from(home).join(rest.trim_start_matches('/'))
+        }
+        _ => PathBuf::from(name),
+    }
 }
 
 /// `load`'s text as a file name and a game number after it, when its last

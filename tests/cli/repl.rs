@@ -582,6 +582,31 @@ fn a_game_to_start_from_that_cannot_be_read_is_an_error() {
 }
 
 #[test]
+fn save_and_load_read_a_tilde_as_the_home_directory() {
+    let dir = temp_dir("home");
+    let output = cargo_bin_cmd!("sanfen")
+        .env("HOME", &dir)
+        .write_stdin("e4\nsave ~/game.pgn\nsave ~nobody/game.pgn\nnew\nload ~/game.pgn 1\n")
+        .assert()
+        .code(2)
+        .stderr("")
+        .get_output()
+        .clone();
+    let out = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[2], "saved 1 move to ~/game.pgn (PGN)");
+    // `~user` is not read: a name as it is
+    assert_eq!(
+        lines[3],
+        "cannot write ~nobody/game.pgn: cannot create a temporary file beside it: No such file or directory (os error 2)"
+    );
+    assert!(std::fs::read_to_string(dir.join("game.pgn")).unwrap().ends_with("\n1. e4 *\n"));
+    // and `load` reads it back
+    assert_eq!(lines[6], format!("loaded game 1 of {}: ? - ?, 1 move, *", dir.join("game.pgn").display()));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn save_replaces_a_file_as_it_is_or_refuses_it() {
     use std::os::unix::fs::{MetadataExt, PermissionsExt};
     let dir = temp_dir("save");
