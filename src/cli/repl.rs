@@ -192,9 +192,10 @@ fn script(
 ) -> Result<ExitCode, Error> {
     let (mut code, mut unwritten) = (ExitCode::Valid, false);
     let mut buf = Vec::new();
+    // a line of the most and its `\n`: more is a line too long
+    let limit = MOST_SCRIPT_LINE as u64 + 1;
     for number in 1u64.. {
         buf.clear();
-        let limit = MOST_SCRIPT_LINE as u64 + 1;
         if io::Read::take(&mut input, limit).read_until(b'\n', &mut buf).map_err(Error::Input)? == 0 {
             break;
         }
