@@ -82,8 +82,22 @@ pub(crate) fn open_source(source: &Bound<'_, PyAny>) -> PyResult<Source> {
     }
     // (with the GIL released: opening a FIFO waits for its writer, reading
     // the first bytes for a slow disk, and the writer may be a Python thread)
-    let input = source.py().detach(|| Input::open(&path)).map_err(|err| input_error(&err, &name))?;
+    let input = source.py().detach(|| Input::open(&path)).map_err(|err| {
+        if err.kind == io::ErrorKind::NotFound && source.is_instance_of::<PyString>() && looks_like_pgn(&name) {
+            let hint = "a str is a path: for PGN text, pass io.StringIO(text)";
+            io_error(err.kind, format!("{name}: {} ({hint})", err.message), &name)
+        } else {
+            input_error(&err, &name)
+        }
+    })?;
     Ok(Source { input, name, raised })
+}
+
+/// Whether a path not found is rather PGN text: it has a line break, or
+/// starts as a tag, a comment or a first move does (`1. e4`).
+fn looks_like_pgn(name: &str) -> bool {
+    let text = name.trim_start();
+    name.contains(['\n', '\r']) || text.starts_with(['[', '{']) || (text.starts_with("1.") && text.contains(' '))
 }
 
 /// The Python exception for an input that cannot be opened: the `OSError`
@@ -317,7 +331,8 @@ impl GameReader {
 ///
 /// `source` is a path (`str` or `os.PathLike`; plain PGN, or gzip, zstd or
 /// bzip2, told by the first bytes), a binary file object (`read` gives
-/// `bytes`) or a text file object (`read` gives `str`, taken as UTF-8).
+/// `bytes`) or a text file object (`read` gives `str`, taken as UTF-8;
+/// PGN text in a `str`: `io.StringIO(text)`, since a `str` is a path).
 /// The input is read in blocks and a few chunks of games at a time, so
 /// memory does not grow with its size. `threads` threads build and
 /// validate the games (`None`: one per core); the games come out in input

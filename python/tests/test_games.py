@@ -405,6 +405,23 @@ def test_a_missing_file_is_file_not_found(tmp_path):
         sanfen.check_pgn(str(missing))
     with pytest.raises(FileNotFoundError):
         sanfen.moves_table(missing)
+    assert "StringIO" not in str(info.value)
+
+
+def test_pgn_text_given_as_a_path_is_told_the_way_to_give_text(tmp_path):
+    # a str is a path (as for open()); PGN text in one says how to pass it
+    hint = " (a str is a path: for PGN text, pass io.StringIO(text))"
+    for text in ['[Event "Club"]\n\n1. e4 e5 *', "1. e4 e5 *", "{ a comment } 1. d4 *", "1.e4\ne5"]:
+        for read in (sanfen.read_games, sanfen.check_pgn, sanfen.games_table):
+            with pytest.raises(FileNotFoundError) as info:
+                read(text)
+            assert info.value.strerror == f"{text}: No such file or directory (os error 2){hint}"
+            assert info.value.filename == text
+    # a name that is no PGN text: no hint
+    for name in ["1.pgn", "games/1. e4.pgn"]:
+        with pytest.raises(FileNotFoundError) as info:
+            sanfen.read_games(name)
+        assert "StringIO" not in str(info.value)
 
 
 def test_a_directory_is_is_a_directory(tmp_path):
