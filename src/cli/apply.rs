@@ -160,6 +160,12 @@ fn write_diagnostics(err: &mut impl Write, game: &Game) -> io::Result<()> {
     Ok(())
 }
 
+/// The most text of moves `apply` reads: 1 MiB, some hundred thousand
+/// moves, more than any game holds (the longest games played are under a
+/// thousand). More is no game's moves (a PGN file, an endless stream): it
+/// is refused before a move is played, and nothing more is read.
+const MOST_MOVES_TEXT: usize = 1 << 20;
+
 /// Shown before waiting for moves typed in a terminal.
 const HINT: input::Hint =
     input::Hint { command: "sanfen apply", reads: "moves", instead: "sanfen apply MOVE... to give them as arguments" };
@@ -178,6 +184,11 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
     // every argument (or the standard input) as text, words apart
     let mut text = String::new();
     input::for_each(&args.moves, &HINT, |chunk| {
+        if text.len() + chunk.len() > MOST_MOVES_TEXT {
+            return Err(Error::Usage(format!(
+                "more than {MOST_MOVES_TEXT} bytes of moves, more than a game holds: none played, nothing more read"
+            )));
+        }
         text.push_str(&String::from_utf8_lossy(chunk));
         text.push(' ');
         Ok(())

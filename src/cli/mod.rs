@@ -125,7 +125,8 @@ enum Command {
     /// findings are warnings on stderr (`sanfen: warning: move 2 (0-0): ...`);
     /// with `--strict` they stop the run. At the first move that cannot be
     /// played: nothing on stdout, `sanfen: move N (TEXT): REASON` on stderr,
-    /// exit code 1.
+    /// exit code 1. More than 1 MiB of moves, more than a game holds, is
+    /// refused unplayed (exit code 2).
     Apply(apply::Args),
     /// Validate PGN games: moves, variations, move numbers, results, tags.
     ///

@@ -452,3 +452,24 @@ fn a_line_of_standard_input_over_1_mib_stops_the_reading_with_an_error() {
             .ends_with("move: e4 (e2e4)\nfen after: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n")
     );
 }
+
+#[test]
+fn apply_reads_at_most_1_mib_of_moves() {
+    // knights out and back: 4 moves in 16 bytes, legal without end
+    let shuffle = |bytes: usize| "Nf3\nNf6\nNg1\nNg8\n".repeat(bytes / 16);
+    // 260,000 moves: played (held, each, for the JSON report)
+    sanfen(&["apply"])
+        .write_stdin(shuffle(1_040_000))
+        .assert()
+        .code(0)
+        .stdout("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 260000 130001\n");
+    // more: no game's moves (an endless stream took memory without bound,
+    // 480 MB for 2 million moves; a PGN file was read whole to fail at its
+    // first tag)
+    sanfen(&["apply"])
+        .write_stdin(shuffle(2 << 20))
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr("sanfen: more than 1048576 bytes of moves, more than a game holds: none played, nothing more read\n");
+}
