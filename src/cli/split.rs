@@ -380,7 +380,6 @@ fn strip_suffix<'a>(name: &'a str, suffixes: &[&str]) -> &'a str {
     name
 }
 
-/// `--size`: a number of bytes with an optional unit.
 /// `--ranges N`: a number from 1 to [`MOST_RANGES`].
 fn parse_range_count(text: &str) -> Result<NonZeroUsize, String> {
     match text.parse::<NonZeroUsize>() {
@@ -389,6 +388,7 @@ fn parse_range_count(text: &str) -> Result<NonZeroUsize, String> {
     }
 }
 
+/// `--size`: a number of bytes with an optional unit.
 fn parse_size(text: &str) -> Result<NonZeroU64, String> {
     let digits = text.bytes().take_while(u8::is_ascii_digit).count();
     let expected = "a number of bytes with an optional unit: K, M, G, T (KiB, MiB, GiB, TiB: powers of 1024) or KB, \
