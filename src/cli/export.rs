@@ -38,7 +38,7 @@ use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::{ColumnDescPtr, ColumnPath};
 use sanfen::pgn::game::PARALLEL_CHUNK_TARGET;
-use sanfen::pgn::input::Input;
+use sanfen::pgn::input::{Input, shown_name};
 use sanfen::pgn::parallel::{ChunkWork, Ordered, Parts, Piece, threads_or_cores};
 use sanfen::pgn::rows::{MoveRow, MoveRowOptions, MoveRows, PART_BYTES};
 use sanfen::pgn::table::{games_schema, moves_schema, read_game_table_input, side_name};
@@ -143,7 +143,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
             if let Some(path) = output.filter(|path| FileCodec::of_path(path).is_some()) {
                 return Err(Error::Usage(format!(
                     "{}: Parquet compresses its pages, not the file: name it .parquet (and choose --compression)",
-                    escape(&path.display().to_string())
+                    escape(&shown_name(path.as_os_str()))
                 )));
             }
             let codec = args.compression.unwrap_or_default();
@@ -177,7 +177,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
     let device = output.and_then(open_device);
     let (mut new_file, target): (Option<NewFile>, Box<dyn Write + Send>) = match (output, device) {
         (Some(path), Some(device)) => {
-            let file = device.map_err(|err| Error::File { path: path.display().to_string(), source: err })?;
+            let file = device.map_err(|err| Error::File { path: shown_name(path.as_os_str()), source: err })?;
             (None, Box::new(file))
         }
         (Some(path), None) => {
@@ -190,7 +190,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
         (None, _) => (None, Box::new(stdout)),
     };
     let output_error = |err: io::Error| match output {
-        Some(path) => Error::File { path: path.display().to_string(), source: err },
+        Some(path) => Error::File { path: shown_name(path.as_os_str()), source: err },
         None => Error::Output(err),
     };
     let columns = args.table == Table::Moves;
@@ -231,7 +231,7 @@ fn format_of(format: Option<Format>, output: Option<&Path>) -> Result<Format, Er
         Some("jsonl" | "ndjson") => Ok(Format::Jsonl),
         _ => Err(Error::Usage(format!(
             "cannot tell the format of {} by its extension: give --format parquet, csv or jsonl",
-            escape(&path.display().to_string())
+            escape(&shown_name(path.as_os_str()))
         ))),
     }
 }
@@ -258,7 +258,7 @@ fn text_compression(args: &Args, output: Option<&Path>) -> Result<Option<FileCom
         let say = |codec: Option<FileCodec>| codec.map_or("no compression", FileCodec::name);
         return Err(Error::Usage(format!(
             "{}: the name says {}, --compression says {}",
-            escape(&path.display().to_string()),
+            escape(&shown_name(path.as_os_str())),
             say(named),
             say(chosen)
         )));
@@ -300,12 +300,12 @@ fn refuse_an_input(output: &Path, files: &[OsString]) -> Result<(), Error> {
             let stdin = io::stdin().as_fd().try_clone_to_owned().and_then(|fd| fs::File::from(fd).metadata());
             ("standard input".to_owned(), stdin)
         } else {
-            (name.to_string_lossy().into_owned(), fs::metadata(&name))
+            (shown_name(&name), fs::metadata(&name))
         };
         if metadata.is_ok_and(|input| (input.dev(), input.ino()) == (target.dev(), target.ino())) {
             return Err(Error::Usage(format!(
                 "{} is also an input ({}): not written over (choose another --output)",
-                escape(&output.display().to_string()),
+                escape(&shown_name(output.as_os_str())),
                 escape(&input)
             )));
         }

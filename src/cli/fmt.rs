@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use sanfen::lint::LintPolicy;
 use sanfen::pgn::chunk::Chunker;
 use sanfen::pgn::format_input::{FormatInputError, Unchanged, format_input};
-use sanfen::pgn::input::Input;
+use sanfen::pgn::input::{Input, shown_name};
 
 use super::check::escape;
 use super::input::Hint;
@@ -117,7 +117,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
             if pgn_input::is_compressed(name) {
                 return Err(Error::Usage(format!(
                     "fmt --in-place cannot rewrite a compressed file: {}",
-                    name.to_string_lossy()
+                    shown_name(name)
                 )));
             }
         }
@@ -221,7 +221,7 @@ fn format_source(
 /// not change is left as it is. Whether every game was rewritten.
 fn rewrite_in_place(name: &OsStr, policy: LintPolicy) -> Result<bool, Error> {
     let file = InPlace::open(name)?;
-    let display = name.to_string_lossy().into_owned();
+    let display = shown_name(name);
     if pgn_input::is_compressed(file.target().as_os_str()) {
         return Err(Error::Usage(format!("fmt --in-place cannot rewrite a compressed file: {display}")));
     }

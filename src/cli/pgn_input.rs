@@ -5,7 +5,7 @@
 use std::ffi::{OsStr, OsString};
 use std::io::{self, Read};
 
-use sanfen::pgn::input::{Input, InputError};
+use sanfen::pgn::input::{Input, InputError, shown_name};
 
 use super::Error;
 use super::input::Hint;
@@ -41,7 +41,7 @@ pub fn open(name: &OsStr, hint: &Hint) -> Result<Source, Error> {
         hint.show_if_terminal();
         return from_reader("<stdin>".to_owned(), EndStays::new(io::stdin()), None);
     }
-    let display = name.to_string_lossy().into_owned();
+    let display = shown_name(name);
     match Input::open(name) {
         Ok(input) => Ok(Source { name: display, input }),
         Err(err) => Err(file_error(display, err)),

@@ -78,6 +78,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use rustix::fs::{Access, AtFlags, FallocateFlags, Mode, OFlags};
 use rustix::io::Errno;
+use sanfen::pgn::input::shown_name;
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
 
@@ -147,7 +148,7 @@ impl InPlace {
     /// rewritten file cannot be given, ...: the message ends in `not
     /// rewritten`), or the temporary file cannot be created.
     pub fn open(name: &OsStr) -> Result<InPlace, Error> {
-        let display = name.to_string_lossy().into_owned();
+        let display = shown_name(name);
         let file_error = |source| Error::File { path: display.clone(), source };
         let refuse = |why: String| refusal(&display, &why);
         let target = fs::canonicalize(name).map_err(file_error)?;
@@ -474,7 +475,7 @@ impl NewFile {
     /// [`Error::File`] naming `path`: a file there is refused (the rules
     /// above), or the temporary file cannot be created.
     pub fn create(path: &Path, kind: &str) -> Result<NewFile, Error> {
-        let name = path.display().to_string();
+        let name = shown_name(path.as_os_str());
         let error = |message: String| Error::File { path: name.clone(), source: io::Error::other(message) };
         let refuse = |why: String| error(format!("{why}: not replaced"));
         let (target, existing) = match fs::metadata(path) {
@@ -582,7 +583,7 @@ fn refusal(name: &str, why: &str) -> Error {
 /// An error on the temporary file, reported on the file being rewritten.
 fn temporary_error(name: &str, path: Option<&Path>, err: io::Error) -> Error {
     let message = match path {
-        Some(path) => format!("temporary file {}: {err}", path.display()),
+        Some(path) => format!("temporary file {}: {err}", shown_name(path.as_os_str())),
         None => format!("cannot create a temporary file beside it: {err}"),
     };
     Error::File { path: name.to_owned(), source: io::Error::new(err.kind(), message) }

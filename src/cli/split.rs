@@ -7,13 +7,14 @@
 //! never over an existing file: every name the run could write is looked
 //! for before the first byte is written.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Read, Write};
 use std::num::{NonZeroU64, NonZeroUsize};
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 
-use sanfen::pgn::input::{Compression, Input, NotText, ReadError};
+use sanfen::pgn::input::{Compression, Input, NotText, ReadError, shown_name};
 use sanfen::pgn::parallel::threads_or_cores;
 use sanfen::pgn::split::{MOST_RANGES, PartSize, Parts, ranges};
 
@@ -52,7 +53,7 @@ pub struct Args {
     #[arg(long, conflicts_with_all = ["parts", "size"])]
     json: bool,
     /// Where the parts are written [default: the current directory; made
-    /// when missing], as
+    /// when missing, and removed again when no part is written], as
     /// `DIR/STEM-001.pgn`, `DIR/STEM-002.pgn`, ... (STEM: FILE's name less
     /// `.gz`, `.zst`, `.bz2` and `.pgn`; at least three digits, as many as
     /// the largest part number the run may write).
@@ -91,7 +92,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
             "split needs a file: standard input cannot be read twice nor by ranges (save it to a file first)".into(),
         ));
     }
-    let name = args.file.to_string_lossy().into_owned();
+    let name = shown_name(&args.file);
     let file_error = |source| Error::File { path: name.clone(), source };
     // never opened unless a regular file (a FIFO would block)
     let metadata = fs::metadata(&args.file).map_err(file_error)?;
@@ -116,7 +117,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
 }
 
 /// `--ranges N`: the ranges on standard output.
-fn print_ranges(path: &std::ffi::OsStr, name: &str, n: NonZeroUsize, json: bool) -> Result<ExitCode, Error> {
+fn print_ranges(path: &OsStr, name: &str, n: NonZeroUsize, json: bool) -> Result<ExitCode, Error> {
     let file_error = |source| Error::File { path: name.to_owned(), source };
     let mut file = File::open(path).map_err(file_error)?;
     let mut head = Vec::new();
@@ -162,7 +163,7 @@ enum Size {
 /// `written_as` says, zstd on `workers` threads), one line each on standard
 /// output.
 fn write_parts(
-    path: &std::ffi::OsStr,
+    path: &OsStr,
     name: &str,
     size: Size,
     output: Option<&Path>,
@@ -196,7 +197,8 @@ fn write_parts(
     };
     let extension = format!(".pgn{}", written_as.map_or("", |written_as| written_as.codec.extension()));
     let names = PartNames::new(path, output, most, extension);
-    names.refuse_existing()?;
+    // (dropped at the end: a directory made and left empty is removed)
+    let _made = names.refuse_existing()?;
     rewrite::remove_temporary_on_signals()
         .map_err(|err| Error::Usage(format!("split cannot watch for signals: {err}")))?;
     let mut parts = Parts::new(input.reader, part_size);
@@ -286,7 +288,8 @@ impl Write for CountingSink {
 /// The names of the parts: `DIR/STEM-NNN.pgn` (or another extension).
 struct PartNames {
     directory: Option<PathBuf>,
-    stem: String,
+    /// The input's file name less its extensions, byte for byte.
+    stem: Vec<u8>,
     /// `.pgn`, `.pgn.zst` or `.pgn.gz`.
     extension: String,
     /// The number of digits.
@@ -298,18 +301,20 @@ struct PartNames {
 impl PartNames {
     /// The names of at most `most` parts of the file at `path`, in
     /// `directory` (the current one when `None`), ending with `extension`.
-    fn new(path: &std::ffi::OsStr, directory: Option<&Path>, most: u64, extension: String) -> PartNames {
-        let name = Path::new(path).file_name().map_or_else(|| "pgn".into(), |name| name.to_string_lossy());
-        let stem = strip_suffix(&name, &[".gz", ".zst", ".bz2"]);
+    fn new(path: &OsStr, directory: Option<&Path>, most: u64, extension: String) -> PartNames {
+        let name = Path::new(path).file_name().map_or(&b"pgn"[..], OsStr::as_bytes);
+        let stem = strip_suffix(name, &[".gz", ".zst", ".bz2"]);
         let stem = strip_suffix(stem, &[".pgn"]);
-        let stem = if stem.is_empty() { "pgn" } else { stem };
+        let stem = if stem.is_empty() { b"pgn" } else { stem };
         let width = most.to_string().len().max(3);
-        PartNames { directory: directory.map(Path::to_path_buf), stem: stem.to_owned(), extension, width, most }
+        PartNames { directory: directory.map(Path::to_path_buf), stem: stem.to_vec(), extension, width, most }
     }
 
     /// The file name of part `part` (from 0).
-    fn file_name(&self, part: usize) -> String {
-        format!("{}-{:0width$}{}", self.stem, part + 1, self.extension, width = self.width)
+    fn file_name(&self, part: usize) -> OsString {
+        let mut name = self.stem.clone();
+        name.extend_from_slice(format!("-{:0width$}{}", part + 1, self.extension, width = self.width).as_bytes());
+        OsString::from_vec(name)
     }
 
     fn path(&self, part: usize) -> PathBuf {
@@ -321,44 +326,55 @@ impl PartNames {
 
     /// Refuses the run when a name it may write is taken (the first, looked
     /// up in one reading of the directory), or the directory cannot be
-    /// read; makes the directory when it was named and does not exist.
-    fn refuse_existing(&self) -> Result<(), Error> {
+    /// read; makes the directory when it was named and does not exist (as
+    /// `mkdir -p` makes it), and gives what it made.
+    fn refuse_existing(&self) -> Result<Made, Error> {
         let directory = self.directory.clone().unwrap_or_else(|| PathBuf::from("."));
-        let shown = directory.display().to_string();
+        let shown = shown_name(directory.as_os_str());
         let dir_error = |source| Error::File { path: shown.clone(), source };
-        // a directory named and missing is made, as `mkdir -p` makes it
-        if self.directory.is_some() && !directory.exists() {
-            fs::create_dir_all(&directory).map_err(dir_error)?;
+        let mut made = Made(Vec::new());
+        if self.directory.is_some() {
+            let mut missing = Some(directory.as_path());
+            while let Some(dir) =
+                missing.filter(|dir| !dir.as_os_str().is_empty() && fs::symlink_metadata(dir).is_err())
+            {
+                made.0.push(dir.to_path_buf());
+                missing = dir.parent();
+            }
+            made.0.reverse();
+            if !made.0.is_empty() {
+                fs::create_dir_all(&directory).map_err(dir_error)?;
+            }
         }
         let metadata = fs::metadata(&directory).map_err(dir_error)?;
         if !metadata.is_dir() {
             return Err(dir_error(io::Error::other("not a directory: the parts go into a directory")));
         }
-        let prefix = format!("{}-", self.stem);
         let mut first: Option<(u64, OsString)> = None;
         for entry in fs::read_dir(&directory).map_err(dir_error)? {
             let entry = entry.map_err(dir_error)?;
             let file_name = entry.file_name();
-            let Some(number) =
-                file_name.to_str().and_then(|n| n.strip_prefix(&prefix)?.strip_suffix(self.extension.as_str()))
-            else {
+            let number = file_name
+                .as_bytes()
+                .strip_prefix(self.stem.as_slice())
+                .and_then(|rest| rest.strip_prefix(b"-")?.strip_suffix(self.extension.as_bytes()));
+            let Some(number) = number.filter(|n| n.len() == self.width && n.iter().all(u8::is_ascii_digit)) else {
                 continue;
             };
-            if number.len() != self.width || !number.bytes().all(|b| b.is_ascii_digit()) {
+            let Some(number) = core::str::from_utf8(number).ok().and_then(|n| n.parse::<u64>().ok()) else {
                 continue;
-            }
-            let Ok(number) = number.parse::<u64>() else { continue };
+            };
             if (1..=self.most).contains(&number) && first.as_ref().is_none_or(|(n, _)| number < *n) {
                 first = Some((number, file_name));
             }
         }
-        let Some((_, file_name)) = first else { return Ok(()) };
+        let Some((_, file_name)) = first else { return Ok(made) };
         let path = match &self.directory {
             Some(directory) => directory.join(&file_name),
             None => PathBuf::from(&file_name),
         };
         Err(Error::File {
-            path: path.display().to_string(),
+            path: shown_name(path.as_os_str()),
             source: io::Error::new(
                 io::ErrorKind::AlreadyExists,
                 "exists already: not overwritten (nothing written; remove it or choose another --output)",
@@ -367,14 +383,30 @@ impl PartNames {
     }
 }
 
+/// The directories a run made for its parts, the outermost first: those
+/// left empty when the run ends are removed (it failed before writing a
+/// part, or the input was empty), so that a failed run leaves nothing.
+struct Made(Vec<PathBuf>);
+
+impl Drop for Made {
+    fn drop(&mut self) {
+        for directory in self.0.iter().rev() {
+            // only an empty directory goes: one holding a part, or
+            // anything put there meanwhile, stays, and so do those above
+            if fs::remove_dir(directory).is_err() {
+                break;
+            }
+        }
+    }
+}
+
 /// `name` less the first of `suffixes` it ends with (in any case).
-fn strip_suffix<'a>(name: &'a str, suffixes: &[&str]) -> &'a str {
+fn strip_suffix<'a>(name: &'a [u8], suffixes: &[&str]) -> &'a [u8] {
     for suffix in suffixes {
-        if name.len() >= suffix.len()
-            && name.is_char_boundary(name.len() - suffix.len())
-            && name[name.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
+        if let Some(at) = name.len().checked_sub(suffix.len())
+            && name[at..].eq_ignore_ascii_case(suffix.as_bytes())
         {
-            return &name[..name.len() - suffix.len()];
+            return &name[..at];
         }
     }
     name
@@ -442,18 +474,18 @@ mod tests {
     #[test]
     fn part_names_from_the_input_name() {
         let names = |path: &str, most| {
-            let names = PartNames::new(std::ffi::OsStr::new(path), None, most, ".pgn".to_owned());
+            let names = PartNames::new(OsStr::new(path), None, most, ".pgn".into());
             (names.file_name(0), names.file_name(most as usize - 1))
         };
-        assert_eq!(names("games.pgn", 7), ("games-001.pgn".to_owned(), "games-007.pgn".to_owned()));
-        assert_eq!(names("dir/games.pgn.zst", 1000), ("games-0001.pgn".to_owned(), "games-1000.pgn".to_owned()));
-        assert_eq!(names("Games.PGN.GZ", 2), ("Games-001.pgn".to_owned(), "Games-002.pgn".to_owned()));
-        assert_eq!(names("a.txt", 1), ("a.txt-001.pgn".to_owned(), "a.txt-001.pgn".to_owned()));
-        assert_eq!(names(".pgn", 1), ("pgn-001.pgn".to_owned(), "pgn-001.pgn".to_owned()));
-        let zstd = PartNames::new(std::ffi::OsStr::new("games.pgn.gz"), None, 12, ".pgn.zst".to_owned());
-        assert_eq!(
-            (zstd.file_name(0), zstd.file_name(11)),
-            ("games-001.pgn.zst".to_owned(), "games-012.pgn.zst".to_owned())
-        );
+        assert_eq!(names("games.pgn", 7), ("games-001.pgn".into(), "games-007.pgn".into()));
+        assert_eq!(names("dir/games.pgn.zst", 1000), ("games-0001.pgn".into(), "games-1000.pgn".into()));
+        assert_eq!(names("Games.PGN.GZ", 2), ("Games-001.pgn".into(), "Games-002.pgn".into()));
+        assert_eq!(names("a.txt", 1), ("a.txt-001.pgn".into(), "a.txt-001.pgn".into()));
+        assert_eq!(names(".pgn", 1), ("pgn-001.pgn".into(), "pgn-001.pgn".into()));
+        let zstd = PartNames::new(OsStr::new("games.pgn.gz"), None, 12, ".pgn.zst".into());
+        assert_eq!((zstd.file_name(0), zstd.file_name(11)), ("games-001.pgn.zst".into(), "games-012.pgn.zst".into()));
+        // a name that is not UTF-8 keeps its bytes
+        let latin1 = PartNames::new(OsStr::from_bytes(b"d/caf\xe9.PGN"), None, 2, ".pgn".into());
+        assert_eq!(latin1.file_name(1), OsStr::from_bytes(b"caf\xe9-002.pgn"));
     }
 }

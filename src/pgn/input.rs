@@ -20,6 +20,7 @@
 //! Nothing is lost by looking at the start: the reader gives every byte of
 //! the (decompressed) stream.
 
+use core::fmt::Write as _;
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::ops::Range;
@@ -27,6 +28,35 @@ use std::path::Path;
 
 use crate::pgn::reader::{Location, SyntaxErrorKind, looks_utf16};
 use crate::pgn::validate::FindingKind;
+
+/// A file's name as messages and tables show it: as it is when it is
+/// UTF-8, each byte that is not as `\xNN`, as a file's own bytes are shown
+/// on a terminal (`Path::display` shows U+FFFD instead: two names
+/// differing there would look the same).
+///
+/// ```
+/// use std::ffi::OsStr;
+/// use std::os::unix::ffi::OsStrExt;
+///
+/// use sanfen::pgn::shown_name;
+///
+/// assert_eq!(shown_name(OsStr::new("games/café.pgn")), "games/café.pgn");
+/// assert_eq!(shown_name(OsStr::from_bytes(b"caf\xe9.pgn")), "caf\\xe9.pgn");
+/// assert_eq!(shown_name(OsStr::from_bytes(b"caf\xc3.pgn")), "caf\\xc3.pgn");
+/// ```
+pub fn shown_name(name: &std::ffi::OsStr) -> String {
+    if let Some(name) = name.to_str() {
+        return name.to_owned();
+    }
+    let mut shown = String::with_capacity(name.len() + 8);
+    for chunk in name.as_encoded_bytes().utf8_chunks() {
+        shown.push_str(chunk.valid());
+        for byte in chunk.invalid() {
+            let _ = write!(shown, "\\x{byte:02x}");
+        }
+    }
+    shown
+}
 
 /// A compression format, recognised by its magic bytes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

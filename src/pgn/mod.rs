@@ -45,6 +45,6 @@ pub use game::{
     Game, GameCountError, Games, Line, Node, ParallelGames, ReadError, Tag, read_games, read_games_from_slice,
     read_games_input, read_games_path,
 };
-pub use input::{Compression, Input};
+pub use input::{Compression, Input, shown_name};
 pub use reader::{Location, RawText, ResultToken, Skip, SyntaxError, SyntaxErrorKind, Visitor};
 pub use reader::{Reader, looks_utf16};

@@ -680,7 +680,7 @@ impl Session {
     }
 
     fn load_path(&mut self, path: &Path, number: Option<usize>, response: &mut Response) {
-        let shown = path.display().to_string();
+        let shown = crate::pgn::shown_name(path.as_os_str());
         if number == Some(0) {
             response.fail("games are counted from 1");
             return;

@@ -2,7 +2,7 @@
 //! data file and of compressed files one after another equal to the input,
 //! and the refusals (an existing part, a directory, a missing file,
 //! standard input, `--ranges` on compressed data), each naming the file,
-//! with exit code 2 and nothing written.
+//! with exit code 2 and nothing written (nor a directory left made).
 
 use std::fs;
 use std::io::Write;
@@ -347,7 +347,10 @@ fn bad_input_is_refused_before_anything_is_written() {
         "sanfen: {binary}: not PGN text: binary data: 100 of the first 100 bytes are control bytes (the first at \
          offset 0)\n"
     ));
-    let output = sanfen(&["split", "--size", "1K", "-o", &out, &truncated]).output().unwrap();
+    // the directories made for the parts (as `mkdir -p` makes them) are
+    // removed when no part is written: here two levels, then one
+    let made = dir.path("new/parts");
+    let output = sanfen(&["split", "--size", "1K", "-o", &made, &truncated]).output().unwrap();
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
@@ -355,12 +358,15 @@ fn bad_input_is_refused_before_anything_is_written() {
             && stderr.contains("of the gzip stream"),
         "{stderr}"
     );
-    sanfen(&["split", "--parts", "2", "-o", &out, &empty])
+    assert_eq!(dir.names(), ["binary.pgn", "empty.pgn", "truncated.pgn.gz"]);
+    fs::create_dir(dir.path("new")).unwrap();
+    sanfen(&["split", "--parts", "2", "-o", &made, &empty])
         .assert()
         .code(0)
         .stdout("")
         .stderr(format!("sanfen: {empty}: empty: no part written\n"));
-    assert_eq!(dir.names(), ["binary.pgn", "empty.pgn", "truncated.pgn.gz"]);
+    assert_eq!(dir.names(), ["binary.pgn", "empty.pgn", "new", "truncated.pgn.gz"]);
+    assert!(fs::read_dir(dir.path("new")).unwrap().next().is_none());
 }
 
 #[test]

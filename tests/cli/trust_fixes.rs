@@ -3,6 +3,7 @@
 //! could not be stopped, explanations that gave a minor reason first or
 //! suggested unrelated moves, and castling written with a typographic dash.
 
+use std::fs;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
@@ -350,6 +351,54 @@ fn control_characters_in_file_names_and_moves_are_shown_escaped() {
     );
     let output = sanfen(&["resolve", "\u{1b}[31mNf3"]).assert().code(1).get_output().clone();
     assert!(String::from_utf8(output.stdout).unwrap().starts_with("input: \\x1b[31mNf3\n"));
+}
+
+/// A file name that is not UTF-8 (Latin-1 `caf\xe9.pgn` from an old
+/// archive) is shown with that byte as `\xe9` in every message and
+/// table, as a file's own bytes are shown; and `split` names its parts
+/// with the name's own bytes. Regression: every command showed U+FFFD, so
+/// that `caf\xe9.pgn` and `caf\xe8.pgn` looked the same, and `split` wrote
+/// `caf\u{fffd}-001.pgn`, a name the user never gave.
+#[test]
+fn a_file_name_that_is_not_utf8_is_shown_by_its_bytes() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+
+    let dir = crate::scratch::Dir::new("latin1-names");
+    let name = OsStr::from_bytes(b"caf\xe9.pgn");
+    fs::write(dir.0.join(name), "[Event \"A\"]\n\n1.e4 e5 2. Ke3 *\n").unwrap();
+    let shown = "caf\\xe9.pgn";
+    let run = |args: &[&str]| {
+        let mut cmd = cargo_bin_cmd!("sanfen");
+        cmd.current_dir(&dir.0).args(args).arg(name).timeout(Duration::from_secs(60));
+        cmd.assert()
+    };
+    let bad = "illegal: no king can move to e3; did you mean Ke2?";
+    let checked = run(&["check"]).code(1).get_output().stdout.clone();
+    assert_eq!(
+        String::from_utf8(checked).unwrap().lines().nth(1),
+        Some(format!("{shown}:3:12: game 1 (A), 2. Ke3: error[san:illegal]: {bad}").as_str())
+    );
+    let json = run(&["check", "--json"]).code(1).get_output().stdout.clone();
+    assert!(String::from_utf8(json).unwrap().contains(r#""file":"caf\\xe9.pgn""#));
+    run(&["fmt", "--check"])
+        .code(1)
+        .stdout("")
+        .stderr(format!("{shown}:3:12: game 1: 2. Ke3: {bad} (game written unchanged)\n"));
+    let csv = run(&["export", "--format", "csv"]).code(0).get_output().stdout.clone();
+    assert_eq!(String::from_utf8(csv).unwrap().lines().nth(1).unwrap().split(',').next(), Some(shown));
+    run(&["split", "--parts", "1"]).code(0).stdout("caf\\xe9-001.pgn: 30 bytes, 0..30\n");
+    assert_eq!(
+        fs::read(dir.0.join(OsStr::from_bytes(b"caf\xe9-001.pgn"))).unwrap(),
+        fs::read(dir.0.join(name)).unwrap()
+    );
+    let repl = run(&["repl"]).code(0).get_output().stdout.clone();
+    assert_eq!(
+        String::from_utf8(repl).unwrap().lines().next(),
+        Some(format!("loaded game 1 of {shown}: ? - ?, 2 moves, *").as_str())
+    );
+    fs::remove_file(dir.0.join(name)).unwrap();
+    run(&["check"]).code(2).stderr(format!("sanfen: {shown}: No such file or directory (os error 2)\n"));
 }
 
 /// A FEN's control character is named escaped in the message itself (the
