@@ -52,6 +52,7 @@ __all__ = [
 
 # games: PGN games, checks and tables
 from sanfen._sanfen import (  # noqa: E402
+    BatchReader,
     CheckResult,
     Eval,
     Game,
@@ -67,6 +68,7 @@ from sanfen._sanfen import (  # noqa: E402
 )
 
 __all__ += [
+    "BatchReader",
     "CheckResult",
     "Eval",
     "Game",

@@ -3,7 +3,7 @@
 import os
 from typing import IO, Iterator, List, Literal, Optional, Sequence, Tuple, Union, final
 
-from arro3.core import RecordBatchReader, Table
+from arro3.core import RecordBatch, Schema, Table
 
 __version__: str
 
@@ -419,7 +419,30 @@ class CheckResult:
 # arro3.core's (the Arrow PyCapsule stream interface, which pyarrow, polars
 # and duckdb read)
 ArrowTable = Table
-ArrowStream = RecordBatchReader
+
+@final
+class BatchReader(Iterator[RecordBatch]):
+    """A table's record batches, read as they are asked for (what
+    `games_batches` and `moves_batches` give). Iterated, each batch is read
+    with the GIL released and a read error raises what `read_games` raises
+    for it; through `__arrow_c_stream__` (pyarrow, polars, duckdb) the
+    batches not read yet are handed over, once, and an error ends that
+    stream with its message."""
+
+    @property
+    def schema(self) -> Schema: ...
+    @property
+    def closed(self) -> bool:
+        """Read to the end by `read_all` or to an error, or handed over."""
+    def __iter__(self) -> BatchReader: ...
+    def __next__(self) -> RecordBatch: ...
+    def read_next_batch(self) -> RecordBatch: ...
+    def read_all(self) -> Table:
+        """The batches not read yet, as a table."""
+    def __arrow_c_schema__(self) -> object: ...
+    def __arrow_c_stream__(self, requested_schema: Optional[object] = None) -> object: ...
+
+ArrowStream = BatchReader
 
 def read_games(source: Source, threads: Optional[int] = None) -> GameReader: ...
 def check_pgn(

@@ -11,13 +11,15 @@ use std::io;
 use std::num::NonZeroUsize;
 use std::ops::Range;
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard, TryLockError};
 
 use arrow_array::{RecordBatch, RecordBatchReader};
 use arrow_schema::{ArrowError, SchemaRef};
 use arrow_select::concat::concat_batches;
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyCapsule;
+use pyo3_arrow::export::{Arro3RecordBatch, Arro3Schema};
 use pyo3_arrow::{PyRecordBatchReader, PyTable};
 use sanfen::pgn::input::{Input, InputError};
 use sanfen::pgn::rows::{MoveRowChunks, MoveRowOptions, read_move_rows_input};
@@ -315,16 +317,19 @@ impl Batches for MoveBatches {
 /// they are asked for: memory holds a few batches however large the input
 /// (`games_table` holds the whole table). `source` and `threads` as for
 /// `read_games`; a source that cannot be opened raises here. The object
-/// given has `__arrow_c_stream__` and is read once:
+/// given, a `BatchReader`, is iterated (`for batch in ...`: each an
+/// `arro3.core.RecordBatch`, read with the GIL released; a read error met
+/// on the way raises what `read_games` raises for it, the file object's
+/// own exception included) or has `__arrow_c_stream__`, read once:
 /// `pyarrow.RecordBatchReader.from_stream` reads it batch by batch (and
-/// `pyarrow.parquet.ParquetWriter` can write each batch as it comes). A
-/// read error met on the way ends the stream with an error that names the
-/// source (pyarrow raises `OSError`).
+/// `pyarrow.parquet.ParquetWriter` can write each batch as it comes); a
+/// read error then ends the stream with an error that names the source
+/// (pyarrow raises `OSError`).
 #[pyfunction]
 #[pyo3(signature = (source, threads=None))]
-pub fn games_batches(source: &Bound<'_, PyAny>, threads: Option<usize>) -> PyResult<PyRecordBatchReader> {
-    let (batches, _) = game_batches(open_source(source)?, threads_arg(threads)?, 0)?;
-    Ok(PyRecordBatchReader::new(Box::new(Stream(batches))))
+pub fn games_batches(source: &Bound<'_, PyAny>, threads: Option<usize>) -> PyResult<BatchReader> {
+    let (batches, raised) = game_batches(open_source(source)?, threads_arg(threads)?, 0)?;
+    Ok(BatchReader::new(batches, raised))
 }
 
 /// moves_batches(source, threads=None, fen=False, variations=False)
@@ -342,10 +347,10 @@ pub fn moves_batches(
     threads: Option<usize>,
     fen: bool,
     variations: bool,
-) -> PyResult<PyRecordBatchReader> {
+) -> PyResult<BatchReader> {
     let options = MoveRowOptions { fen, variations };
-    let (batches, _) = move_batches(open_source(source)?, threads_arg(threads)?, options, 0)?;
-    Ok(PyRecordBatchReader::new(Box::new(Stream(batches))))
+    let (batches, raised) = move_batches(open_source(source)?, threads_arg(threads)?, options, 0)?;
+    Ok(BatchReader::new(batches, raised))
 }
 
 /// The schema a table of `kind` has with these options.
@@ -510,7 +515,7 @@ pub fn _range_batches(
     first_game: u64,
     first_line: u32,
     name: String,
-) -> PyResult<PyRecordBatchReader> {
+) -> PyResult<BatchReader> {
     // a table it has not: an error before the file is opened
     schema_of(table, fen, variations)?;
     let raised = Raised::default();
@@ -528,19 +533,20 @@ pub fn _range_batches(
     }
     let source = Source { input, name, raised };
     let before = first_game.saturating_sub(1);
-    let stream: Box<dyn RecordBatchReader + Send> = if table == "games" {
-        Box::new(Stream(game_batches(source, 1, before)?.0))
+    Ok(if table == "games" {
+        let (batches, raised) = game_batches(source, 1, before)?;
+        BatchReader::new(batches, raised)
     } else {
-        Box::new(Stream(move_batches(source, 1, MoveRowOptions { fen, variations }, before)?.0))
-    };
-    Ok(PyRecordBatchReader::new(stream))
+        let (batches, raised) = move_batches(source, 1, MoveRowOptions { fen, variations }, before)?;
+        BatchReader::new(batches, raised)
+    })
 }
 
 /// Batches as Arrow's [`RecordBatchReader`], a read error as an I/O error
 /// whose message names the file (what an Arrow stream's reader raises).
-struct Stream<B>(B);
+struct Stream(Box<dyn Batches>);
 
-impl<B: Batches> Iterator for Stream<B> {
+impl Iterator for Stream {
     type Item = Result<RecordBatch, ArrowError>;
 
     fn next(&mut self) -> Option<Self::Item> {
@@ -555,9 +561,144 @@ impl<B: Batches> Iterator for Stream<B> {
     }
 }
 
-impl<B: Batches> RecordBatchReader for Stream<B> {
+impl RecordBatchReader for Stream {
     fn schema(&self) -> SchemaRef {
         self.0.schema()
+    }
+}
+
+/// A table's record batches, read as they are asked for (what
+/// `games_batches` and `moves_batches` give): iterated from Python, each
+/// batch is read with the GIL released and a read error raises what
+/// `read_games` raises for it (an `OSError` by its kind, the file
+/// object's own exception); read through `__arrow_c_stream__` (pyarrow,
+/// polars, duckdb), an error ends the stream with its message.
+#[pyclass(module = "sanfen._sanfen", name = "BatchReader", frozen)]
+pub struct BatchReader {
+    batches: Mutex<Held>,
+    schema: SchemaRef,
+    raised: Raised,
+}
+
+/// What a [`BatchReader`] holds.
+enum Held {
+    Batches(Box<dyn Batches>),
+    /// Read to its end by `read_all`, or to an error: iteration stops.
+    Ended,
+    /// Given to a reader of `__arrow_c_stream__`: reading it is an error.
+    HandedOver,
+}
+
+impl BatchReader {
+    fn new(batches: impl Batches + 'static, raised: Raised) -> BatchReader {
+        let schema = batches.schema();
+        BatchReader { batches: Mutex::new(Held::Batches(Box::new(batches))), schema, raised }
+    }
+
+    /// What it holds, unless another thread is reading it.
+    fn held(&self) -> PyResult<MutexGuard<'_, Held>> {
+        // (a thread that waited here with the GIL held while another reads
+        // a file object, which needs the GIL, would never wake)
+        match self.batches.try_lock() {
+            Ok(guard) => Ok(guard),
+            Err(TryLockError::Poisoned(poisoned)) => Ok(poisoned.into_inner()),
+            Err(TryLockError::WouldBlock) => {
+                Err(PyRuntimeError::new_err("the batches are being read by another thread"))
+            }
+        }
+    }
+
+    /// The next batch, `None` at the end.
+    fn next_batch(&self, py: Python<'_>) -> PyResult<Option<RecordBatch>> {
+        let mut guard = self.held()?;
+        let batches = match &mut *guard {
+            Held::Batches(batches) => batches,
+            Held::Ended => return Ok(None),
+            Held::HandedOver => return Err(closed()),
+        };
+        let batch = py.detach(|| batches.next());
+        match batch {
+            Some(Ok(batch)) => Ok(Some(batch)),
+            None => Ok(None),
+            Some(Err(err)) => {
+                // nothing is read after an error
+                let name = batches.name().to_owned();
+                *guard = Held::Ended;
+                Err(match err {
+                    BatchError::Read(err, number) => read_error(err, &name, number, &self.raised),
+                    BatchError::Arrow(err) => arrow_error(err),
+                })
+            }
+        }
+    }
+}
+
+/// The error of a stream read already.
+fn closed() -> PyErr {
+    pyo3::exceptions::PyIOError::new_err("closed stream: the batches were read (a stream is read once)")
+}
+
+#[pymethods]
+impl BatchReader {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Arro3RecordBatch>> {
+        let batch = self.next_batch(py)?;
+        py.check_signals()?;
+        Ok(batch.map(Arro3RecordBatch::from))
+    }
+
+    /// The next batch; `StopIteration` at the end.
+    fn read_next_batch(&self, py: Python<'_>) -> PyResult<Arro3RecordBatch> {
+        self.__next__(py)?.ok_or_else(|| pyo3::exceptions::PyStopIteration::new_err(()))
+    }
+
+    /// The batches not read yet, as a table (the stream is then closed).
+    fn read_all(&self, py: Python<'_>) -> PyResult<PyTable> {
+        let mut all = Vec::new();
+        while let Some(batch) = self.next_batch(py)? {
+            py.check_signals()?;
+            all.push(batch);
+        }
+        *self.held()? = Held::Ended;
+        PyTable::try_new(all, self.schema.clone())
+    }
+
+    /// The table's schema.
+    #[getter]
+    fn schema(&self) -> Arro3Schema {
+        self.schema.clone().into()
+    }
+
+    /// Whether the batches were read to the end by `read_all` or to an
+    /// error, or handed over as a stream.
+    #[getter]
+    fn closed(&self) -> PyResult<bool> {
+        Ok(!matches!(*self.held()?, Held::Batches(_)))
+    }
+
+    fn __arrow_c_schema__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
+        Ok(pyo3_arrow::ffi::to_schema_pycapsule(py, self.schema.as_ref())?)
+    }
+
+    /// The batches not read yet as an Arrow C stream (read once).
+    #[pyo3(signature = (requested_schema=None))]
+    fn __arrow_c_stream__<'py>(
+        &self,
+        py: Python<'py>,
+        requested_schema: Option<Bound<'py, PyCapsule>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let held = core::mem::replace(&mut *self.held()?, Held::HandedOver);
+        let Held::Batches(batches) = held else { return Err(closed()) };
+        let reader = Bound::new(py, PyRecordBatchReader::new(Box::new(Stream(batches))))?;
+        reader.call_method1("__arrow_c_stream__", (requested_schema,))
+    }
+
+    fn __repr__(&self) -> String {
+        let names: Vec<&str> = self.schema.fields().iter().map(|field| field.name().as_str()).collect();
+        format!("<sanfen BatchReader of {} columns: {}>", names.len(), names.join(", "))
     }
 }
 

@@ -310,3 +310,72 @@ def test_a_stream_is_read_once_and_its_errors_name_the_source(tmp_path):
     with pytest.raises(OSError, match=f"{path}: read failed at byte "):
         for _ in pa.RecordBatchReader.from_stream(sanfen.games_batches(path)):
             pass
+
+
+def test_a_stream_iterated_raises_what_read_games_raises(tmp_path):
+    """Iterated, a stream raises for a read error what read_games raises:
+    the exception of its kind, the file object's own; then it stops.
+    Regression: iteration raised a bare `Exception("Io error: ...")`,
+    which `except OSError` missed, and a file object's exception was lost
+    to its message (Ctrl-C in its `read` came out as that `Exception`)."""
+    path = zstd_file(tmp_path / "cut.pgn.zst", LICHESS.read_bytes(), cut=True)
+    with pytest.raises(ValueError) as raised:
+        for _ in sanfen.games_batches(path):
+            pass
+    with pytest.raises(ValueError) as expected:
+        list(sanfen.read_games(path))
+    assert str(raised.value) == str(expected.value)
+    assert str(raised.value).startswith(f"{path}: read failed at byte ")
+
+    class Broken(io.RawIOBase):
+        """Two blocks of games, then `error` raised."""
+
+        def __init__(self, error):
+            self.error, self.calls = error, 0
+
+        def readable(self):
+            return True
+
+        def readinto(self, buffer):
+            self.calls += 1
+            if self.calls > 2:
+                raise self.error
+            data = b"1. e4 e5 *\n\n" * 100
+            buffer[: len(data)] = data
+            return len(data)
+
+    for batches in (sanfen.games_batches, sanfen.moves_batches):
+        for error in (ConnectionResetError("the peer went away"), KeyboardInterrupt()):
+            stream = batches(Broken(error))
+            with pytest.raises(type(error)) as raised:
+                for _ in stream:
+                    pass
+            assert raised.value is error
+            # nothing more after the error
+            assert stream.closed and list(stream) == []
+
+
+def test_a_stream_is_an_iterator_of_batches_read_once():
+    stream = sanfen.moves_batches(io.BytesIO(PGN))
+    assert repr(stream) == "<sanfen BatchReader of 16 columns: file, game, ply, number, side, san, uci, written, " \
+        "is_capture, is_check, clock, elapsed, eval_cp, eval_mate, nags, comment>"
+    assert list(stream.schema.names) == [field.name for field in pa.schema(stream)]
+    assert not stream.closed
+    batch = stream.read_next_batch()
+    assert batch.column("san").to_pylist() == [row[5] for row in EXPECTED_MOVES]
+    with pytest.raises(StopIteration):
+        stream.read_next_batch()
+    assert list(stream) == [] and not stream.closed
+    # read_all: what is left, then closed
+    stream = sanfen.games_batches(io.BytesIO(PGN))
+    assert stream.read_all().num_rows == 2 and stream.closed
+    assert list(stream) == []
+    with pytest.raises(OSError, match="closed stream: the batches were read"):
+        pa.RecordBatchReader.from_stream(stream)
+    # handed over as a C stream: what was not read yet, once
+    stream = sanfen.games_batches(io.BytesIO(PGN * 20_000))
+    first = next(stream)
+    rest = pa.RecordBatchReader.from_stream(stream).read_all()
+    assert first.num_rows + rest.num_rows == 40_000 and stream.closed
+    with pytest.raises(OSError, match="closed stream"):
+        next(stream)
