@@ -74,7 +74,7 @@ pub(crate) fn arrow_error(err: ArrowError) -> PyErr {
 #[pyo3(signature = (source, threads=None))]
 pub fn games_table(py: Python<'_>, source: &Bound<'_, PyAny>, threads: Option<usize>) -> PyResult<PyTable> {
     let (batches, raised) = game_batches(open_source(source)?, threads_arg(threads)?, 0)?;
-    PyTable::try_new(collect(py, batches, &raised)?, games_schema())
+    BatchReader::new(batches, raised).read_all(py)
 }
 
 /// The games table's record batches of `source`, as they are read, its
@@ -101,26 +101,6 @@ trait Batches: Iterator<Item = Result<RecordBatch, BatchError>> + Send {
     fn name(&self) -> &str;
     /// The table's schema.
     fn schema(&self) -> SchemaRef;
-}
-
-/// Every batch of `batches`, read with the GIL released (at least one: an
-/// empty table has a batch of no rows); the first error raised as the
-/// exception `read_games` raises for it. A signal's exception (Ctrl-C's
-/// `KeyboardInterrupt`) is raised at the next batch, the reading stopped.
-fn collect(py: Python<'_>, mut batches: impl Batches, raised: &Mutex<Option<PyErr>>) -> PyResult<Vec<RecordBatch>> {
-    let mut all = Vec::new();
-    while let Some(batch) = py.detach(|| batches.next()) {
-        py.check_signals()?;
-        match batch {
-            Ok(batch) => all.push(batch),
-            Err(BatchError::Read(err, number)) => return Err(read_error(err, batches.name(), number, raised)),
-            Err(BatchError::Arrow(err)) => return Err(arrow_error(err)),
-        }
-    }
-    if all.is_empty() {
-        all.push(RecordBatch::new_empty(batches.schema()));
-    }
-    Ok(all)
 }
 
 /// The games table's batches of an input, of [`GAME_BATCH`] rows but the
@@ -233,7 +213,7 @@ pub fn moves_table(
 ) -> PyResult<PyTable> {
     let options = MoveRowOptions { fen, variations };
     let (batches, raised) = move_batches(open_source(source)?, threads_arg(threads)?, options, 0)?;
-    PyTable::try_new(collect(py, batches, &raised)?, moves_schema(options))
+    BatchReader::new(batches, raised).read_all(py)
 }
 
 /// The moves table's record batches of `source`, as they are read, its
@@ -656,6 +636,8 @@ impl BatchReader {
     }
 
     /// The batches not read yet, as a table (the stream is then closed).
+    /// A signal's exception (Ctrl-C's `KeyboardInterrupt`) is raised at
+    /// the next batch, the reading stopped.
     fn read_all(&self, py: Python<'_>) -> PyResult<PyTable> {
         let mut all = Vec::new();
         while let Some(batch) = self.next_batch(py)? {
@@ -663,6 +645,10 @@ impl BatchReader {
             all.push(batch);
         }
         *self.held()? = Held::Ended;
+        // (a table of no rows has a batch: some readers want one)
+        if all.is_empty() {
+            all.push(RecordBatch::new_empty(self.schema.clone()));
+        }
         PyTable::try_new(all, self.schema.clone())
     }
 
