@@ -10,7 +10,7 @@
 
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, PoisonError, TryLockError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, TryLockError};
 
 use pyo3::IntoPyObjectExt;
 use pyo3::exceptions::{
@@ -288,6 +288,20 @@ fn too_large_message(size: u64) -> String {
 /// The code of a game too large to read.
 const TOO_LARGE: &str = "pgn:too-large";
 
+/// What `mutex` holds (a stream being read, `what`), unless another
+/// thread is reading it: a thread that waited for it with the GIL held,
+/// while the other reads a file object, which needs the GIL, would never
+/// wake.
+pub(crate) fn try_hold<'a, T>(mutex: &'a Mutex<T>, what: &str) -> PyResult<MutexGuard<'a, T>> {
+    match mutex.try_lock() {
+        Ok(guard) => Ok(guard),
+        Err(TryLockError::Poisoned(poisoned)) => Ok(poisoned.into_inner()),
+        Err(TryLockError::WouldBlock) => {
+            Err(PyRuntimeError::new_err(format!("{what} are being read by another thread")))
+        }
+    }
+}
+
 /// An iterator of the games of a PGN input (see `read_games`).
 #[pyclass(module = "sanfen._sanfen", name = "GameReader")]
 pub struct GameReader {
@@ -301,15 +315,7 @@ impl GameReader {
     }
 
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<Game>> {
-        // (a thread that waited here with the GIL held while another reads
-        // a file object, which needs the GIL, would never wake)
-        let mut guard = match self.stream.try_lock() {
-            Ok(guard) => guard,
-            Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
-            Err(TryLockError::WouldBlock) => {
-                return Err(PyRuntimeError::new_err("the games are being read by another thread"));
-            }
-        };
+        let mut guard = try_hold(&self.stream, "the games")?;
         let Some(stream) = guard.as_mut() else { return Ok(None) };
         match stream.next_game(py) {
             Ok(Some((number, game))) => Ok(Some(Game::new(game, number, &stream.name))),

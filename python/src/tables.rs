@@ -11,7 +11,7 @@ use std::io;
 use std::num::NonZeroUsize;
 use std::ops::Range;
 use std::path::PathBuf;
-use std::sync::{Mutex, MutexGuard, TryLockError};
+use std::sync::{Mutex, MutexGuard};
 
 use arrow_array::{RecordBatch, RecordBatchReader};
 use arrow_schema::{ArrowError, SchemaRef};
@@ -27,7 +27,7 @@ use sanfen::pgn::table::{GameTableChunks, games_schema, moves_batch, moves_schem
 use sanfen::pgn::{Chunker, Location, ReadError, Reader, Visitor, split};
 
 use crate::games::{
-    BLOCK, FileObject, Raised, Source, input_error, open_source, read_error, read_error_message, threads_arg,
+    BLOCK, FileObject, Raised, Source, input_error, open_source, read_error, read_error_message, threads_arg, try_hold,
 };
 
 /// The rows of a games table's record batch, at most.
@@ -522,19 +522,26 @@ pub fn _range_batches(
     })
 }
 
-/// Batches as Arrow's [`RecordBatchReader`], a read error as an I/O error
-/// whose message names the file (what an Arrow stream's reader raises).
-struct Stream(Box<dyn Batches>);
+/// Batches as Arrow's [`RecordBatchReader`] (those `kept` first), a read
+/// error as an I/O error whose message names the file (what an Arrow
+/// stream's reader raises).
+struct Stream {
+    kept: std::collections::VecDeque<RecordBatch>,
+    batches: Box<dyn Batches>,
+}
 
 impl Iterator for Stream {
     type Item = Result<RecordBatch, ArrowError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let batch = self.0.next()?;
+        if let Some(batch) = self.kept.pop_front() {
+            return Some(Ok(batch));
+        }
+        let batch = self.batches.next()?;
         Some(batch.map_err(|err| match err {
             BatchError::Arrow(err) => err,
             BatchError::Read(err, number) => {
-                let message = read_error_message(&err, self.0.name(), number);
+                let message = read_error_message(&err, self.batches.name(), number);
                 ArrowError::IoError(message.clone(), io::Error::other(message))
             }
         }))
@@ -543,24 +550,32 @@ impl Iterator for Stream {
 
 impl RecordBatchReader for Stream {
     fn schema(&self) -> SchemaRef {
-        self.0.schema()
+        self.batches.schema()
     }
 }
 
 /// A table's record batches, read as they are asked for (what
 /// `games_batches` and `moves_batches` give): iterated from Python, each
 /// batch is read with the GIL released and a read error raises what
-/// `read_games` raises for it (an `OSError` by its kind, the file
-/// object's own exception); read through `__arrow_c_stream__` (pyarrow,
-/// polars, duckdb), an error ends the stream with its message.
+/// `read_games` raises for it (an `OSError` by its kind, a `ValueError`
+/// for a broken compressed stream, the file object's own exception); read
+/// through `__arrow_c_stream__` (pyarrow, polars, duckdb), an error ends
+/// the stream with its message.
 #[pyclass(module = "sanfen._sanfen", name = "BatchReader", frozen)]
 pub struct BatchReader {
-    batches: Mutex<Held>,
+    state: Mutex<State>,
     schema: SchemaRef,
     raised: Raised,
 }
 
 /// What a [`BatchReader`] holds.
+struct State {
+    held: Held,
+    /// Batches read by a `read_all` that a signal interrupted, given first.
+    kept: std::collections::VecDeque<RecordBatch>,
+}
+
+/// The batches of a [`State`], or why there are none.
 enum Held {
     Batches(Box<dyn Batches>),
     /// Read to its end by `read_all`, or to an error: iteration stops.
@@ -572,26 +587,22 @@ enum Held {
 impl BatchReader {
     fn new(batches: impl Batches + 'static, raised: Raised) -> BatchReader {
         let schema = batches.schema();
-        BatchReader { batches: Mutex::new(Held::Batches(Box::new(batches))), schema, raised }
+        let held = Held::Batches(Box::new(batches));
+        BatchReader { state: Mutex::new(State { held, kept: Default::default() }), schema, raised }
     }
 
     /// What it holds, unless another thread is reading it.
-    fn held(&self) -> PyResult<MutexGuard<'_, Held>> {
-        // (a thread that waited here with the GIL held while another reads
-        // a file object, which needs the GIL, would never wake)
-        match self.batches.try_lock() {
-            Ok(guard) => Ok(guard),
-            Err(TryLockError::Poisoned(poisoned)) => Ok(poisoned.into_inner()),
-            Err(TryLockError::WouldBlock) => {
-                Err(PyRuntimeError::new_err("the batches are being read by another thread"))
-            }
-        }
+    fn state(&self) -> PyResult<MutexGuard<'_, State>> {
+        try_hold(&self.state, "the batches")
     }
 
     /// The next batch, `None` at the end.
     fn next_batch(&self, py: Python<'_>) -> PyResult<Option<RecordBatch>> {
-        let mut guard = self.held()?;
-        let batches = match &mut *guard {
+        let mut state = self.state()?;
+        if let Some(batch) = state.kept.pop_front() {
+            return Ok(Some(batch));
+        }
+        let batches = match &mut state.held {
             Held::Batches(batches) => batches,
             Held::Ended => return Ok(None),
             Held::HandedOver => return Err(closed()),
@@ -603,7 +614,7 @@ impl BatchReader {
             Some(Err(err)) => {
                 // nothing is read after an error
                 let name = batches.name().to_owned();
-                *guard = Held::Ended;
+                state.held = Held::Ended;
                 Err(match err {
                     BatchError::Read(err, number) => read_error(err, &name, number, &self.raised),
                     BatchError::Arrow(err) => arrow_error(err),
@@ -625,9 +636,9 @@ impl BatchReader {
     }
 
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<Arro3RecordBatch>> {
-        let batch = self.next_batch(py)?;
-        py.check_signals()?;
-        Ok(batch.map(Arro3RecordBatch::from))
+        // (a signal's handler runs as this returns: Ctrl-C stops a loop
+        // over the batches after the one read)
+        Ok(self.next_batch(py)?.map(Arro3RecordBatch::from))
     }
 
     /// The next batch; `StopIteration` at the end.
@@ -637,14 +648,25 @@ impl BatchReader {
 
     /// The batches not read yet, as a table (the stream is then closed).
     /// A signal's exception (Ctrl-C's `KeyboardInterrupt`) is raised at
-    /// the next batch, the reading stopped.
+    /// the next batch, the reading stopped; on an error or a signal, the
+    /// batches read are kept for the next read, none lost.
     fn read_all(&self, py: Python<'_>) -> PyResult<PyTable> {
         let mut all = Vec::new();
-        while let Some(batch) = self.next_batch(py)? {
-            py.check_signals()?;
-            all.push(batch);
+        loop {
+            let read = match self.next_batch(py) {
+                Ok(Some(batch)) => {
+                    all.push(batch);
+                    py.check_signals()
+                }
+                Ok(None) => break,
+                Err(err) => Err(err),
+            };
+            if let Err(err) = read {
+                self.state()?.kept.extend(all);
+                return Err(err);
+            }
         }
-        *self.held()? = Held::Ended;
+        self.state()?.held = Held::Ended;
         // (a table of no rows has a batch: some readers want one)
         if all.is_empty() {
             all.push(RecordBatch::new_empty(self.schema.clone()));
@@ -662,7 +684,8 @@ impl BatchReader {
     /// error, or handed over as a stream.
     #[getter]
     fn closed(&self) -> PyResult<bool> {
-        Ok(!matches!(*self.held()?, Held::Batches(_)))
+        let state = self.state()?;
+        Ok(state.kept.is_empty() && !matches!(state.held, Held::Batches(_)))
     }
 
     fn __arrow_c_schema__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
@@ -676,9 +699,12 @@ impl BatchReader {
         py: Python<'py>,
         requested_schema: Option<Bound<'py, PyCapsule>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let held = core::mem::replace(&mut *self.held()?, Held::HandedOver);
-        let Held::Batches(batches) = held else { return Err(closed()) };
-        let reader = Bound::new(py, PyRecordBatchReader::new(Box::new(Stream(batches))))?;
+        let mut state = self.state()?;
+        let kept = core::mem::take(&mut state.kept);
+        let Held::Batches(batches) = core::mem::replace(&mut state.held, Held::HandedOver) else {
+            return Err(closed());
+        };
+        let reader = Bound::new(py, PyRecordBatchReader::new(Box::new(Stream { kept, batches })))?;
         reader.call_method1("__arrow_c_stream__", (requested_schema,))
     }
 

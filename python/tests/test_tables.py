@@ -2,7 +2,10 @@
 polars and duckdb read, with exact values."""
 
 import io
+import os
 import pathlib
+import signal
+import threading
 
 import duckdb
 import polars as pl
@@ -353,6 +356,47 @@ def test_a_stream_iterated_raises_what_read_games_raises(tmp_path):
             assert raised.value is error
             # nothing more after the error
             assert stream.closed and list(stream) == []
+
+
+def test_an_interrupted_read_all_loses_no_batch(lichess_40):
+    """Ctrl-C stops `read_all` at the next batch with `KeyboardInterrupt`,
+    and an error stops it; the batches it read are then kept for the next
+    read, none lost."""
+    stream = sanfen.moves_batches(lichess_40, threads=1, fen=True)
+    # (the whole table takes some ten times longer than this)
+    timer = threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            stream.read_all()
+    finally:
+        timer.join()
+    assert not stream.closed
+    assert sum(batch.num_rows for batch in stream) == 1_141_520
+    # the file object raises (Ctrl-C in its `read`) after 3 MB
+    data = LICHESS.read_bytes() * 5
+    whole = pa.table(sanfen.moves_table(io.BytesIO(data)))
+
+    class Interrupted(io.RawIOBase):
+        at = 0
+
+        def readable(self):
+            return True
+
+        def readinto(self, buffer):
+            if self.at >= 3 << 20:
+                raise KeyboardInterrupt
+            n = min(len(buffer), len(data) - self.at)
+            buffer[:n] = data[self.at : self.at + n]
+            self.at += n
+            return n
+
+    stream = sanfen.moves_batches(Interrupted(), threads=1)
+    with pytest.raises(KeyboardInterrupt):
+        stream.read_all()
+    got = pa.Table.from_batches([pa.record_batch(batch) for batch in stream])
+    assert 0 < got.num_rows < whole.num_rows and got.equals(whole.slice(0, got.num_rows))
+    assert stream.closed
 
 
 def test_a_stream_is_an_iterator_of_batches_read_once():
