@@ -76,7 +76,7 @@ pub(crate) fn open_source(source: &Bound<'_, PyAny>) -> PyResult<Source> {
             source.get_type().name().map_or_else(|_| "?".to_owned(), |name| name.to_string())
         ))
     })?;
-    let name = path.display().to_string();
+    let name = sanfen::pgn::shown_name(path.as_os_str());
     if path.is_dir() {
         return Err(PyIsADirectoryError::new_err((21, "is a directory", name)));
     }

@@ -49,8 +49,9 @@ pub(crate) fn arrow_error(err: ArrowError) -> PyErr {
 ///
 /// Columns (the names and types are a contract):
 ///
-/// - `file`: utf8, the source's name (a path as given, a file object's
-///   `name`, else `<stream>`)
+/// - `file`: utf8, the source's name (a path as given, each byte of it
+///   that is not UTF-8 as `\xNN`; a file object's `name`, else
+///   `<stream>`)
 /// - `game`: uint64, the game's number in the input, from 1
 /// - `line`: uint32, the line the game starts on
 /// - `byte_offset`: uint64, the byte the game starts at (of the decompressed
@@ -375,7 +376,7 @@ impl RangeFile {
                 source.get_type().name().map_or_else(|_| "?".to_owned(), |name| name.to_string())
             ))
         })?;
-        let name = name.unwrap_or_else(|| path.display().to_string());
+        let name = name.unwrap_or_else(|| sanfen::pgn::shown_name(path.as_os_str()));
         Ok((RangeFile::Path(path), name))
     }
 

@@ -8,6 +8,7 @@ import gzip
 import io
 import json
 import logging
+import os
 import pathlib
 import re
 import shutil
@@ -406,6 +407,25 @@ def test_a_missing_file_is_file_not_found(tmp_path):
     with pytest.raises(FileNotFoundError):
         sanfen.moves_table(missing)
     assert "StringIO" not in str(info.value)
+
+
+def test_a_path_that_is_not_utf8_is_named_by_its_bytes(tmp_path):
+    """A Latin-1 file name (a `str` with a surrogate, as `os.listdir`
+    gives it, or a `pathlib.Path`) is named with that byte as `\\xe9`, as the
+    command line names it. Regression: U+FFFD, so that two such names
+    looked the same."""
+    path = os.fsencode(tmp_path) + b"/caf\xe9.pgn"
+    with open(path, "wb") as file:
+        file.write(b"1. e4 e5 *\n")
+    shown = f"{tmp_path}/caf\\xe9.pgn"
+    for given in (os.fsdecode(path), pathlib.Path(os.fsdecode(path))):
+        assert sanfen.games_table(given).column("file").to_pylist() == [shown]
+        assert sanfen.moves_table(given).column("file").to_pylist() == [shown, shown]
+        assert {finding.file for finding in sanfen.check_pgn(given).findings} == {shown}
+    os.remove(path)
+    with pytest.raises(FileNotFoundError) as info:
+        sanfen.read_games(os.fsdecode(path))
+    assert (info.value.filename, info.value.strerror) == (shown, f"{shown}: No such file or directory (os error 2)")
 
 
 def test_pgn_text_given_as_a_path_is_told_the_way_to_give_text(tmp_path):
