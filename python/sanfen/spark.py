@@ -66,7 +66,9 @@ def read_pgn(spark, paths, table="games", fen=False, variations=False, range_siz
     it is sent to the executors.
 
     Raises ``FileNotFoundError`` for a path that does not exist (a pattern
-    that matches nothing) and ``ValueError`` for a bad option. A file that
+    that matches nothing) and ``ValueError`` for a bad option, or a local
+    file name that is not UTF-8 (a Latin-1 ``caf\\xe9.pgn``: Spark's
+    strings are UTF-8; the error names it). A file that
     cannot be read (not PGN, a broken compressed stream, one cut short
     since this call found its ranges) fails the Spark job with the file's
     name in the error.
@@ -181,8 +183,39 @@ def _files(paths, filesystem=None):
             files.extend(_files_in(store, len(filesystems) - 1, path, _shown_uri(given)))
         else:
             # listed as pyarrow lists, read by the operating system's calls
-            files.extend(_files_in(pafs.LocalFileSystem(), -1, given, given))
+            try:
+                files.extend(_files_in(pafs.LocalFileSystem(), -1, given, given))
+            except UnicodeError:
+                raise ValueError(_not_utf8(given)) from None
     return filesystems, files
+
+
+def _not_utf8(given):
+    """What to say of the local path `given` when its name, a name in it
+    (a folder's) or a name it matches (a pattern's) is not UTF-8 (pyarrow
+    lists no such folder; Spark's strings, like the `file` column, are
+    UTF-8): the first such name, each of its bytes that is not UTF-8 shown
+    as `\\xNN`, as ``sanfen`` shows it."""
+    import glob
+
+    raw = os.fsencode(given)
+    names = [raw]
+    if os.path.isdir(raw):
+        names += sorted(os.path.join(raw, name) for name in os.listdir(raw))
+    elif _WILDCARD.search(given):
+        names += sorted(glob.glob(raw))
+    bad = next((name for name in names if not _decodes(name)), raw)
+    shown = bad.decode("utf-8", "backslashreplace")
+    return f"{shown}: a file name that is not UTF-8 cannot be read through Spark (its strings are UTF-8): rename it"
+
+
+def _decodes(name):
+    """Whether the bytes `name` are UTF-8."""
+    try:
+        name.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _pyarrow_uri(uri):

@@ -404,6 +404,20 @@ def test_ranges_are_at_most_a_million(spark, tmp_path):
     assert sorted(spark_rows(frame), key=key) == sorted(spark_rows(by_file), key=key)
 
 
+def test_a_name_that_is_not_utf8_is_refused_by_name(spark, tmp_path):
+    """A file name that is not UTF-8 (Latin-1) cannot be a Spark string:
+    refused, named as sanfen names it, whether given, in a folder or
+    matched by a pattern. Regression: pyarrow's listing raised a
+    UnicodeDecodeError that named nothing."""
+    raw = os.fsencode(tmp_path) + b"/caf\xe9.pgn"
+    with open(raw, "wb") as file:
+        file.write(b"1. e4 e5 *\n")
+    message = f"^{tmp_path}/caf\\\\xe9.pgn: a file name that is not UTF-8 cannot be read through Spark"
+    for given in (os.fsdecode(raw), str(tmp_path), f"{tmp_path}/*.pgn"):
+        with pytest.raises(ValueError, match=message):
+            sanfen.spark.read_pgn(spark, given)
+
+
 def test_a_fifo_is_refused_by_name(spark, tmp_path):
     """A FIFO (or a device) cannot be read more than once: refused, named,
     whether given or in a folder, not read nor skipped."""
