@@ -111,6 +111,17 @@ pub enum Format {
     Jsonl,
 }
 
+impl Format {
+    /// Its name in messages.
+    fn name(self) -> &'static str {
+        match self {
+            Format::Parquet => "Parquet",
+            Format::Csv => "CSV",
+            Format::Jsonl => "JSON Lines",
+        }
+    }
+}
+
 /// Which table.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Table {
@@ -217,19 +228,31 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
 }
 
 /// The format `--format` names, or the output's extension tells (before
-/// `.gz` or `.zst`).
+/// `.gz` or `.zst`). A file whose extension names another format than
+/// `--format` is refused, as a file read later by its name would be
+/// misread (`-o games.parquet --format csv`); a device or FIFO
+/// (`/dev/stdout`) takes what it is given.
 fn format_of(format: Option<Format>, output: Option<&Path>) -> Result<Format, Error> {
-    if let Some(format) = format {
-        return Ok(format);
-    }
-    let Some(path) = output else { return Ok(Format::Jsonl) };
+    let Some(path) = output else { return Ok(format.unwrap_or(Format::Jsonl)) };
     let named = if FileCodec::of_path(path).is_some() { Path::new(path.file_stem().unwrap_or_default()) } else { path };
     let extension = named.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
-    match extension.as_deref() {
-        Some("parquet" | "pq") => Ok(Format::Parquet),
-        Some("csv") => Ok(Format::Csv),
-        Some("jsonl" | "ndjson") => Ok(Format::Jsonl),
-        _ => Err(Error::Usage(format!(
+    let by_name = match extension.as_deref() {
+        Some("parquet" | "pq") => Some(Format::Parquet),
+        Some("csv") => Some(Format::Csv),
+        Some("jsonl" | "ndjson") => Some(Format::Jsonl),
+        _ => None,
+    };
+    match (format, by_name) {
+        (Some(format), Some(named)) if format != named && fs::metadata(path).map_or(true, |m| m.is_file()) => {
+            Err(Error::Usage(format!(
+                "{}: the name says {}, --format says {}",
+                escape(&shown_name(path.as_os_str())),
+                named.name(),
+                format.name()
+            )))
+        }
+        (Some(format), _) | (None, Some(format)) => Ok(format),
+        (None, None) => Err(Error::Usage(format!(
             "cannot tell the format of {} by its extension: give --format parquet, csv or jsonl",
             escape(&shown_name(path.as_os_str()))
         ))),
@@ -1296,5 +1319,12 @@ mod tests {
         assert_eq!(format("a.ndjson").unwrap(), Format::Jsonl);
         assert!(format("a.txt").is_err());
         assert_eq!(format_of(Some(Format::Csv), Some(Path::new("a.txt"))).unwrap(), Format::Csv);
+        assert_eq!(format_of(Some(Format::Csv), Some(Path::new("a.CSV.gz"))).unwrap(), Format::Csv);
+        assert_eq!(format_of(Some(Format::Parquet), None).unwrap(), Format::Parquet);
+        // the name and --format disagree: refused for a file, not for a device
+        let refused = format_of(Some(Format::Csv), Some(Path::new("games.parquet"))).unwrap_err();
+        assert_eq!(refused.to_string(), "games.parquet: the name says Parquet, --format says CSV");
+        let refused = format_of(Some(Format::Parquet), Some(Path::new("games.jsonl.zst"))).unwrap_err();
+        assert_eq!(refused.to_string(), "games.jsonl.zst: the name says JSON Lines, --format says Parquet");
     }
 }

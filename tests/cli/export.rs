@@ -347,6 +347,14 @@ fn csv_and_json_lines_are_compressed_as_their_name_or_compression_says() {
             vec!["-o", &path("t.parquet"), "--compression-level", "3"],
             "snappy has no levels: --compression-level is for zstd and gzip".to_owned(),
         ),
+        (
+            vec!["-o", &path("t.parquet"), "--format", "csv"],
+            format!("{}: the name says Parquet, --format says CSV", path("t.parquet")),
+        ),
+        (
+            vec!["-o", &path("t.csv.gz"), "--format", "jsonl"],
+            format!("{}: the name says CSV, --format says JSON Lines", path("t.csv.gz")),
+        ),
     ] {
         let output = sanfen(&[&["export"], &args[..]].concat()).write_stdin(PGN).output().unwrap();
         assert_eq!(output.status.code(), Some(2), "{args:?}");
@@ -547,6 +555,15 @@ fn a_device_or_fifo_is_written_as_it_is_and_a_full_disk_is_an_error() {
         String::from_utf8_lossy(&output.stderr),
         format!("sanfen: {}: a directory: not written\n", dir.0.display())
     );
+    // a FIFO takes the format given, whatever its name says
+    let fifo = dir.path("live.parquet");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let reader = std::thread::spawn({
+        let fifo = fifo.clone();
+        move || fs::read_to_string(fifo).unwrap()
+    });
+    sanfen(&["export", "--format", "csv", "-o", &fifo]).write_stdin(PGN).assert().code(0).stderr("");
+    assert!(reader.join().unwrap().starts_with("file,game,line,byte_offset,Event,"));
 }
 
 #[test]
