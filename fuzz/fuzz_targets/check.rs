@@ -177,16 +177,13 @@ fn line_start(input: &[u8], newlines: &[usize], offset: usize) -> usize {
 }
 
 /// The line that holds `offset`, without its line end, decoded as UTF-8 or,
-/// when it is not, Latin-1.
+/// when it is not, Windows-1252 (as `decode_text` decodes).
 fn source_line(input: &[u8], newlines: &[usize], offset: usize) -> String {
     let start = line_start(input, newlines, offset);
     let end = newlines.get(newlines.partition_point(|&newline| newline < start)).copied().unwrap_or(input.len());
     let line = &input[start..end];
     let line = line.strip_suffix(b"\r").unwrap_or(line);
-    match std::str::from_utf8(line) {
-        Ok(text) => text.to_owned(),
-        Err(_) => line.iter().map(|&b| char::from(b)).collect(),
-    }
+    sanfen::pgn::decode_text(line).into_owned()
 }
 
 /// The reports of the chunks of `input`, each chunk validated on its own (as

@@ -512,7 +512,7 @@ impl Visitor for Model {
     }
 
     fn end_tags(&mut self) -> Skip {
-        let variant = self.tag_value(b"Variant").map(|value| String::from_utf8_lossy(value).into_owned());
+        let variant = self.tag_value(b"Variant").map(|value| sanfen::pgn::decode_text(value).into_owned());
         let fen = match self.tag_value(b"FEN").map(std::str::from_utf8) {
             None => Some(None),
             Some(Ok(fen)) => Some(Some(fen)),

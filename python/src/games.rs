@@ -395,7 +395,8 @@ impl Game {
 
     /// The tags, name to value, in input order (a later tag of the same name
     /// replaces an earlier one's value). Values are decoded: UTF-8, or
-    /// Latin-1 when the bytes are not UTF-8.
+    /// Windows-1252 (Latin-1's letters, and “ ” – € where Latin-1 has
+    /// control codes) when the bytes are not UTF-8.
     #[getter]
     fn tags<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let dict = PyDict::new(py);

@@ -51,14 +51,20 @@ ALL_FILES = sorted(str(p.relative_to(DATA)) for p in DATA.rglob("*") if p.is_fil
 COMMAND = re.compile(r"\[%[^\]]*\]")
 
 
+# Windows-1252's characters where Latin-1 has C1 control codes (the codes
+# Windows leaves unassigned stay what they are, as the WHATWG decodes them).
+CP1252 = {code: bytes([code]).decode("cp1252", "ignore") or chr(code) for code in range(0x80, 0xA0)}
+
+
 def text_of(path):
     """The file's text as python-chess is given it: UTF-8 (a byte order mark
-    dropped), or Latin-1 when the bytes are not UTF-8 (as sanfen decodes)."""
+    dropped), or Windows-1252 when the bytes are not UTF-8 (as sanfen
+    decodes)."""
     data = path.read_bytes()
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        return data.decode("latin-1")
+        return data.decode("latin-1").translate(CP1252)
 
 
 @functools.lru_cache(maxsize=None)
@@ -483,10 +489,18 @@ def test_truncated_gzip_gives_the_games_before_then_a_value_error(sample, tmp_pa
         sanfen.check_pgn(path)
 
 
-def test_tags_that_are_not_utf8_are_read_as_latin1():
+def test_tags_that_are_not_utf8_are_read_as_windows_1252():
     [game] = sanfen.read_games(io.BytesIO(b'[White "Caf\xe9"]\n[Black "na\xefve"]\n\n1. e4 *\n'))
     assert game.tags == {"White": "Café", "Black": "naïve"}
     assert game.errors == 0
+    pgn = b'[Event "\x93Open\x94 \x96 \x8010 \x81"]\n\n1. e4 {\x93best\x94 \x85} *\n'
+    [game] = sanfen.read_games(io.BytesIO(pgn))
+    assert game.tags == {"Event": "“Open” – €10 \x81"}
+    assert game.mainline[0].comment == "“best” …"
+    import pyarrow as pa
+
+    [row] = pa.table(sanfen.moves_table(io.BytesIO(pgn))).to_pylist()
+    assert row["comment"] == "“best” …"
 
 
 def test_a_file_object_that_raises_raises_its_exception():

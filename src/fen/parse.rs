@@ -537,7 +537,7 @@ struct Report<'a> {
 impl Report<'_> {
     fn error(&mut self, field: FenField, span: Range<usize>, expected: String) {
         // a field of megabytes is quoted in part: the span says where it is
-        let found = crate::pgn::validate::shortened(&self.input[span.clone()]);
+        let found = crate::pgn::validate::shortened_lossy(&self.input[span.clone()]);
         self.errors.push(FenSyntaxError { field, span, found, expected });
     }
 

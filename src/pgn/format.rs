@@ -99,11 +99,11 @@ use crate::lint::LintPolicy;
 use crate::pgn::SEVEN_TAG_ROSTER;
 use crate::pgn::game::{Game, Line};
 use crate::pgn::reader::{
-    Location, RawText, Reader, ResultToken, Skip, SyntaxError, SyntaxErrorKind, Visitor, invisible_before, looks_utf16,
-    result_of,
+    Location, RawText, Reader, ResultToken, Skip, SyntaxError, SyntaxErrorKind, Visitor, decode_text, invisible_before,
+    looks_utf16, result_of,
 };
 use crate::pgn::start::{Start, StartError, start_position};
-use crate::pgn::validate::{Options, Validator};
+use crate::pgn::validate::{Options, Validator, found_decoded};
 use crate::play::{self, MoveNumber, PlayError};
 use crate::resolve::SanError;
 use crate::san::ParseSanError;
@@ -534,7 +534,7 @@ impl<'a> Formatter<'a> {
             self.started = true;
             let variant = self.tag_value(b"Variant");
             let fen = self.tag_value(b"FEN");
-            let variant_name = variant.as_ref().map(|(value, _)| String::from_utf8_lossy(value).into_owned());
+            let variant_name = variant.as_ref().map(|(value, _)| decode_text(value).into_owned());
             let fen_at = fen.as_ref().map(|(_, at)| *at).unwrap_or_default();
             let fen_text = match fen.as_ref().map(|(value, _)| core::str::from_utf8(value)) {
                 None => None,
@@ -821,7 +821,7 @@ fn write_comment(layout: &mut Layout, text: &str) {
 
 /// `12. Nf3` or `12... Nf6`, for messages.
 fn move_text(position: &Position, token: &[u8]) -> String {
-    format!("{} {}", MoveNumber::before(position), String::from_utf8_lossy(token))
+    format!("{} {}", MoveNumber::before(position), decode_text(token))
 }
 
 impl Visitor for Formatter<'_> {
@@ -872,7 +872,9 @@ impl Visitor for Formatter<'_> {
                 return self.fail(
                     at,
                     match error {
-                        PlayError::NotAMove(error) => FormatErrorKind::NotAMove { text, error },
+                        PlayError::NotAMove(error) => {
+                            FormatErrorKind::NotAMove { text, error: found_decoded(error, token) }
+                        }
                         PlayError::Move(error) => FormatErrorKind::Move { text, error },
                         PlayError::NullMoveInCheck => FormatErrorKind::NullMoveInCheck { text },
                     },

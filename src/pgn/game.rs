@@ -61,7 +61,7 @@ use crate::pgn::input::Compression;
 use crate::pgn::input::{Input, InputError};
 use crate::pgn::parallel::ChunkWork;
 use crate::pgn::parallel::Ordered;
-use crate::pgn::reader::{Location, RawText, Reader, ResultToken, Skip, SyntaxError, Visitor};
+use crate::pgn::reader::{Location, RawText, Reader, ResultToken, Skip, SyntaxError, Visitor, decode_text};
 use crate::pgn::validate::{Finding, GameReport, MAX_FINDINGS, Options, Validator};
 use crate::san::SanPlus;
 use crate::{Color, Move, Position, Uci};
@@ -76,7 +76,7 @@ pub struct Game {
     /// the game before and this one, in input order.
     pub before: Vec<String>,
     /// The tags, in input order, values decoded (escapes undone; UTF-8, or
-    /// Latin-1 when the bytes are not UTF-8).
+    /// Windows-1252 when the bytes are not UTF-8: [`decode_text`](crate::pgn::decode_text)).
     pub tags: Vec<Tag>,
     /// The `%` escape lines inside the game, as written.
     pub escapes: Vec<String>,
@@ -986,12 +986,9 @@ impl<'a> Builder<'a> {
     }
 }
 
-/// Text as UTF-8 when it is, else as Latin-1.
+/// The text decoded ([`decode_text`]), owned.
 fn decode(bytes: &[u8]) -> String {
-    match core::str::from_utf8(bytes) {
-        Ok(text) => text.to_owned(),
-        Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
-    }
+    decode_text(bytes).into_owned()
 }
 
 /// A comment's text: decoded, `\r\n` as `\n`.

@@ -47,4 +47,4 @@ pub use game::{
 };
 pub use input::{Compression, Input, shown_name};
 pub use reader::{Location, RawText, ResultToken, Skip, SyntaxError, SyntaxErrorKind, Visitor};
-pub use reader::{Reader, looks_utf16};
+pub use reader::{Reader, decode_text, looks_utf16};

@@ -50,8 +50,8 @@ pub struct Location {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Skip(pub bool);
 
-/// Text of a tag value or a comment, as bytes: UTF-8, or Latin-1 (which every
-/// byte sequence is), escapes (`\"`, `\\`) left in.
+/// Text of a tag value or a comment, as bytes: UTF-8, or Windows-1252 (which
+/// every byte sequence is), escapes (`\"`, `\\`) left in.
 ///
 /// `Display` writes the text decoded, as [`RawText::decode`] gives it:
 ///
@@ -266,24 +266,25 @@ impl<'a> RawText<'a> {
 
     /// The text with the escapes `\"` and `\\` undone (any other backslash
     /// stays), decoded as UTF-8 or, when the bytes are not valid UTF-8, as
-    /// Latin-1 (every byte is the character of the same code). Never fails;
-    /// borrows when there is nothing to undo and the bytes are UTF-8.
+    /// Windows-1252 ([`decode_text`]). Never fails; borrows when there is
+    /// nothing to undo and the bytes are UTF-8.
     ///
     /// ```
     /// use sanfen::pgn::RawText;
     ///
     /// assert_eq!(RawText(br#"say \"hi\" \\ C:\x"#).decode(), r#"say "hi" \ C:\x"#);
     /// assert_eq!(RawText(b"J\xfcrgen").decode(), "Jürgen");
+    /// assert_eq!(RawText(b"\x93Fritz\x94").decode(), "“Fritz”");
     /// assert_eq!(RawText("Jürgen".as_bytes()).decode(), "Jürgen");
     /// ```
     pub fn decode(&self) -> Cow<'a, str> {
         let bytes = self.0;
         if memchr::memchr(b'\\', bytes).is_none() {
-            return decode_bytes(bytes);
+            return decode_text(bytes);
         }
         match String::from_utf8(self.unescaped()) {
             Ok(text) => Cow::Owned(text),
-            Err(err) => Cow::Owned(latin1(err.as_bytes())),
+            Err(err) => Cow::Owned(windows_1252(err.as_bytes())),
         }
     }
 }
@@ -295,16 +296,31 @@ impl fmt::Display for RawText<'_> {
     }
 }
 
-/// UTF-8 when valid (borrowed), Latin-1 otherwise.
-fn decode_bytes(bytes: &[u8]) -> Cow<'_, str> {
+/// Text from a PGN file: UTF-8 when the bytes are (borrowed), else
+/// Windows-1252, the encoding of PGN files from Windows programs, which
+/// Latin-1 (ISO 8859-1) files read the same as: every byte a character,
+/// `E9` é and `FC` ü as in Latin-1, `80` to `9F` the characters Windows
+/// gives them (`93` “, `80` €) and not C1 control codes (the five codes
+/// Windows leaves unassigned, `81`, `8D`, `8F`, `90` and `9D`, are those
+/// of the same number, as the WHATWG Encoding Standard decodes them).
+///
+/// ```
+/// use sanfen::pgn::decode_text;
+///
+/// assert_eq!(decode_text("Réti".as_bytes()), "Réti");
+/// assert_eq!(decode_text(b"R\xe9ti \x96 \x93Open\x94 \x80 5"), "Réti – “Open” € 5");
+/// assert_eq!(decode_text(b"\x81\x9d"), "\u{81}\u{9d}");
+/// ```
+pub fn decode_text(bytes: &[u8]) -> Cow<'_, str> {
     match std::str::from_utf8(bytes) {
         Ok(text) => Cow::Borrowed(text),
-        Err(_) => Cow::Owned(latin1(bytes)),
+        Err(_) => Cow::Owned(windows_1252(bytes)),
     }
 }
 
-fn latin1(bytes: &[u8]) -> String {
-    bytes.iter().map(|&b| char::from(b)).collect()
+/// Bytes as Windows-1252, which never fails (see [`decode_text`]).
+fn windows_1252(bytes: &[u8]) -> String {
+    encoding_rs::WINDOWS_1252.decode_without_bom_handling(bytes).0.into_owned()
 }
 
 // ---- Byte classes -------------------------------------------------------------
@@ -769,9 +785,9 @@ pub fn looks_utf16(input: &[u8]) -> bool {
     (nul(&odd) && none(&even)) || (nul(&even) && none(&odd))
 }
 
-/// Text for [`SyntaxError::found`]: UTF-8, or Latin-1 when not valid UTF-8.
+/// Text for [`SyntaxError::found`], decoded ([`decode_text`]).
 fn found(text: &[u8]) -> String {
-    decode_bytes(trim_cr(text)).into_owned()
+    decode_text(trim_cr(text)).into_owned()
 }
 
 // ---- The reader -------------------------------------------------------------------

@@ -24,13 +24,14 @@
 //! played: it is the alternative to it); the other lines and the next game are
 //! judged as usual.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use crate::lint::{Level, LintPolicy};
 use crate::movegen::Undo;
 use crate::pgn::SEVEN_TAG_ROSTER;
 use crate::pgn::reader::{
-    Location, RawText, ResultToken, Skip, SyntaxError, SyntaxErrorKind, Visitor, bom_len, result_of,
+    Location, RawText, ResultToken, Skip, SyntaxError, SyntaxErrorKind, Visitor, bom_len, decode_text, result_of,
 };
 use crate::pgn::start::{Start, StartError, start_position};
 use crate::play::{self, PlayError, Played};
@@ -342,17 +343,29 @@ pub struct Finding {
 pub const MAX_TOKEN_TEXT: usize = 80;
 
 /// `text` as a [`Finding`] keeps a token: up to [`MAX_TOKEN_TEXT`] bytes,
-/// cut at a character boundary and followed by `…` when it is longer
-/// (invalid UTF-8 replaced).
+/// cut at a character boundary and followed by `…` when it is longer,
+/// decoded as tag values are ([`decode_text`](crate::pgn::decode_text)).
 pub fn shortened(text: &[u8]) -> String {
+    shorten(text, decode_text)
+}
+
+/// `text` as [`shortened`] keeps it, bytes that are not UTF-8 as U+FFFD
+/// (text that is not a PGN's, as a FEN given alone).
+pub(crate) fn shortened_lossy(text: &[u8]) -> String {
+    shorten(text, String::from_utf8_lossy)
+}
+
+fn shorten<'a>(text: &'a [u8], decode: fn(&'a [u8]) -> Cow<'a, str>) -> String {
     if text.len() <= MAX_TOKEN_TEXT {
-        return String::from_utf8_lossy(text).into_owned();
+        return decode(text).into_owned();
     }
+    // before the UTF-8 character the cut would split (of other text a byte
+    // is a character: at most three fewer)
     let mut end = MAX_TOKEN_TEXT;
-    while end > 0 && text[end] & 0xc0 == 0x80 {
+    while end > MAX_TOKEN_TEXT - 3 && text[end] & 0xc0 == 0x80 {
         end -= 1;
     }
-    let mut shown = String::from_utf8_lossy(&text[..end]).into_owned();
+    let mut shown = decode(&text[..end]).into_owned();
     shown.push('…');
     shown
 }
@@ -369,8 +382,8 @@ const SOURCE_WINDOW: usize = 80;
 /// window of about 80 bytes of a longer one around the finding's token.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SourceLine {
-    /// The text (decoded as UTF-8, or Latin-1 when it is not), without the
-    /// line end; control characters are as in the input.
+    /// The text (decoded as UTF-8, or Windows-1252 when it is not:
+    /// [`decode_text`](crate::pgn::decode_text)), without the line end; control characters are as in the input.
     pub text: String,
     /// The characters of `text` before the finding's token.
     pub caret: usize,
@@ -630,7 +643,8 @@ impl Recorder<'_> {
         let before = offset.min(end) - start;
         let (text, caret) = match core::str::from_utf8(window) {
             Ok(text) => (text.to_owned(), text[..before].chars().count()),
-            Err(_) => (window.iter().map(|&b| char::from(b)).collect(), before),
+            // a character a byte
+            Err(_) => (decode(window), before),
         };
         Some(SourceLine { text, caret, cut_before: start > line_start, cut_after })
     }
@@ -711,7 +725,7 @@ impl Recorder<'_> {
             }
             Err(error) => {
                 let kind = match error {
-                    PlayError::NotAMove(err) => FindingKind::NotAMove(err),
+                    PlayError::NotAMove(err) => FindingKind::NotAMove(found_decoded(err, token)),
                     PlayError::Move(err) => FindingKind::Move(err),
                     PlayError::NullMoveInCheck => FindingKind::NullMoveInCheck,
                 };
@@ -982,13 +996,21 @@ impl<'a> Validator<'a> {
     }
 }
 
-/// Text as UTF-8 when it is, else as Latin-1 (every byte the character of
-/// the same code): never an error.
-fn decode(bytes: &[u8]) -> String {
-    match core::str::from_utf8(bytes) {
-        Ok(text) => text.to_owned(),
-        Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
+/// The SAN parser's error about `token` with what it found decoded as the
+/// PGN's text is ([`decode_text`]; the parser, which reads bytes, shows
+/// those that are not UTF-8 as U+FFFD).
+pub(crate) fn found_decoded(mut err: ParseSanError, token: &[u8]) -> ParseSanError {
+    if let Some(found) = token.get(err.span.clone())
+        && core::str::from_utf8(token).is_err()
+    {
+        err.found = decode(found);
     }
+    err
+}
+
+/// The text decoded ([`decode_text`]), owned.
+fn decode(bytes: &[u8]) -> String {
+    decode_text(bytes).into_owned()
 }
 
 /// The PGN text of a result.

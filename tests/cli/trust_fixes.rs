@@ -401,6 +401,45 @@ fn a_file_name_that_is_not_utf8_is_shown_by_its_bytes() {
     run(&["check"]).code(2).stderr(format!("sanfen: {shown}: No such file or directory (os error 2)\n"));
 }
 
+/// A PGN from a Windows program (ChessBase, old archives) is Windows-1252:
+/// its `93` and `94` are typographic quotes, `96` a dash and `80` the euro
+/// sign, in tags, comments and tokens alike, and so they are read (the
+/// other bytes as Latin-1 reads them). Regression: they were read as
+/// Latin-1's C1 control codes, U+0093 and U+0094 in every table and
+/// message (`\u{93}Open\u{94}` on a terminal), and a token's were U+FFFD.
+#[test]
+fn a_windows_1252_pgn_is_read_with_its_quotes_and_dashes() {
+    let pgn: &[u8] = b"[Event \"\x93Caf\xe9\x94 Open \x96 \x8010\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n\
+                       1. e4 {\x93best\x94 \x85} 1... e5 2. \x93Nf3\x94 *\n";
+    let event = "“Café” Open – €10";
+    let game = format!("game 1 (A - B, {event})");
+    let output = sanfen(&["check"]).write_stdin(pgn).assert().code(1).get_output().stdout.clone();
+    let lines: Vec<String> = String::from_utf8(output).unwrap().lines().map(str::to_owned).collect();
+    assert_eq!(
+        lines[..2],
+        [
+            format!("<stdin>:1:1: {game}: warning[pgn:missing-tags]: missing Seven Tag Roster tags: Site, Date, Round"),
+            format!(
+                "<stdin>:6:29: {game}, 2. “Nf3”: error[san:syntax]: not a move: invalid move at 0..1: found \"“\", \
+                 expected a move such as e4, Nf3, exd5, e8=Q or O-O"
+            ),
+        ]
+    );
+    let json = sanfen(&["check", "--json"]).write_stdin(pgn).assert().code(1).get_output().stdout.clone();
+    let first: serde_json::Value = serde_json::from_slice(json.split(|&b| b == b'\n').next().unwrap()).unwrap();
+    assert_eq!((&first["event"], &first["errors"][0]["token"]), (&event.into(), &"“Nf3”".into()));
+    let export = |table: &str| {
+        let output = sanfen(&["export", "--format", "jsonl", "--table", table]).write_stdin(pgn).assert().code(0);
+        let rows = output.get_output().stdout.split(|&b| b == b'\n').filter(|line| !line.is_empty());
+        rows.map(|row| serde_json::from_slice::<serde_json::Value>(row).unwrap()).collect::<Vec<_>>()
+    };
+    let games = export("games");
+    assert_eq!((&games[0]["Event"], &games[0]["errors"]), (&event.into(), &1.into()));
+    let moves = export("moves");
+    assert_eq!(moves.len(), 2);
+    assert_eq!(moves[0]["comment"], "“best” …");
+}
+
 /// A FEN's control character is named escaped in the message itself (the
 /// library's text), and every command's message is escaped as it is
 /// written. Regression: `fen check` wrote the placement's ESC raw in

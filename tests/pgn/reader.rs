@@ -768,8 +768,12 @@ fn raw_text_decode() {
     assert_eq!(RawText(b"plain").decode(), std::borrow::Cow::Borrowed("plain"));
     assert_eq!(RawText(br#"a \"b\" \\ c \d \"#).decode(), r#"a "b" \ c \d \"#);
     assert_eq!(RawText(b"caf\xe9 \\\"x\\\"").decode(), "café \"x\"");
+    // Windows-1252, with and without an escape to undo
+    assert_eq!(RawText(b"\x93caf\xe9\x94 \x96 \x80").decode(), "“café” – €");
+    assert_eq!(RawText(b"\x93caf\xe9\x94 \\\"\x80\\\"").decode(), "“café” \"€\"");
+    assert_eq!(RawText(b"\x81\x8d\x8f\x90\x9d").decode(), "\u{81}\u{8d}\u{8f}\u{90}\u{9d}");
     assert_eq!(RawText("naïve ½".as_bytes()).decode(), "naïve ½");
-    // Not UTF-8 as a whole: every byte is its Latin-1 character.
+    // Not UTF-8 as a whole: every byte is its Windows-1252 character.
     assert_eq!(RawText("é".as_bytes().iter().chain(b"\xe9").copied().collect::<Vec<_>>().as_slice()).decode(), "Ã©é");
     assert_eq!(RawText(b"x").as_bytes(), b"x");
 }
