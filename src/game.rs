@@ -452,6 +452,31 @@ impl Game {
         Ok(())
     }
 
+    /// Plays a legal move without checking it, and clears the redo stack.
+    /// The move must be legal in the current position (one of its
+    /// [`Position::legal_moves`], as [`crate::play::play`] finds them);
+    /// anything else leaves the game in an unspecified (but memory-safe)
+    /// state.
+    ///
+    /// ```
+    /// use sanfen::{Game, Position};
+    ///
+    /// let mut game = Game::default();
+    /// let [first, second] = [0, 1].map(|i| game.position().legal_moves()[i]);
+    /// game.play_unchecked(first);
+    /// game.undo();
+    /// game.play_unchecked(second);
+    /// assert_eq!(game.moves(), [second]);
+    /// assert_eq!(game.position(), &Position::default().play(second).unwrap());
+    /// assert_eq!(game.redo_moves().len(), 0);
+    /// ```
+    pub fn play_unchecked(&mut self, m: Move) {
+        let mut next = self.position().clone();
+        next.play_unchecked(m);
+        self.push(m, next);
+        self.redo.clear();
+    }
+
     fn push(&mut self, m: Move, next: Position) {
         self.moves.push(m);
         self.positions.push(next);

@@ -260,13 +260,27 @@ class Position:
         InvalidMoveError, IllegalMoveError or AmbiguousMoveError."""
     def push_uci(self, uci: str) -> Move:
         """Plays a move given in UCI."""
+    def pop(self) -> Move:
+        """Takes back the last move played; IndexError when none was."""
+    def peek(self) -> Move:
+        """The last move played; IndexError when none was."""
+    @property
+    def move_stack(self) -> list[Move]:
+        """The moves played on this position since it was made."""
     def resolve(self, text: str, letters: str = "en") -> Resolution:
         """Resolves ``text`` without playing it: candidates, reasons, outcome."""
     def is_check(self) -> bool: ...
     def is_checkmate(self) -> bool: ...
     def is_stalemate(self) -> bool: ...
     def is_insufficient_material(self) -> bool: ...
-    def outcome(self) -> Optional[Outcome]: ...
+    def is_repetition(self, count: int = 3) -> bool:
+        """Whether the position has occurred ``count`` times since this one was made."""
+    def claimable_draw(self) -> Optional[Literal["threefold repetition", "fifty-move rule"]]:
+        """The draw the side to move may claim now, or None."""
+    def is_game_over(self) -> bool: ...
+    def outcome(self) -> Optional[Outcome]:
+        """How the game ends: mate, stalemate, insufficient material,
+        fivefold repetition or the seventy-five-move rule; or None."""
     def board(self) -> list[list[int]]:
         """The integer matrix: row 0 = rank 1, 1..6 white pawn..king, negative black, 0 empty."""
     def copy(self) -> Position: ...

@@ -5,9 +5,9 @@
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString};
+use pyo3::types::{PyList, PyString, PyType};
 use sanfen::convert::UciMoveError;
 use sanfen::notation::{self, Notation};
 use sanfen::play::{self, Options, Played};
@@ -20,6 +20,9 @@ use crate::fen::{Judgement, ReduceTo, castling_mode, repr, text_bytes};
 
 type LintState = (String, String, String, Option<(usize, usize)>);
 type MoveState = (String, String, String, String, Option<String>, Vec<Lint>);
+/// A position's pickle: its class, the arguments that make the position it
+/// was made from, and the moves played on it.
+type PositionPickle<'py> = (Bound<'py, PyType>, (String, bool, bool), Vec<Move>);
 type CandidateState = (String, bool, Option<String>, Option<String>, Vec<String>);
 type ResolutionState = (
     String,
@@ -434,11 +437,17 @@ fn move_text(value: &Bound<'_, PyAny>, function: &str) -> PyResult<String> {
 /// (one king a side, the side not to move not in check, castling rights and en
 /// passant square that fit), as composed problems and test suites need. Moves of
 /// any common spelling are played with ``play``, listed with
-/// ``legal_moves``, explained with ``resolve``.
+/// ``legal_moves``, explained with ``resolve``, and taken back with ``pop``;
+/// the moves played since the position was made (``move_stack``) are what
+/// ``outcome`` and ``is_repetition`` count repetitions in, as python-chess's
+/// ``Board`` does.
 #[pyclass(module = "sanfen")]
 #[derive(Clone)]
 pub struct Position {
-    inner: sanfen::Position,
+    /// The position made, the moves played on it and the positions they led to.
+    game: sanfen::Game,
+    /// The game's moves as ``play`` and ``push_uci`` gave them back.
+    stack: Vec<Move>,
 }
 
 #[pymethods]
@@ -452,7 +461,7 @@ impl Position {
         };
         let judgement = Judgement::of(&input, castling_mode(chess960), lenient);
         match judgement.position {
-            Some(inner) => Ok(Position { inner }),
+            Some(inner) => Ok(Position::new(inner)),
             None => {
                 let errors: Vec<String> = judgement
                     .findings
@@ -480,7 +489,7 @@ impl Position {
         u16::try_from(number)
             .ok()
             .and_then(sanfen::Position::chess960)
-            .map(|inner| Position { inner })
+            .map(Position::new)
             .ok_or_else(|| PyValueError::new_err(format!("a Chess960 position number is 0 to 959, not {number}")))
     }
 
@@ -488,31 +497,31 @@ impl Position {
     /// there, castling rights in ``KQkq`` order (Shredder-FEN letters where
     /// Chess960 needs them).
     fn fen(&self) -> String {
-        self.inner.fen().to_string()
+        self.position().fen().to_string()
     }
 
     /// The side to move: ``"white"`` or ``"black"``.
     #[getter]
     fn turn(&self) -> &'static str {
-        self.inner.turn().name()
+        self.position().turn().name()
     }
 
     /// Whether castling is read and written as in Chess960.
     #[getter]
     fn chess960(&self) -> bool {
-        self.inner.castling_mode() == sanfen::CastlingMode::Chess960
+        self.position().castling_mode() == sanfen::CastlingMode::Chess960
     }
 
     /// The halfmove clock: plies since the last capture or pawn move.
     #[getter]
     fn halfmove_clock(&self) -> u32 {
-        self.inner.halfmoves()
+        self.position().halfmoves()
     }
 
     /// The fullmove number: 1 at the start, one more after each black move.
     #[getter]
     fn fullmove_number(&self) -> u32 {
-        self.inner.fullmoves()
+        self.position().fullmoves()
     }
 
     /// The legal moves as text, in ``notation``: ``"san"`` (the default),
@@ -530,7 +539,7 @@ impl Position {
             ))
         })?;
         let letters = self::letters(letters)?;
-        let mut moves = self.inner.legal_moves();
+        let mut moves = self.position().legal_moves();
         match order {
             "natural" => {}
             "value" => notation::sort_by_value(&mut moves),
@@ -538,7 +547,7 @@ impl Position {
                 return Err(PyValueError::new_err(format!("unknown order '{order}': expected natural or value")));
             }
         }
-        Ok(moves.iter().map(|&m| notation::write_move(&self.inner, m, written, letters)).collect())
+        Ok(moves.iter().map(|&m| notation::write_move(self.position(), m, written, letters)).collect())
     }
 
     /// Plays the move ``text`` names, in any spelling: SAN (``"Nf3"``), with
@@ -558,13 +567,12 @@ impl Position {
     fn play(&mut self, py: Python<'_>, text: &Bound<'_, PyAny>, letters: &str) -> PyResult<Move> {
         let text = move_text(text, "play")?;
         let options = Options::typed(self::letters(letters)?);
-        let before = self.inner.clone();
-        match play::play(&mut self.inner, text.as_bytes(), options) {
-            Ok(played) => match Move::played(&before, &played) {
-                Some(m) => Ok(m),
-                None => {
-                    // a null move cannot be typed; keep the position as it was
-                    self.inner = before;
+        let mut after = self.position().clone();
+        match play::play(&mut after, text.as_bytes(), options) {
+            Ok(played) => match (played.m, Move::played(self.position(), &played)) {
+                (Some(m), Some(shown)) => Ok(self.push(m, shown)),
+                _ => {
+                    // a null move cannot be typed; the position stays as it was
                     Err(errors::illegal(
                         py,
                         &text,
@@ -591,7 +599,7 @@ impl Position {
                 return Err(errors::invalid(py, &text, error.to_string(), (0, text.len()), &text, expected));
             }
         };
-        let m = match parsed.to_move(&self.inner) {
+        let m = match parsed.to_move(self.position()) {
             Ok(m) => m,
             Err(UciMoveError::Illegal { error, .. }) => return Err(errors::san_error(py, &text, &error)),
             Err(error @ UciMoveError::WrittenOtherwise { expected, .. }) => {
@@ -602,10 +610,53 @@ impl Position {
                 return Err(errors::illegal(py, &text, error.to_string(), error.to_string(), Vec::new()));
             }
         };
-        let san = SanPlus::from_move(&self.inner, m).to_string();
-        let played = Move::new(&self.inner, m, san, Vec::new());
-        self.inner.play_unchecked(m);
-        Ok(played)
+        let san = SanPlus::from_move(self.position(), m).to_string();
+        let played = Move::new(self.position(), m, san, Vec::new());
+        Ok(self.push(m, played))
+    }
+
+    /// Takes back the last move played (``play`` or ``push_uci``) and returns
+    /// it, as python-chess's ``Board.pop``; ``IndexError`` when no move was
+    /// played on this position (the moves of its FEN are not known).
+    fn pop(&mut self) -> PyResult<Move> {
+        let shown = self.stack.pop().ok_or_else(no_move)?;
+        self.game.undo();
+        Ok(shown)
+    }
+
+    /// The last move played, without taking it back; ``IndexError`` when
+    /// there is none.
+    fn peek(&self) -> PyResult<Move> {
+        self.stack.last().cloned().ok_or_else(no_move)
+    }
+
+    /// The moves played on this position since it was made, first to last.
+    #[getter]
+    fn move_stack(&self) -> Vec<Move> {
+        self.stack.clone()
+    }
+
+    /// Whether the current position has occurred at least ``count`` times
+    /// (this time included) since the position was made (``move_stack``),
+    /// compared as FIDE compares them: the placement, the side to move, the
+    /// castling rights and an en passant capture that can be made.
+    #[pyo3(signature = (count = 3))]
+    fn is_repetition(&self, count: usize) -> bool {
+        self.game.repetitions() >= count
+    }
+
+    /// The draw the side to move may claim now: ``"threefold repetition"``
+    /// (of the positions since this one was made), ``"fifty-move rule"`` (a
+    /// halfmove clock of 100 or more), or ``None`` (also when the game is
+    /// over). A claim made with a move that brings it about is not covered:
+    /// play the move, then ask.
+    fn claimable_draw(&self) -> Option<&'static str> {
+        self.game.claimable().map(|claim| claim.as_str())
+    }
+
+    /// Whether the game is over: ``outcome()`` is not ``None``.
+    fn is_game_over(&self) -> bool {
+        self.game.end().is_some()
     }
 
     /// Resolves ``text`` against the position without playing it: the
@@ -628,7 +679,7 @@ impl Position {
             lints: Vec::new(),
             fen_after: None,
         };
-        let resolved = match resolve_text(&self.inner, text.as_bytes(), options) {
+        let resolved = match resolve_text(self.position(), text.as_bytes(), options) {
             Ok(resolved) => resolved,
             Err(error) => {
                 resolution.error = Some(errors::syntax_error(py, &text, &error).into_value(py).into_any());
@@ -644,8 +695,8 @@ impl Position {
                 let lints = lints(&resolved.syntax_lints, &outcome.lints, outcome.canonical.as_ref());
                 let san = outcome.canonical.as_ref().map(ToString::to_string).unwrap_or_default();
                 resolution.lints.clone_from(&lints);
-                resolution.played = Some(Move::new(&self.inner, *m, san, lints));
-                resolution.fen_after = self.inner.play(*m).ok().map(|after| after.fen().to_string());
+                resolution.played = Some(Move::new(self.position(), *m, san, lints));
+                resolution.fen_after = self.position().play(*m).ok().map(|after| after.fen().to_string());
             }
             Err(error) => {
                 resolution.suggestions = match error {
@@ -660,41 +711,38 @@ impl Position {
 
     /// Whether the side to move is in check.
     fn is_check(&self) -> bool {
-        self.inner.is_check()
+        self.position().is_check()
     }
 
     /// Whether the side to move is checkmated.
     fn is_checkmate(&self) -> bool {
-        self.inner.is_checkmate()
+        self.position().is_checkmate()
     }
 
     /// Whether the side to move is stalemated.
     fn is_stalemate(&self) -> bool {
-        self.inner.is_stalemate()
+        self.position().is_stalemate()
     }
 
     /// Whether neither side can mate (the FIDE cases that need no search).
     fn is_insufficient_material(&self) -> bool {
-        self.inner.is_insufficient_material()
+        self.position().is_insufficient_material()
     }
 
     /// How the game ends in this position (``Outcome``: ``result`` such as
     /// ``"1-0"``, ``reason`` such as ``"checkmate"``, ``winner``), or ``None``
-    /// while it goes on. Repetition and the move-count rules need the game's
-    /// history, which a position does not keep.
+    /// while it goes on. The reasons: ``"checkmate"``, ``"stalemate"``,
+    /// ``"insufficient material"``, ``"fivefold repetition"`` (of the
+    /// positions since this one was made: ``move_stack``) and
+    /// ``"seventy-five-move rule"`` (a halfmove clock of 150; a mate on that
+    /// move wins), the ends FIDE's rules make without a claim, as
+    /// python-chess's ``Board.outcome()``.
     fn outcome(&self) -> Option<Outcome> {
-        let result = self.inner.outcome()?;
-        let reason = if self.inner.is_checkmate() {
-            "checkmate"
-        } else if self.inner.is_stalemate() {
-            "stalemate"
-        } else {
-            "insufficient material"
-        };
+        let end = self.game.end()?;
         Some(Outcome {
-            result: result.as_str().to_owned(),
-            reason: reason.to_owned(),
-            winner: result.winner().map(|side| side.name().to_owned()),
+            result: end.result.as_str().to_owned(),
+            reason: end.reason.as_str().to_owned(),
+            winner: end.result.winner().map(|side| side.name().to_owned()),
         })
     }
 
@@ -702,7 +750,7 @@ impl Position {
     /// column 0 = file a; 1..6 for a white pawn, knight, bishop, rook, queen,
     /// king, negative for black, 0 for an empty square.
     fn board(&self) -> Vec<Vec<i8>> {
-        self.inner.board().to_int_matrix().iter().map(|row| row.to_vec()).collect()
+        self.position().board().to_int_matrix().iter().map(|row| row.to_vec()).collect()
     }
 
     /// An independent copy of the position.
@@ -718,10 +766,29 @@ impl Position {
         self.clone()
     }
 
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, bool, bool))> {
+    /// Pickled as the position made, then the moves played on it (state).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PositionPickle<'py> {
         let this = slf.borrow();
+        let initial = this.game.initial().fen().to_string();
         // lenient: a position made leniently (and every one after its moves) comes back
-        Ok((slf.get_type().into_any(), (this.fen(), this.chess960(), true)))
+        (slf.get_type(), (initial, this.chess960(), true), this.stack.clone())
+    }
+
+    /// The moves of a pickle played again on the position made: each must
+    /// be legal where it comes (``ValueError`` naming the first that is not).
+    fn __setstate__(&mut self, py: Python<'_>, moves: Vec<Move>) -> PyResult<()> {
+        let mut replayed = Position::new(self.game.initial().clone());
+        for (i, shown) in moves.into_iter().enumerate() {
+            let m = shown.uci.parse::<Uci>().ok().and_then(|uci| uci.to_move(replayed.position()).ok());
+            let Some(m) = m else {
+                let fen = replayed.fen();
+                let message = format!("move {} of the pickle, {}, is not legal in {fen}", i + 1, repr(py, &shown.uci)?);
+                return Err(PyValueError::new_err(message));
+            };
+            replayed.push(m, shown);
+        }
+        *self = replayed;
+        Ok(())
     }
 
     fn __str__(&self) -> String {
@@ -733,16 +800,43 @@ impl Position {
         Ok(if self.chess960() { format!("Position({fen}, chess960=True)") } else { format!("Position({fen})") })
     }
 
-    /// Positions are equal when their canonical FENs and castling modes are.
+    /// Positions are equal when their canonical FENs and castling modes are
+    /// (the moves that led there are not compared, as python-chess compares
+    /// boards).
     fn __eq__(&self, other: PyRef<'_, Position>) -> bool {
-        self.inner.castling_mode() == other.inner.castling_mode()
-            && self.inner.to_canonical_setup() == other.inner.to_canonical_setup()
+        self.position().castling_mode() == other.position().castling_mode()
+            && self.position().to_canonical_setup() == other.position().to_canonical_setup()
     }
 
     fn __hash__(&self) -> u64 {
         let mut hasher = DefaultHasher::new();
         self.chess960().hash(&mut hasher);
-        self.inner.to_canonical_setup().hash(&mut hasher);
+        self.position().to_canonical_setup().hash(&mut hasher);
         hasher.finish()
     }
+}
+
+impl Position {
+    /// `position` with no move played on it.
+    fn new(position: sanfen::Position) -> Position {
+        Position { game: sanfen::Game::new(position), stack: Vec::new() }
+    }
+
+    /// The current position.
+    fn position(&self) -> &sanfen::Position {
+        self.game.position()
+    }
+
+    /// Plays `m`, a legal move of the current position, given back as
+    /// `shown`; returns `shown`.
+    fn push(&mut self, m: LibMove, shown: Move) -> Move {
+        self.game.play_unchecked(m);
+        self.stack.push(shown.clone());
+        shown
+    }
+}
+
+/// `pop` or `peek` with no move played.
+fn no_move() -> PyErr {
+    PyIndexError::new_err("no move was played on this position (the moves before its FEN are not known)")
 }

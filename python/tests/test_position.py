@@ -5,6 +5,7 @@ exceptions with their attributes; bad input raises a clear exception."""
 import copy
 import pathlib
 import pickle
+import re
 
 import chess
 import pytest
@@ -356,6 +357,98 @@ def test_check_mate_stalemate_and_outcome():
     bare = sanfen.Position("k7/8/8/8/8/8/8/7K w - - 0 1")
     assert bare.is_insufficient_material()
     assert str(bare.outcome()) == "insufficient material: 1/2-1/2"
+
+
+def test_pop_peek_and_the_move_stack():
+    position = sanfen.Position()
+    with pytest.raises(IndexError, match=r"^no move was played on this position \(the moves before its FEN are not known\)$"):
+        position.pop()
+    with pytest.raises(IndexError):
+        position.peek()
+    first = position.play("Ng1-f3")
+    second = position.push_uci("e7e5")
+    assert (position.move_stack, position.peek()) == ([first, second], second)
+    with pytest.raises(sanfen.IllegalMoveError):
+        position.play("Ke3")
+    assert position.move_stack == [first, second]
+    assert position.pop() == second and position.fen() == AFTER_NF3
+    taken = position.pop()
+    assert (taken.san, taken.uci, [lint.code for lint in taken.lints]) == ("Nf3", "g1f3", ["san:long-algebraic", "san:over-disambiguated"])
+    assert (position.fen(), position.move_stack) == (START, [])
+    # from a FEN: its moves are not known
+    mate = sanfen.Position("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+    mate.play("Ra8")
+    assert mate.pop().san == "Ra8#"
+    assert (mate.outcome(), mate.is_game_over(), mate.fen()) == (None, False, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+
+
+SHUFFLE = ["Nf3", "Nf6", "Ng1", "Ng8"]
+
+
+def test_repetitions_are_counted_in_the_moves_played():
+    position = sanfen.Position()
+    for text in SHUFFLE:
+        position.play(text)
+    assert (position.is_repetition(2), position.is_repetition(), position.claimable_draw()) == (True, False, None)
+    for text in SHUFFLE:
+        position.play(text)
+    assert (position.is_repetition(), position.is_repetition(4)) == (True, False)
+    assert (position.claimable_draw(), position.outcome(), position.is_game_over()) == ("threefold repetition", None, False)
+    for text in SHUFFLE * 2:
+        position.play(text)
+    outcome = position.outcome()
+    assert (outcome.result, outcome.reason, outcome.winner, position.is_game_over()) == (
+        "1/2-1/2",
+        "fivefold repetition",
+        None,
+        True,
+    )
+    # a draw already made is no longer claimed; moves can still be played on
+    assert position.claimable_draw() is None
+    assert position.pop().san == "Ng8" and position.outcome() is None and position.is_repetition(4)
+    # the same position made from its FEN is equal: the moves are not compared
+    assert position == sanfen.Position("rnbqkb1r/pppppppp/5n2/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 15 8")
+
+
+def test_the_move_count_rules():
+    fifty = sanfen.Position("k7/8/8/8/8/8/1R6/K7 w - - 100 90")
+    assert (fifty.claimable_draw(), fifty.outcome()) == ("fifty-move rule", None)
+    seventy_five = sanfen.Position("k7/8/8/8/8/8/1R6/K7 w - - 149 100")
+    seventy_five.play("Rb3")
+    assert str(seventy_five.outcome()) == "seventy-five-move rule: 1/2-1/2"
+    assert seventy_five.claimable_draw() is None
+    # a capture resets the clock
+    assert sanfen.Position("k7/8/8/8/8/8/1R6/K6r w - - 149 100").outcome() is None
+    # a mate on the 150th ply wins
+    mate = sanfen.Position("6k1/5ppp/8/8/8/8/8/R5K1 w - - 149 100")
+    mate.play("Ra8")
+    assert str(mate.outcome()) == "checkmate: 1-0"
+
+
+def test_the_move_stack_is_copied_and_pickled():
+    position = sanfen.Position()
+    for text in SHUFFLE * 2:
+        position.play(text)
+    copied = position.copy()
+    copied.pop()
+    assert (len(position.move_stack), len(copied.move_stack), position.is_repetition()) == (8, 7, True)
+    assert len(copy.deepcopy(position).move_stack) == 8
+    restored = pickle.loads(pickle.dumps(position))
+    assert (restored.move_stack, restored.is_repetition(), restored.fen()) == (position.move_stack, True, position.fen())
+    # Chess960 castling (the king takes its rook in UCI)
+    frc = sanfen.Position("rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1", chess960=True)
+    castle = frc.play("O-O")
+    assert castle.uci == "b1h1"
+    restored = pickle.loads(pickle.dumps(frc))
+    assert (restored.move_stack, restored.fen(), restored.chess960) == ([castle], frc.fen(), True)
+    assert restored.pop() == castle and restored.fen() == "rk5r/8/8/8/8/8/8/RK5R w KQkq - 0 1"
+    # a pickle whose moves cannot be played is refused, naming the move
+    made, args, moves = sanfen.Position().__reduce__()
+    assert (made, args, moves) == (sanfen.Position, (START, False, True), [])
+    forged = sanfen.Position()
+    with pytest.raises(ValueError, match=rf"^move 2 of the pickle, 'e2e4', is not legal in {re.escape(AFTER_E4)}$"):
+        forged.__setstate__([sanfen.Position().play("e4"), sanfen.Position().play("e4")])
+    assert (forged.fen(), forged.move_stack) == (START, [])
 
 
 def test_turn_counters_board_and_text():

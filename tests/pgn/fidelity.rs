@@ -187,9 +187,7 @@ fn a_game_written_unchanged_that_looks_like_utf16_does_not_make_the_output_utf16
     );
     assert_eq!(
         unchanged,
-        [
-            "1:2: game 1: 1. ÿþ: invalid move at 0..1: found \"ÿ\", expected a move such as e4, Nf3, exd5, e8=Q or O-O"
-        ]
+        ["1:2: game 1: 1. ÿþ: invalid move at 0..1: found \"ÿ\", expected a move such as e4, Nf3, exd5, e8=Q or O-O"]
     );
     assert_eq!(sanfen::pgn::read_games_from_slice(&text).len(), 2);
     // and the same for a NUL in every other byte
