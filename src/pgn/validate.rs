@@ -383,7 +383,8 @@ const SOURCE_WINDOW: usize = 80;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SourceLine {
     /// The text (decoded as UTF-8, or Windows-1252 when it is not:
-    /// [`decode_text`](crate::pgn::decode_text)), without the line end; control characters are as in the input.
+    /// [`decode_text`](crate::pgn::decode_text)), without the line end;
+    /// control characters are as in the input.
     pub text: String,
     /// The characters of `text` before the finding's token.
     pub caret: usize,
