@@ -373,14 +373,15 @@ impl Resolution {
     }
 }
 
-/// How a game ends in a position by the rules that need no history:
-/// checkmate, stalemate, insufficient material.
+/// How a game ends by the rules that need no claim: checkmate, stalemate,
+/// insufficient material, fivefold repetition, the seventy-five-move rule.
 #[pyclass(module = "sanfen", frozen, get_all, eq, from_py_object)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outcome {
     /// The PGN result: ``"1-0"``, ``"0-1"`` or ``"1/2-1/2"``.
     pub result: String,
-    /// ``"checkmate"``, ``"stalemate"`` or ``"insufficient material"``.
+    /// ``"checkmate"``, ``"stalemate"``, ``"insufficient material"``,
+    /// ``"fivefold repetition"`` or ``"seventy-five-move rule"``.
     pub reason: String,
     /// ``"white"`` or ``"black"``, or ``None`` for a draw.
     pub winner: Option<String>,
