@@ -76,7 +76,7 @@ pub struct Game {
     /// the game before and this one, in input order.
     pub before: Vec<String>,
     /// The tags, in input order, values decoded (escapes undone; UTF-8, or
-    /// Windows-1252 when the bytes are not UTF-8: [`decode_text`](crate::pgn::decode_text)).
+    /// Windows-1252 when the bytes are not UTF-8: [`decode_text`]).
     pub tags: Vec<Tag>,
     /// The `%` escape lines inside the game, as written.
     pub escapes: Vec<String>,

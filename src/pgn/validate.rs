@@ -344,7 +344,7 @@ pub const MAX_TOKEN_TEXT: usize = 80;
 
 /// `text` as a [`Finding`] keeps a token: up to [`MAX_TOKEN_TEXT`] bytes,
 /// cut at a character boundary and followed by `…` when it is longer,
-/// decoded as tag values are ([`decode_text`](crate::pgn::decode_text)).
+/// decoded as tag values are ([`decode_text`]).
 pub fn shortened(text: &[u8]) -> String {
     shorten(text, decode_text)
 }
@@ -383,8 +383,8 @@ const SOURCE_WINDOW: usize = 80;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SourceLine {
     /// The text (decoded as UTF-8, or Windows-1252 when it is not:
-    /// [`decode_text`](crate::pgn::decode_text)), without the line end;
-    /// control characters are as in the input.
+    /// [`decode_text`]), without the line end; control characters are as
+    /// in the input.
     pub text: String,
     /// The characters of `text` before the finding's token.
     pub caret: usize,
