@@ -403,6 +403,15 @@ class Game:
     def result(self) -> Optional[str]: ...
     @property
     def start_fen(self) -> Optional[str]: ...
+    def position(self) -> Optional[Position]:
+        """The position after the mainline's moves (up to its first error),
+        with those moves in its move_stack; None when they are not played."""
+    def outcome(self) -> Optional[Outcome]:
+        """How the position after the mainline ends the game by the rules of
+        play, as the games table's termination; or None."""
+    def opening(self) -> Optional[tuple[str, str]]:
+        """The mainline's opening, (eco, name), as the games table's eco and
+        opening; or None."""
     @property
     def findings(self) -> list[PgnFinding]: ...
     @property

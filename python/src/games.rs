@@ -28,6 +28,7 @@ use sanfen::pgn::validate::{Finding as RustFinding, GameReport, Options};
 use sanfen::pgn::{Chunker, Game as RustGame, Line, Node, ParallelGames, ReadError, ResultToken, read_games_input};
 
 use crate::fen::ReduceTo;
+use crate::position::{Outcome, Position};
 
 /// The bytes asked of a file object's `read` at a time.
 pub(crate) const BLOCK: usize = 1 << 16;
@@ -439,6 +440,34 @@ impl Game {
     #[getter]
     fn start_fen(&self) -> Option<String> {
         self.game.start.as_ref().map(ToString::to_string)
+    }
+
+    /// The position after the mainline's moves (up to its first error, or
+    /// the null move that ends its play), with those moves in its
+    /// ``move_stack`` (``pop()`` walks back, ``outcome()`` counts their
+    /// repetitions), or None when the moves are not played (as
+    /// ``start_fen``).
+    fn position(&self) -> Option<Position> {
+        let start = self.game.start.clone()?;
+        Some(Position::of_line(start, &self.game.mainline.moves))
+    }
+
+    /// How the position after the mainline ends the game by the rules of
+    /// play (``Outcome``: checkmate, stalemate, insufficient material,
+    /// fivefold repetition, the seventy-five-move rule), as the games
+    /// table's ``termination``; None when it does not (a resignation, time
+    /// or agreement is for the tags to say), when the moves are not played
+    /// or the mainline holds a null move.
+    fn outcome(&self) -> Option<Outcome> {
+        self.game.end().map(Outcome::of)
+    }
+
+    /// The opening of the mainline, ``(eco, name)`` (``("C70", "Ruy Lopez:
+    /// Morphy Defense")``): its deepest position that lichess's
+    /// chess-openings names, as the games table's ``eco`` and ``opening``;
+    /// None when none is named or the moves are not played.
+    fn opening(&self) -> Option<(&'static str, &'static str)> {
+        self.game.opening().map(|found| (found.opening.eco, found.opening.name))
     }
 
     /// What `sanfen check` finds in the game (and in the text before it),

@@ -10,10 +10,11 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyType};
 use sanfen::convert::UciMoveError;
 use sanfen::notation::{self, Notation};
+use sanfen::pgn::Node;
 use sanfen::play::{self, Options, Played};
 use sanfen::resolve::{MoveLint, Rejection, SanError, resolve_text};
 use sanfen::san::{Letters, SanLint, SanOptions, SanPlus};
-use sanfen::{Move as LibMove, Severity, Uci};
+use sanfen::{GameEnd, Move as LibMove, Severity, Uci};
 
 use crate::errors;
 use crate::fen::{Judgement, ReduceTo, castling_mode, repr, text_bytes};
@@ -387,6 +388,17 @@ pub struct Outcome {
     pub winner: Option<String>,
 }
 
+impl Outcome {
+    /// The outcome of a game's end.
+    pub(crate) fn of(end: GameEnd) -> Outcome {
+        Outcome {
+            result: end.result.as_str().to_owned(),
+            reason: end.reason.as_str().to_owned(),
+            winner: end.result.winner().map(|side| side.name().to_owned()),
+        }
+    }
+}
+
 #[pymethods]
 impl Outcome {
     /// An outcome of these values, as pickling rebuilds one.
@@ -739,12 +751,7 @@ impl Position {
     /// move wins), the ends FIDE's rules make without a claim, as
     /// python-chess's ``Board.outcome()``.
     fn outcome(&self) -> Option<Outcome> {
-        let end = self.game.end()?;
-        Some(Outcome {
-            result: end.result.as_str().to_owned(),
-            reason: end.reason.as_str().to_owned(),
-            winner: end.result.winner().map(|side| side.name().to_owned()),
-        })
+        self.game.end().map(Outcome::of)
     }
 
     /// The board as the integer matrix: 8 rows of 8 integers, row 0 = rank 1,
@@ -821,6 +828,25 @@ impl Position {
     /// `position` with no move played on it.
     fn new(position: sanfen::Position) -> Position {
         Position { game: sanfen::Game::new(position), stack: Vec::new() }
+    }
+
+    /// `start` with the moves of `nodes` played on it, up to the first that
+    /// was not played (a null move, the move of an error), each given back
+    /// as ``play`` would give it for its text.
+    pub(crate) fn of_line(start: sanfen::Position, nodes: &[Node]) -> Position {
+        let mut position = Position::new(start);
+        for node in nodes {
+            let Some(m) = node.played else { break };
+            let mut after = position.position().clone();
+            let played = play::play(&mut after, node.written.as_bytes(), Options::PGN).ok();
+            let shown = played
+                .filter(|played| played.m == Some(m))
+                .and_then(|played| Move::played(position.position(), &played))
+                // (a node read without its text, which read_games never gives)
+                .unwrap_or_else(|| Move::new(position.position(), m, node.san.to_string(), Vec::new()));
+            position.push(m, shown);
+        }
+        position
     }
 
     /// The current position.

@@ -489,6 +489,55 @@ def test_truncated_gzip_gives_the_games_before_then_a_value_error(sample, tmp_pa
         sanfen.check_pgn(path)
 
 
+def test_a_games_position_outcome_and_opening():
+    pgn = (
+        b'[Event "mate"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7 1-0\n\n'
+        b'[Event "shuffle"]\n\n' + b" ".join(f"{n}. Nf3 Nf6 {n + 1}. Ng1 Ng8".encode() for n in range(1, 9, 2)) + b" 1/2-1/2\n\n"
+        b'[Event "error"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ke3 Nf6 *\n\n'
+        b'[Variant "Atomic"]\n\n1. e4 *\n'
+    )
+    mate, shuffle, error, atomic = sanfen.read_games(io.BytesIO(pgn))
+    position = mate.position()
+    assert position.fen() == "r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4"
+    assert [move.san for move in position.move_stack] == ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]
+    # each move as play() gives it for its text: Qxf7 was written without its #
+    assert [lint.code for lint in position.peek().lints] == ["san:missing-checkmate"]
+    assert (str(mate.outcome()), mate.opening()) == ("checkmate: 1-0", ("C20", "King's Pawn Game: Wayward Queen Attack"))
+    assert (str(position.outcome()), position.pop().uci, position.outcome()) == ("checkmate: 1-0", "h5f7", None)
+    position = shuffle.position()
+    assert (len(position.move_stack), str(shuffle.outcome()), str(position.outcome())) == (
+        16,
+        "fivefold repetition: 1/2-1/2",
+        "fivefold repetition: 1/2-1/2",
+    )
+    assert shuffle.opening() == ("A05", "Zukertort Opening")
+    # up to the error
+    position = error.position()
+    assert (position.fen(), len(position.move_stack)) == (
+        "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4",
+        6,
+    )
+    assert (error.outcome(), error.opening()) == (None, ("C70", "Ruy Lopez: Morphy Defense"))
+    assert (atomic.position(), atomic.outcome(), atomic.opening()) == (None, None, None)
+
+
+def test_games_outcomes_and_openings_are_the_games_tables():
+    path = DATA / "pychess" / "gamefiles" / "world_matches.pgn"
+    import pyarrow as pa
+
+    table = pa.table(sanfen.games_table(str(path))).select(["termination", "eco", "opening"]).to_pylist()
+    games = [
+        {
+            "termination": None if game.outcome() is None else game.outcome().reason,
+            "eco": None if game.opening() is None else game.opening()[0],
+            "opening": None if game.opening() is None else game.opening()[1],
+        }
+        for game in sanfen.read_games(str(path))
+    ]
+    assert games == table
+    assert sum(row["termination"] is not None for row in table) > 0
+
+
 def test_tags_that_are_not_utf8_are_read_as_windows_1252():
     [game] = sanfen.read_games(io.BytesIO(b'[White "Caf\xe9"]\n[Black "na\xefve"]\n\n1. e4 *\n'))
     assert game.tags == {"White": "Café", "Black": "naïve"}
