@@ -452,6 +452,14 @@ impl Game {
         Ok(())
     }
 
+    /// Reserves room for at least `additional` more moves (and the
+    /// positions they lead to), as [`Vec::reserve`] does: a game of many
+    /// moves known in advance is then made without its vectors doubling.
+    pub fn reserve(&mut self, additional: usize) {
+        self.moves.reserve(additional);
+        self.positions.reserve(additional);
+    }
+
     /// Plays a legal move without checking it, and clears the redo stack.
     /// The move must be legal in the current position (one of its
     /// [`Position::legal_moves`], as [`crate::play::play`] finds them);
@@ -462,6 +470,7 @@ impl Game {
     /// use sanfen::{Game, Position};
     ///
     /// let mut game = Game::default();
+    /// game.reserve(2);
     /// let [first, second] = [0, 1].map(|i| game.position().legal_moves()[i]);
     /// game.play_unchecked(first);
     /// game.undo();

@@ -459,8 +459,10 @@ fn move_text(value: &Bound<'_, PyAny>, function: &str) -> PyResult<String> {
 pub struct Position {
     /// The position made, the moves played on it and the positions they led to.
     game: sanfen::Game,
-    /// The game's moves as ``play`` and ``push_uci`` gave them back.
-    stack: Vec<Move>,
+    /// The lints of each of the game's moves, as ``play`` found them (the
+    /// rest of each ``Move`` is made again from the game when asked for: a
+    /// game of a million moves read from PGN holds no strings).
+    lints: Vec<Vec<Lint>>,
 }
 
 #[pymethods]
@@ -583,7 +585,10 @@ impl Position {
         let mut after = self.position().clone();
         match play::play(&mut after, text.as_bytes(), options) {
             Ok(played) => match (played.m, Move::played(self.position(), &played)) {
-                (Some(m), Some(shown)) => Ok(self.push(m, shown)),
+                (Some(m), Some(shown)) => {
+                    self.push(m, shown.lints.clone());
+                    Ok(shown)
+                }
                 _ => {
                     // a null move cannot be typed; the position stays as it was
                     Err(errors::illegal(
@@ -625,28 +630,30 @@ impl Position {
         };
         let san = SanPlus::from_move(self.position(), m).to_string();
         let played = Move::new(self.position(), m, san, Vec::new());
-        Ok(self.push(m, played))
+        self.push(m, Vec::new());
+        Ok(played)
     }
 
     /// Takes back the last move played (``play`` or ``push_uci``) and returns
     /// it, as python-chess's ``Board.pop``; ``IndexError`` when no move was
     /// played on this position (the moves of its FEN are not known).
     fn pop(&mut self) -> PyResult<Move> {
-        let shown = self.stack.pop().ok_or_else(no_move)?;
+        let shown = self.last().ok_or_else(no_move)?;
         self.game.undo();
+        self.lints.pop();
         Ok(shown)
     }
 
     /// The last move played, without taking it back; ``IndexError`` when
     /// there is none.
     fn peek(&self) -> PyResult<Move> {
-        self.stack.last().cloned().ok_or_else(no_move)
+        self.last().ok_or_else(no_move)
     }
 
     /// The moves played on this position since it was made, first to last.
     #[getter]
     fn move_stack(&self) -> Vec<Move> {
-        self.stack.clone()
+        (0..self.lints.len()).map(|ply| self.shown(ply)).collect()
     }
 
     /// Whether the current position has occurred at least ``count`` times
@@ -779,7 +786,7 @@ impl Position {
         let this = slf.borrow();
         let initial = this.game.initial().fen().to_string();
         // lenient: a position made leniently (and every one after its moves) comes back
-        (slf.get_type(), (initial, this.chess960(), true), this.stack.clone())
+        (slf.get_type(), (initial, this.chess960(), true), this.move_stack())
     }
 
     /// The moves of a pickle played again on the position made: each must
@@ -793,7 +800,7 @@ impl Position {
                 let message = format!("move {} of the pickle, {}, is not legal in {fen}", i + 1, repr(py, &shown.uci)?);
                 return Err(PyValueError::new_err(message));
             };
-            replayed.push(m, shown);
+            replayed.push(m, shown.lints);
         }
         *self = replayed;
         Ok(())
@@ -827,24 +834,32 @@ impl Position {
 impl Position {
     /// `position` with no move played on it.
     fn new(position: sanfen::Position) -> Position {
-        Position { game: sanfen::Game::new(position), stack: Vec::new() }
+        Position { game: sanfen::Game::new(position), lints: Vec::new() }
     }
 
     /// `start` with the moves of `nodes` played on it, up to the first that
-    /// was not played (a null move, the move of an error), each given back
-    /// as ``play`` would give it for its text.
+    /// was not played (a null move, the move of an error), each with the
+    /// lints ``play`` finds in its text.
     pub(crate) fn of_line(start: sanfen::Position, nodes: &[Node]) -> Position {
         let mut position = Position::new(start);
+        // (a game of a million moves: 224 MB of positions, not up to twice that)
+        let played = nodes.iter().take_while(|node| node.played.is_some()).count();
+        position.game.reserve(played);
+        position.lints.reserve_exact(played);
         for node in nodes {
             let Some(m) = node.played else { break };
-            let mut after = position.position().clone();
-            let played = play::play(&mut after, node.written.as_bytes(), Options::PGN).ok();
-            let shown = played
-                .filter(|played| played.m == Some(m))
-                .and_then(|played| Move::played(position.position(), &played))
-                // (a node read without its text, which read_games never gives)
-                .unwrap_or_else(|| Move::new(position.position(), m, node.san.to_string(), Vec::new()));
-            position.push(m, shown);
+            // canonical text has none (most moves: nothing to resolve again)
+            let found = if node.written == node.san.to_string() {
+                Vec::new()
+            } else {
+                let mut after = position.position().clone();
+                match play::play(&mut after, node.written.as_bytes(), Options::PGN) {
+                    Ok(played) if played.m == Some(m) => lints(&played.spelling, &played.lints, Some(&played.san)),
+                    // (a node read without its text, which read_games never gives)
+                    _ => Vec::new(),
+                }
+            };
+            position.push(m, found);
         }
         position
     }
@@ -854,12 +869,23 @@ impl Position {
         self.game.position()
     }
 
-    /// Plays `m`, a legal move of the current position, given back as
-    /// `shown`; returns `shown`.
-    fn push(&mut self, m: LibMove, shown: Move) -> Move {
+    /// Plays `m`, a legal move of the current position, with the lints of
+    /// its text.
+    fn push(&mut self, m: LibMove, lints: Vec<Lint>) {
         self.game.play_unchecked(m);
-        self.stack.push(shown.clone());
-        shown
+        self.lints.push(lints);
+    }
+
+    /// The move of ply `ply` (from 0) as ``play`` gave it back.
+    fn shown(&self, ply: usize) -> Move {
+        let before = &self.game.positions()[ply];
+        let m = self.game.moves()[ply];
+        Move::new(before, m, SanPlus::from_move(before, m).to_string(), self.lints[ply].clone())
+    }
+
+    /// The last move played, as ``play`` gave it back.
+    fn last(&self) -> Option<Move> {
+        self.lints.len().checked_sub(1).map(|ply| self.shown(ply))
     }
 }
 
