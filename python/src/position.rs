@@ -792,7 +792,7 @@ impl Position {
     /// The moves of a pickle played again on the position made: each must
     /// be legal where it comes (``ValueError`` naming the first that is not).
     fn __setstate__(&mut self, py: Python<'_>, moves: Vec<Move>) -> PyResult<()> {
-        let mut replayed = Position::new(self.game.initial().clone());
+        let mut replayed = Position::with_room(self.game.initial().clone(), moves.len());
         for (i, shown) in moves.into_iter().enumerate() {
             let m = shown.uci.parse::<Uci>().ok().and_then(|uci| uci.to_move(replayed.position()).ok());
             let Some(m) = m else {
@@ -834,18 +834,24 @@ impl Position {
 impl Position {
     /// `position` with no move played on it.
     fn new(position: sanfen::Position) -> Position {
-        Position { game: sanfen::Game::new(position), lints: Vec::new() }
+        Position::with_room(position, 0)
+    }
+
+    /// `position` with room for `moves` moves: a game of a million moves
+    /// takes 224 MB of positions, not up to twice that while its vectors
+    /// double.
+    fn with_room(position: sanfen::Position, moves: usize) -> Position {
+        let mut game = sanfen::Game::new(position);
+        game.reserve(moves);
+        Position { game, lints: Vec::with_capacity(moves) }
     }
 
     /// `start` with the moves of `nodes` played on it, up to the first that
     /// was not played (a null move, the move of an error), each with the
     /// lints ``play`` finds in its text.
     pub(crate) fn of_line(start: sanfen::Position, nodes: &[Node]) -> Position {
-        let mut position = Position::new(start);
-        // (a game of a million moves: 224 MB of positions, not up to twice that)
         let played = nodes.iter().take_while(|node| node.played.is_some()).count();
-        position.game.reserve(played);
-        position.lints.reserve_exact(played);
+        let mut position = Position::with_room(start, played);
         for node in nodes {
             let Some(m) = node.played else { break };
             // canonical text has none (most moves: nothing to resolve again)
