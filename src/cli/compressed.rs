@@ -1,6 +1,6 @@
-//! Files written compressed, as the `zstd` and `gzip` tools write them:
-//! `sanfen split --compression`'s parts, `sanfen export`'s CSV and JSON
-//! Lines.
+//! Files written compressed, as the `zstd`, `gzip` and `bzip2` tools
+//! write them: `sanfen split --compression`'s parts, `sanfen export`'s CSV
+//! and JSON Lines.
 
 use std::io::{self, Write};
 use std::path::Path;
@@ -12,6 +12,8 @@ pub enum FileCodec {
     Zstd,
     /// gzip (`.gz`).
     Gzip,
+    /// bzip2 (`.bz2`): the smallest files, and the slowest to write.
+    Bzip2,
 }
 
 /// A codec and its level.
@@ -27,6 +29,7 @@ impl FileCodec {
         match self {
             FileCodec::Zstd => "zstd",
             FileCodec::Gzip => "gzip",
+            FileCodec::Bzip2 => "bzip2",
         }
     }
 
@@ -35,17 +38,21 @@ impl FileCodec {
         match self {
             FileCodec::Zstd => ".zst",
             FileCodec::Gzip => ".gz",
+            FileCodec::Bzip2 => ".bz2",
         }
     }
 
-    /// The codec a file name's extension (`.zst`, `.gz`, in any case)
-    /// names, if any.
+    /// The codec a file name's extension (`.zst`, `.gz`, `.bz2`, in any
+    /// case) names, if any.
     pub fn of_path(path: &Path) -> Option<FileCodec> {
         let extension = path.extension()?.to_str()?.to_ascii_lowercase();
-        [FileCodec::Zstd, FileCodec::Gzip].into_iter().find(|codec| codec.extension()[1..] == extension)
+        [FileCodec::Zstd, FileCodec::Gzip, FileCodec::Bzip2]
+            .into_iter()
+            .find(|codec| codec.extension()[1..] == extension)
     }
 
-    /// The codec at `level`, or at its tool's default (zstd 3, gzip 6).
+    /// The codec at `level`, or at its tool's default (zstd 3, gzip 6,
+    /// bzip2 9).
     ///
     /// # Errors
     ///
@@ -54,6 +61,7 @@ impl FileCodec {
         let (default, low, high) = match self {
             FileCodec::Zstd => (3, 1, 22),
             FileCodec::Gzip => (6, 0, 9),
+            FileCodec::Bzip2 => (9, 1, 9),
         };
         let level = level.unwrap_or(default);
         if !(low..=high).contains(&level) {
@@ -79,13 +87,14 @@ pub enum Encoder<W: Write> {
     Plain(W),
     Zstd(zstd::Encoder<'static, W>),
     Gzip(flate2::write::GzEncoder<W>),
+    Bzip2(bzip2::write::BzEncoder<W>),
 }
 
 impl<W: Write> Encoder<W> {
     /// Writes to `inner`, compressed as `compression` says; zstd on
     /// `workers` threads of its own (at least one: zstd then cuts the input
     /// into the same jobs whatever their number, so the file is the same
-    /// byte for byte; gzip compresses on the caller's thread).
+    /// byte for byte; gzip and bzip2 compress on the caller's thread).
     ///
     /// # Errors
     ///
@@ -103,6 +112,9 @@ impl<W: Write> Encoder<W> {
             Some(FileCompression { codec: FileCodec::Gzip, level }) => {
                 Encoder::Gzip(flate2::write::GzEncoder::new(inner, flate2::Compression::new(level)))
             }
+            Some(FileCompression { codec: FileCodec::Bzip2, level }) => {
+                Encoder::Bzip2(bzip2::write::BzEncoder::new(inner, bzip2::Compression::new(level)))
+            }
         })
     }
 
@@ -117,6 +129,7 @@ impl<W: Write> Encoder<W> {
             Encoder::Plain(inner) => Ok(inner),
             Encoder::Zstd(encoder) => encoder.finish(),
             Encoder::Gzip(encoder) => encoder.finish(),
+            Encoder::Bzip2(encoder) => encoder.finish(),
         }
     }
 }
@@ -127,6 +140,7 @@ impl<W: Write> Write for Encoder<W> {
             Encoder::Plain(inner) => inner.write(buf),
             Encoder::Zstd(encoder) => encoder.write(buf),
             Encoder::Gzip(encoder) => encoder.write(buf),
+            Encoder::Bzip2(encoder) => encoder.write(buf),
         }
     }
 
@@ -135,6 +149,7 @@ impl<W: Write> Write for Encoder<W> {
             Encoder::Plain(inner) => inner.flush(),
             Encoder::Zstd(encoder) => encoder.flush(),
             Encoder::Gzip(encoder) => encoder.flush(),
+            Encoder::Bzip2(encoder) => encoder.flush(),
         }
     }
 }
@@ -150,11 +165,14 @@ mod tests {
         }
         assert_eq!(FileCodec::of_path(Path::new("a/moves.csv.ZST")), Some(FileCodec::Zstd));
         assert_eq!(FileCodec::of_path(Path::new("games.jsonl.gz")), Some(FileCodec::Gzip));
+        assert_eq!(FileCodec::of_path(Path::new("games.pgn.Bz2")), Some(FileCodec::Bzip2));
         assert_eq!(FileCodec::of_path(Path::new("games.jsonl")), None);
         assert_eq!(FileCodec::of_path(Path::new("gz")), None);
         assert_eq!(FileCodec::Zstd.at(None), Ok(FileCompression { codec: FileCodec::Zstd, level: 3 }));
         assert_eq!(FileCodec::Gzip.at(None), Ok(FileCompression { codec: FileCodec::Gzip, level: 6 }));
         assert_eq!(FileCodec::Gzip.at(Some(0)), Ok(FileCompression { codec: FileCodec::Gzip, level: 0 }));
+        assert_eq!(FileCodec::Bzip2.at(None), Ok(FileCompression { codec: FileCodec::Bzip2, level: 9 }));
+        assert_eq!(FileCodec::Bzip2.at(Some(0)).unwrap_err(), "--compression-level 0: bzip2 levels go from 1 to 9");
         assert_eq!(FileCodec::Zstd.at(Some(0)).unwrap_err(), "--compression-level 0: zstd levels go from 1 to 22");
         assert_eq!(FileCodec::Gzip.at(Some(10)).unwrap_err(), "--compression-level 10: gzip levels go from 0 to 9");
     }
@@ -162,8 +180,13 @@ mod tests {
     #[test]
     fn what_is_written_reads_back() {
         let text = b"1. e4 e5 2. Nf3 *\n".repeat(1000);
-        for compression in [None, Some(FileCodec::Zstd.at(Some(19)).unwrap()), Some(FileCodec::Gzip.at(None).unwrap())]
-        {
+        let compressions = [
+            None,
+            Some(FileCodec::Zstd.at(Some(19)).unwrap()),
+            Some(FileCodec::Gzip.at(None).unwrap()),
+            Some(FileCodec::Bzip2.at(Some(1)).unwrap()),
+        ];
+        for compression in compressions {
             let mut encoder = Encoder::new(Vec::new(), compression, 2).unwrap();
             encoder.write_all(&text[..5]).unwrap();
             encoder.write_all(&text[5..]).unwrap();
@@ -174,6 +197,11 @@ mod tests {
                 Some(FileCodec::Gzip) => {
                     let mut read = Vec::new();
                     io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&written[..]), &mut read).unwrap();
+                    read
+                }
+                Some(FileCodec::Bzip2) => {
+                    let mut read = Vec::new();
+                    io::Read::read_to_end(&mut bzip2::read::BzDecoder::new(&written[..]), &mut read).unwrap();
                     read
                 }
             };

@@ -70,13 +70,14 @@ pub struct Args {
     #[arg(long)]
     variations: bool,
     /// How Parquet's pages are compressed [default: snappy]; a CSV or JSON
-    /// Lines file is compressed whole, by zstd or gzip [default: as the
-    /// output's name says, `.zst` or `.gz`; else none].
+    /// Lines file is compressed whole, by zstd, gzip or bzip2 [default: as
+    /// the output's name says, `.zst`, `.gz` or `.bz2`; else none].
     #[arg(long, value_enum, value_name = "CODEC")]
     compression: Option<Codec>,
     /// The level of zstd (1 to 22, default 1 for Parquet's pages and 3 for
-    /// a file) or gzip (0 to 9, default 6), chosen by `--compression` or by
-    /// the output's name (`-o moves.csv.zst --compression-level 19`).
+    /// a file), gzip (0 to 9, default 6) or bzip2 (1 to 9, default 9),
+    /// chosen by `--compression` or by the output's name (`-o moves.csv.zst
+    /// --compression-level 19`).
     #[arg(long, value_name = "N")]
     compression_level: Option<u32>,
     /// Where the table goes [default, and `-`: standard output]. Written
@@ -260,17 +261,19 @@ fn format_of(format: Option<Format>, output: Option<&Path>) -> Result<Format, Er
 }
 
 /// How a CSV or JSON Lines file is compressed: as `--compression` says
-/// (zstd, gzip or none), or as the output's name does (`.zst`, `.gz`).
+/// (zstd, gzip, bzip2 or none), or as the output's name does (`.zst`,
+/// `.gz`, `.bz2`).
 fn text_compression(args: &Args, output: Option<&Path>) -> Result<Option<FileCompression>, Error> {
     let named = output.and_then(FileCodec::of_path);
     let chosen = match args.compression {
         None => named,
         Some(Codec::Zstd) => Some(FileCodec::Zstd),
         Some(Codec::Gzip) => Some(FileCodec::Gzip),
+        Some(Codec::Bzip2) => Some(FileCodec::Bzip2),
         Some(Codec::None) => None,
         Some(codec @ (Codec::Snappy | Codec::Lz4)) => {
             return Err(Error::Usage(format!(
-                "--compression {} is for Parquet's pages: CSV and JSON Lines files take zstd, gzip or none",
+                "--compression {} is for Parquet's pages: CSV and JSON Lines files take zstd, gzip, bzip2 or none",
                 codec.name()
             )));
         }
@@ -289,7 +292,7 @@ fn text_compression(args: &Args, output: Option<&Path>) -> Result<Option<FileCom
     match (chosen, args.compression_level) {
         (None, Some(_)) if args.compression.is_some() => Err(Error::Usage(no_levels("none"))),
         (None, Some(level)) => Err(Error::Usage(format!(
-            "--compression-level {level}: the output is not compressed (name it .zst or .gz, or give --compression)"
+            "--compression-level {level}: the output is not compressed (name it .zst, .gz or .bz2, or give --compression)"
         ))),
         (None, None) => Ok(None),
         (Some(codec), level) => codec.at(level).map(Some).map_err(Error::Usage),

@@ -150,9 +150,9 @@ enum Command {
     ///
     /// Parquet, CSV or JSON Lines (`--format`, or the output's extension),
     /// to `--output` or standard output; Parquet's pages compressed by
-    /// snappy (or `--compression`), CSV and JSON Lines by zstd or gzip when
-    /// the output's name ends with `.zst` or `.gz` (or `--compression`
-    /// says). The games table: file, game number,
+    /// snappy (or `--compression`), CSV and JSON Lines by zstd, gzip or
+    /// bzip2 when the output's name ends with `.zst`, `.gz` or `.bz2` (or
+    /// `--compression` says). The games table: file, game number,
     /// line, the Seven Tag Roster and the other tags, result, termination,
     /// plies, errors and the first error, ECO code and opening name. The
     /// moves table (`--table moves`): file, game number, ply, move number,
@@ -171,7 +171,8 @@ enum Command {
     ///
     /// `--parts N` or `--size BYTES`: writes the input (decompressed: plain,
     /// gzip, zstd, bzip2) as plain PGN parts `DIR/STEM-001.pgn`, ... (or
-    /// compressed, `--compression zstd|gzip`: `.pgn.zst`, `.pgn.gz`) that
+    /// compressed, `--compression zstd|gzip|bzip2`: `.pgn.zst`, `.pgn.gz`,
+    /// `.pgn.bz2`) that
     /// each hold whole games and, one after another, are the input byte for
     /// byte; one line per part on stdout (`PATH: SIZE bytes, START..END`).
     /// Each part is written under a temporary name, removed on an error or

@@ -56,7 +56,7 @@ use sanfen::pgn::rows::{MoveRows, TextColumn};
 use super::compressed::{no_levels, out_of_range};
 
 /// How pages are compressed (`sanfen export --compression`): the codecs
-/// parquet readers know.
+/// parquet readers know, and bzip2 for a CSV or JSON Lines file.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Codec {
     /// Snappy: fast, and what most Parquet writers use (pyarrow, Spark);
@@ -74,6 +74,9 @@ pub enum Codec {
     Gzip,
     /// No compression: the largest files.
     None,
+    /// bzip2 (level 9, or `--compression-level` from 1 to 9): a CSV or JSON
+    /// Lines file only (Parquet has no bzip2 pages).
+    Bzip2,
 }
 
 impl Codec {
@@ -85,6 +88,7 @@ impl Codec {
             Codec::Lz4 => "lz4",
             Codec::Gzip => "gzip",
             Codec::None => "none",
+            Codec::Bzip2 => "bzip2",
         }
     }
 
@@ -108,6 +112,13 @@ impl Codec {
             (Codec::Gzip, None) => Compression::GZIP(GzipLevel::default()),
             (Codec::Gzip, Some(level)) => {
                 Compression::GZIP(GzipLevel::try_new(level).map_err(|_| out_of_range(level, name, 0, 9))?)
+            }
+            (Codec::Bzip2, _) => {
+                return Err(
+                    "--compression bzip2 is for CSV and JSON Lines files: Parquet's pages take snappy, zstd, lz4, \
+                            gzip or none"
+                        .to_owned(),
+                );
             }
             (_, Some(_)) => return Err(no_levels(name)),
             (Codec::Snappy, None) => Compression::SNAPPY,
@@ -1243,6 +1254,12 @@ mod tests {
     /// `rows` written as a Parquet file of one row group, as `sanfen
     /// export --compression CODEC` writes it, the games numbered after
     /// `before`, and the file.
+    /// The codecs of Parquet's pages (bzip2 compresses CSV and JSON Lines
+    /// files only).
+    fn page_codecs() -> impl Iterator<Item = Codec> {
+        Codec::value_variants().iter().copied().filter(|codec| codec.compression(None).is_ok())
+    }
+
     fn written(rows: &MoveRows, options: MoveRowOptions, before: u64, codec: Codec) -> Bytes {
         written_in_chunks(&[(rows, before, "games.pgn")], options, codec)
     }
@@ -1288,7 +1305,7 @@ mod tests {
         let rows = move_rows(rows, options);
         let schema = moves_schema(options);
         let expected = moves_batch(rows.clone(), "games.pgn", &schema).unwrap();
-        for &codec in Codec::value_variants() {
+        for codec in page_codecs() {
             let got = read(written(&rows, options, 0, codec));
             assert_eq!(got.schema(), schema, "{codec:?}");
             for (i, field) in schema.fields().iter().enumerate() {
@@ -1445,7 +1462,8 @@ mod tests {
             .iter()
             .map(|codec| codec.to_possible_value().unwrap().get_name().to_owned())
             .collect();
-        assert_eq!(names, ["snappy", "zstd", "lz4", "gzip", "none"]);
+        assert_eq!(names, ["snappy", "zstd", "lz4", "gzip", "none", "bzip2"]);
+        assert_eq!(page_codecs().map(Codec::name).collect::<Vec<_>>(), &names[..5]);
         assert_eq!(names, taken);
     }
 
@@ -1454,7 +1472,7 @@ mod tests {
         let rows: Vec<Row> = (0..500).map(row).collect();
         let rows = move_rows(&rows, MoveRowOptions::default());
         let mut seen = Vec::new();
-        for &codec in Codec::value_variants() {
+        for codec in page_codecs() {
             let reader =
                 parquet::file::reader::SerializedFileReader::new(written(&rows, MoveRowOptions::default(), 0, codec))
                     .unwrap();

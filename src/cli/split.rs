@@ -59,17 +59,19 @@ pub struct Args {
     /// the largest part number the run may write).
     #[arg(long, short, value_name = "DIR", conflicts_with = "ranges")]
     output: Option<PathBuf>,
-    /// Write the parts compressed, as `STEM-001.pgn.zst` or
-    /// `STEM-001.pgn.gz`: sizes and offsets are still those of the PGN text.
+    /// Write the parts compressed, as `STEM-001.pgn.zst`, `STEM-001.pgn.gz`
+    /// or `STEM-001.pgn.bz2`: sizes and offsets are still those of the PGN
+    /// text.
     #[arg(long, value_enum, value_name = "CODEC", conflicts_with = "ranges")]
     compression: Option<FileCodec>,
-    /// The level of `--compression zstd` (1 to 22, default 3) or `gzip` (0
-    /// to 9, default 6), as the `zstd` and `gzip` tools have them.
+    /// The level of `--compression zstd` (1 to 22, default 3), `gzip` (0 to
+    /// 9, default 6) or `bzip2` (1 to 9, default 9), as the `zstd`, `gzip`
+    /// and `bzip2` tools have them.
     #[arg(long, value_name = "N", requires = "compression")]
     compression_level: Option<u32>,
     /// Threads that compress zstd parts [default: one per core]; the parts
-    /// are the same byte for byte whatever their number. (gzip compresses on
-    /// one thread, and plain parts need none.)
+    /// are the same byte for byte whatever their number. (gzip and bzip2
+    /// compress on one thread, and plain parts need none.)
     #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     jobs: Option<u32>,
     /// The PGN file: plain, or compressed (gzip, zstd, bzip2, told by its

@@ -235,11 +235,14 @@ fn every_codec_writes_the_same_table_whatever_the_threads() {
     }
 }
 
-/// A zstd or gzip file's text.
+/// A zstd, gzip or bzip2 file's text.
 fn decompressed(bytes: &[u8]) -> String {
+    let mut text = String::new();
     if bytes.starts_with(&[0x1f, 0x8b]) {
-        let mut text = String::new();
         std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(bytes), &mut text).unwrap();
+        text
+    } else if bytes.starts_with(b"BZh") {
+        std::io::Read::read_to_string(&mut bzip2::read::BzDecoder::new(bytes), &mut text).unwrap();
         text
     } else {
         String::from_utf8(zstd::decode_all(bytes).unwrap()).unwrap()
@@ -264,6 +267,8 @@ fn csv_and_json_lines_are_compressed_as_their_name_or_compression_says() {
             // the codec told by the name, the level given
             ("e", "zst", &["--compression-level", "19"][..]),
             ("f", "gz", &["--compression-level", "1"][..]),
+            ("g", "bz2", &[][..]),
+            ("h", "bz2", &["--compression", "bzip2", "--compression-level", "1"][..]),
         ] {
             let path = dir.path(&format!("moves-{name}.{format}.{extension}"));
             let mut all = vec!["export", "--table", "moves", "-j", "2", "-o", &path, file];
@@ -285,6 +290,8 @@ fn csv_and_json_lines_are_compressed_as_their_name_or_compression_says() {
         assert!(read("e", "zst") == read("c", "zst"), "{format}");
         assert!(read("f", "gz") == read("d", "gz"), "{format}");
         assert!(read("e", "zst") != read("b", "zst"), "{format}");
+        // bzip2 9 by default: its blocks of 900 kB, 1 of 100 kB
+        assert_eq!((&read("g", "bz2")[..4], &read("h", "bz2")[..4]), (&b"BZh9"[..], &b"BZh1"[..]), "{format}");
         // to standard output: as --compression says
         let piped = sanfen(&["export", "--table", "moves", "--format", format, "--compression", "gzip", file])
             .output()
@@ -319,7 +326,17 @@ fn csv_and_json_lines_are_compressed_as_their_name_or_compression_says() {
         ),
         (
             vec!["--format", "csv", "--compression", "lz4"],
-            "--compression lz4 is for Parquet's pages: CSV and JSON Lines files take zstd, gzip or none".to_owned(),
+            "--compression lz4 is for Parquet's pages: CSV and JSON Lines files take zstd, gzip, bzip2 or none"
+                .to_owned(),
+        ),
+        (
+            vec!["-o", &path("t.parquet"), "--compression", "bzip2"],
+            "--compression bzip2 is for CSV and JSON Lines files: Parquet's pages take snappy, zstd, lz4, gzip or none"
+                .to_owned(),
+        ),
+        (
+            vec!["-o", &path("t.csv.bz2"), "--compression-level", "0"],
+            "--compression-level 0: bzip2 levels go from 1 to 9".to_owned(),
         ),
         (
             vec!["--compression", "none", "--compression-level", "1"],
@@ -335,12 +352,12 @@ fn csv_and_json_lines_are_compressed_as_their_name_or_compression_says() {
         ),
         (
             vec!["-o", &path("t.csv"), "--compression-level", "3"],
-            "--compression-level 3: the output is not compressed (name it .zst or .gz, or give --compression)"
+            "--compression-level 3: the output is not compressed (name it .zst, .gz or .bz2, or give --compression)"
                 .to_owned(),
         ),
         (
             vec!["--format", "jsonl", "--compression-level", "3"],
-            "--compression-level 3: the output is not compressed (name it .zst or .gz, or give --compression)"
+            "--compression-level 3: the output is not compressed (name it .zst, .gz or .bz2, or give --compression)"
                 .to_owned(),
         ),
         (
@@ -364,7 +381,7 @@ fn csv_and_json_lines_are_compressed_as_their_name_or_compression_says() {
     // nothing left of the refused runs
     let names = dir.names();
     assert!(names.iter().all(|name| name.starts_with("moves-")), "{names:?}");
-    assert_eq!(names.len(), 24);
+    assert_eq!(names.len(), 32);
 }
 
 #[test]

@@ -160,12 +160,14 @@ fn compressed_input_is_split_decompressed() {
     assert_eq!(dir.concat(&other), pgn.as_bytes());
 }
 
-/// A gzip or zstd part's text.
+/// A gzip, bzip2 or zstd part's text.
 fn decompressed(path: &Path) -> Vec<u8> {
     let bytes = fs::read(path).unwrap();
     let mut text = Vec::new();
     if path.extension().is_some_and(|e| e == "gz") {
         std::io::Read::read_to_end(&mut flate2::read::MultiGzDecoder::new(&bytes[..]), &mut text).unwrap();
+    } else if path.extension().is_some_and(|e| e == "bz2") {
+        std::io::Read::read_to_end(&mut bzip2::read::MultiBzDecoder::new(&bytes[..]), &mut text).unwrap();
     } else {
         text = zstd::decode_all(&bytes[..]).unwrap();
     }
@@ -226,6 +228,17 @@ fn compressed_parts_are_the_input_once_decompressed() {
     }
     // the level is the compressor's: 9 makes smaller parts than 1
     assert!(totals[1] < totals[0], "{totals:?}");
+    // bzip2 parts, at bzip2's own default level (9: blocks of 900 kB)
+    let out_bz2 = dir.path("bzip2");
+    stdout_of(sanfen(&["split", "--size", "300K", "--compression", "bzip2", "-o", &out_bz2]).arg(&data_file));
+    let mut paths: Vec<PathBuf> = fs::read_dir(&out_bz2).unwrap().map(|entry| entry.unwrap().path()).collect();
+    paths.sort();
+    assert_eq!(paths.len(), 7, "{paths:?}");
+    for path in &paths {
+        assert!(path.to_string_lossy().ends_with(".pgn.bz2"), "{path:?}");
+        assert_eq!(&fs::read(path).unwrap()[..4], b"BZh9", "{path:?}");
+    }
+    assert_eq!(paths.iter().flat_map(|path| decompressed(path)).collect::<Vec<u8>>(), data);
     // the parts, compressed, read as the input reads
     let check = |path: &str| {
         stdout_of(sanfen(&["check", "--quiet"]).arg(path)).split(", ").take(2).collect::<Vec<_>>().join(", ")
