@@ -5,6 +5,8 @@
 use std::io::{self, Write};
 use std::path::Path;
 
+use sanfen::pgn::input::Compression;
+
 /// A codec of compressed files.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum FileCodec {
@@ -42,6 +44,30 @@ impl FileCodec {
         }
     }
 
+    /// The codec at its tool's default level.
+    pub fn at_default(self) -> FileCompression {
+        FileCompression { codec: self, level: self.levels().0 }
+    }
+
+    /// Its tool's default level, its lowest and its highest.
+    fn levels(self) -> (u32, u32, u32) {
+        match self {
+            FileCodec::Zstd => (3, 1, 22),
+            FileCodec::Gzip => (6, 0, 9),
+            FileCodec::Bzip2 => (9, 1, 9),
+        }
+    }
+
+    /// The codec of data starting with `head` (its first 10 bytes, or all
+    /// of shorter data), told by its magic bytes as the input is.
+    pub fn of_data(head: &[u8]) -> Option<FileCodec> {
+        Compression::of_magic(head).map(|compression| match compression {
+            Compression::Gzip => FileCodec::Gzip,
+            Compression::Zstd => FileCodec::Zstd,
+            Compression::Bzip2 => FileCodec::Bzip2,
+        })
+    }
+
     /// The codec a file name's extension (`.zst`, `.gz`, `.bz2`, in any
     /// case) names, if any.
     pub fn of_path(path: &Path) -> Option<FileCodec> {
@@ -58,11 +84,7 @@ impl FileCodec {
     ///
     /// `level` is out of the codec's range: what to write.
     pub fn at(self, level: Option<u32>) -> Result<FileCompression, String> {
-        let (default, low, high) = match self {
-            FileCodec::Zstd => (3, 1, 22),
-            FileCodec::Gzip => (6, 0, 9),
-            FileCodec::Bzip2 => (9, 1, 9),
-        };
+        let (default, low, high) = self.levels();
         let level = level.unwrap_or(default);
         if !(low..=high).contains(&level) {
             return Err(out_of_range(level, self.name(), low, high));
@@ -172,6 +194,12 @@ mod tests {
         assert_eq!(FileCodec::Gzip.at(None), Ok(FileCompression { codec: FileCodec::Gzip, level: 6 }));
         assert_eq!(FileCodec::Gzip.at(Some(0)), Ok(FileCompression { codec: FileCodec::Gzip, level: 0 }));
         assert_eq!(FileCodec::Bzip2.at(None), Ok(FileCompression { codec: FileCodec::Bzip2, level: 9 }));
+        for codec in <FileCodec as clap::ValueEnum>::value_variants() {
+            assert_eq!(Ok(codec.at_default()), codec.at(None));
+            let written = Encoder::new(Vec::new(), Some(codec.at_default()), 1).unwrap().finish().unwrap();
+            assert_eq!(FileCodec::of_data(&written[..written.len().min(10)]), Some(*codec));
+        }
+        assert_eq!(FileCodec::of_data(b"[Event \"?\"]"), None);
         assert_eq!(FileCodec::Bzip2.at(Some(0)).unwrap_err(), "--compression-level 0: bzip2 levels go from 1 to 9");
         assert_eq!(FileCodec::Zstd.at(Some(0)).unwrap_err(), "--compression-level 0: zstd levels go from 1 to 22");
         assert_eq!(FileCodec::Gzip.at(Some(10)).unwrap_err(), "--compression-level 10: gzip levels go from 0 to 9");

@@ -24,9 +24,11 @@
 use std::borrow::Cow;
 use std::collections::hash_map::RandomState;
 use std::ffi::OsString;
+use std::fs;
 use std::hash::{BuildHasher, Hasher};
 use std::io::{self, BufRead, IsTerminal, Write};
-use std::path::PathBuf;
+use std::os::unix::fs::{FileExt, MetadataExt};
+use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use rustyline::completion::{self, Pair};
@@ -38,11 +40,15 @@ use rustyline::validate::Validator;
 use rustyline::{CompletionType, Config, Context, Editor, Helper};
 use sanfen::Position;
 use sanfen::fen::castling_needing_chess960;
-use sanfen::repl::{Completer, Options as SessionOptions, Output, Response, Save, Session, typed_path};
+use sanfen::pgn::input::shown_name;
+use sanfen::repl::{
+    Completer, Options as SessionOptions, Output, Response, Save, SaveFormat, SaveMode, Session, typed_path,
+};
 use sanfen::san::Letters;
 
 use super::board_view::{self, Style};
 use super::check::escape;
+use super::compressed::{Encoder, FileCodec};
 use super::rewrite::{NewFile, open_device};
 use super::{Error, ExitCode, moves};
 
@@ -169,9 +175,7 @@ pub fn run(options: &Options) -> Result<ExitCode, Error> {
     if interactive {
         edit(session, style, &intro, board)
     } else {
-        let mut out = io::stdout().lock();
-        write_response(&mut out, &intro, style, &session).map_err(Error::Output)?;
-        script(session, style, io::stdin().lock(), &mut out)
+        script(session, style, &intro, io::stdin().lock(), &mut io::stdout().lock())
     }
 }
 
@@ -180,16 +184,20 @@ pub fn run(options: &Options) -> Result<ExitCode, Error> {
 /// unread, so that input without newlines cannot fill the memory.
 const MOST_SCRIPT_LINE: usize = 1 << 20;
 
-/// Reads lines with no prompt and prints each response. The exit code: 1
+/// Prints `intro`, then reads lines with no prompt and prints each
+/// response. The exit code: 1
 /// when a line was refused (a move that cannot be played, an unknown
 /// command, a line that is not UTF-8 or longer than [`MOST_SCRIPT_LINE`]),
 /// 2 when a file `save` asked for could not be written.
 fn script(
     mut session: Session,
     style: Style,
+    intro: &Response,
     mut input: impl BufRead,
     out: &mut impl Write,
 ) -> Result<ExitCode, Error> {
+    let mut saved = Saved::default();
+    write_response(out, intro, style, &session, &mut saved).map_err(Error::Output)?;
     let (mut code, mut unwritten) = (ExitCode::Valid, false);
     let mut buf = Vec::new();
     // a line of the most and its `\n`: more is a line too long
@@ -218,7 +226,7 @@ fn script(
                 continue;
             }
         };
-        unwritten |= !write_response(out, &response, style, &session).map_err(Error::Output)?;
+        unwritten |= !write_response(out, &response, style, &session, &mut saved).map_err(Error::Output)?;
         code = code.and_valid(!response.is_error());
         if response.quit {
             break;
@@ -232,7 +240,13 @@ fn script(
 /// session is the one that answered, so its position is the one on the
 /// boards), and for each file to write, the file written and a line saying
 /// how it went. False when a file could not be written.
-fn write_response(out: &mut impl Write, response: &Response, style: Style, session: &Session) -> io::Result<bool> {
+fn write_response(
+    out: &mut impl Write,
+    response: &Response,
+    style: Style,
+    session: &Session,
+    saved: &mut Saved,
+) -> io::Result<bool> {
     let game = session.game();
     let mut written = true;
     for output in &response.outputs {
@@ -250,7 +264,7 @@ fn write_response(out: &mut impl Write, response: &Response, style: Style, sessi
             }
             // (the name typed may hold any character too)
             Output::Save(save) => {
-                let said = write_file(save).unwrap_or_else(|failed| {
+                let said = write_file(save, saved).unwrap_or_else(|failed| {
                     written = false;
                     failed
                 });
@@ -262,30 +276,134 @@ fn write_response(out: &mut impl Write, response: &Response, style: Style, sessi
     Ok(written)
 }
 
-/// Writes a file `save` asks for, as `sanfen export` writes its output
-/// ([`NewFile`]: under a temporary name that takes the file's name once
-/// complete, a file there replaced with its mode, group and extended
-/// attributes or refused; a
-/// FIFO or a device written to as it is); the line that says how it went,
-/// as an error when it could not be written.
-fn write_file(save: &Save) -> Result<String, String> {
+/// The file `save` or `append` wrote last, as it was then: `save` writes
+/// over it again (a game saved as it goes on) while nothing else has
+/// changed it, and over no other file without `save!`.
+#[derive(Default)]
+struct Saved(Option<Stamp>);
+
+/// What tells a file from another, and from itself changed: its device
+/// and inode, size and modification time.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Stamp {
+    device: u64,
+    inode: u64,
+    size: u64,
+    modified: (i64, i64),
+}
+
+impl Stamp {
+    /// The stamp of the file at `path` (a symbolic link followed), if any.
+    fn of(path: &Path) -> Option<Stamp> {
+        let metadata = fs::metadata(path).ok()?;
+        Some(Stamp {
+            device: metadata.dev(),
+            inode: metadata.ino(),
+            size: metadata.len(),
+            modified: (metadata.mtime(), metadata.mtime_nsec()),
+        })
+    }
+}
+
+/// Writes a file `save`, `save!` or `append` asks for; the line that says
+/// how it went, as an error when it was refused or could not be written.
+///
+/// - A PGN file is compressed as its name says (`.gz`, `.zst`, `.bz2`), as
+///   `sanfen export` compresses its files.
+/// - `save` writes a new file, as `sanfen export` writes its output
+///   ([`NewFile`]: under a temporary name that takes the file's name once
+///   complete); a file already there is refused, unless it is the one this
+///   session last saved, unchanged since. `save!` replaces a file there,
+///   with its mode, group and extended attributes (or refuses it, as
+///   `NewFile` does).
+/// - `append` adds the game at the end of the file ([`append`]).
+/// - A FIFO or a device is written to as it is.
+fn write_file(save: &Save, saved: &mut Saved) -> Result<String, String> {
     let path = &typed_path(&save.path);
     if let Some(device) = open_device(path) {
         return match device.and_then(|mut file| file.write_all(&save.bytes)) {
-            Ok(()) => Ok(save.saved()),
+            Ok(()) => Ok(save.saved(None)),
             Err(error) => Err(save.failed(&error)),
         };
     }
-    let written = NewFile::create(path, "save").and_then(|file| {
-        let mut out = file.file();
-        out.write_all(&save.bytes).map_err(|source| Error::File { path: save.path.clone(), source })?;
-        file.commit()
-    });
+    let exists = fs::metadata(path).is_ok_and(|metadata| metadata.is_file());
+    let written = match save.mode {
+        SaveMode::Append if exists => append(path, &save.bytes),
+        SaveMode::New if exists && saved.0 != Stamp::of(path) => return Err(save.exists()),
+        mode => {
+            let codec = FileCodec::of_path(path).filter(|_| save.format == SaveFormat::Pgn);
+            // a new file takes no name another program gave a file meanwhile
+            write_new(path, &save.bytes, codec, mode != SaveMode::Replace && !exists).map(|()| codec)
+        }
+    };
     match written {
-        Ok(()) => Ok(save.saved()),
+        Ok(codec) => {
+            // (a file added to holds more than this game: `save` keeps off it)
+            if save.mode != SaveMode::Append {
+                saved.0 = Stamp::of(path);
+            }
+            Ok(save.saved(codec.map(FileCodec::name)))
+        }
         Err(Error::File { source, .. }) => Err(save.failed(&source)),
         Err(error) => Err(save.failed(&error)),
     }
+}
+
+/// Writes `bytes` (compressed by `codec`) to a [`NewFile`] at `path`,
+/// which replaces a file there, unless `only_new`.
+fn write_new(path: &Path, bytes: &[u8], codec: Option<FileCodec>, only_new: bool) -> Result<(), Error> {
+    let file = NewFile::create(path, "save")?;
+    let error = |source| Error::File { path: file.name().to_owned(), source };
+    let mut out = Encoder::new(file.file(), codec.map(FileCodec::at_default), 1).map_err(error)?;
+    out.write_all(bytes).and_then(|()| out.finish().map(drop)).map_err(error)?;
+    if only_new { file.commit_new() } else { file.commit() }
+}
+
+/// Adds a PGN game at the end of the file at `path`, in what the file
+/// holds: gzip, zstd or bzip2 data (told by its first bytes) gets a member,
+/// frame or stream of its own, which their tools and sanfen read as one
+/// text with the file's; text gets the game after a blank line. The file
+/// keeps its owner, mode, links and attributes (it is written, not
+/// replaced), and on an error is cut back to its size before; a read-only
+/// one (no write bit in its mode) is refused. The codec the game was
+/// compressed by.
+fn append(path: &Path, bytes: &[u8]) -> Result<Option<FileCodec>, Error> {
+    let error = |source| Error::File { path: shown_name(path.as_os_str()), source };
+    let mut file = fs::File::options().read(true).append(true).open(path).map_err(error)?;
+    let metadata = file.metadata().map_err(error)?;
+    let mode = metadata.mode() & 0o7777;
+    if mode & 0o222 == 0 {
+        // as a file replaced: its mode says no, even to root
+        return Err(error(io::Error::other(format!("read-only (mode {mode:04o}): not appended to"))));
+    }
+    let size = metadata.len();
+    let mut head = [0; 10];
+    let read = file.read_at(&mut head, 0).map_err(error)?;
+    let codec = if size == 0 { FileCodec::of_path(path) } else { FileCodec::of_data(&head[..read]) };
+    let separator: &[u8] = match codec {
+        // the end of the text is inside the compressed data: a line end
+        // keeps the game on its own lines
+        Some(_) => b"\n",
+        None => {
+            let mut tail = [0; 2];
+            let start = size.saturating_sub(2);
+            let read = file.read_at(&mut tail[..(size - start) as usize], start).map_err(error)?;
+            match &tail[..read] {
+                [] | [b'\n', b'\n'] | [b'\n'] => b"",
+                [_, b'\n'] => b"\n",
+                _ => b"\n\n",
+            }
+        }
+    };
+    let mut added = Encoder::new(Vec::new(), codec.map(FileCodec::at_default), 1).map_err(error)?;
+    added.write_all(separator).and_then(|()| added.write_all(bytes)).map_err(error)?;
+    let added = added.finish().map_err(error)?;
+    if let Err(err) = file.write_all(&added).and_then(|()| file.sync_all()) {
+        // nothing half-written stays
+        let _ = file.set_len(size);
+        return Err(error(err));
+    }
+    Ok(codec)
 }
 
 /// The prompt: `12. white> `, or once the game is over, `12. white (game
@@ -329,10 +447,11 @@ fn edit(mut session: Session, style: Style, intro: &Response, board: bool) -> Re
     let mut out = io::stdout();
     writeln!(out, "sanfen {}: type moves or a command (help, quit); Tab completes", env!("CARGO_PKG_VERSION"))
         .map_err(Error::Output)?;
-    write_response(&mut out, intro, style, &session).map_err(Error::Output)?;
+    let mut saved = Saved::default();
+    write_response(&mut out, intro, style, &session, &mut saved).map_err(Error::Output)?;
     if board {
         let response = session.eval("board");
-        write_response(&mut out, &response, style, &session).map_err(Error::Output)?;
+        write_response(&mut out, &response, style, &session, &mut saved).map_err(Error::Output)?;
     }
     loop {
         if let Some(helper) = editor.helper_mut() {
@@ -341,7 +460,7 @@ fn edit(mut session: Session, style: Style, intro: &Response, board: bool) -> Re
         match editor.readline(&prompt(&session)) {
             Ok(line) => {
                 let response = session.eval(&line);
-                write_response(&mut out, &response, style, &session).map_err(Error::Output)?;
+                write_response(&mut out, &response, style, &session, &mut saved).map_err(Error::Output)?;
                 if response.quit {
                     break;
                 }
@@ -407,7 +526,7 @@ mod tests {
     /// Runs `input` through a session from the initial position; what it printed.
     fn run(options: SessionOptions, style: Style, input: &str) -> String {
         let mut out = Vec::new();
-        script(Session::new(options), style, input.as_bytes(), &mut out).unwrap();
+        script(Session::new(options), style, &Response::default(), input.as_bytes(), &mut out).unwrap();
         String::from_utf8(out).unwrap()
     }
 
@@ -612,6 +731,155 @@ mod tests {
             [1, 0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0, 6, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0]
         );
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The lines a script printed that are not FENs, and its exit code.
+    fn said(input: &str) -> (Vec<String>, ExitCode) {
+        let mut out = Vec::new();
+        let session = Session::new(SessionOptions::default());
+        let code = script(session, Style::default(), &Response::default(), input.as_bytes(), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        (text.lines().filter(|line| !line.contains(" w ") && !line.contains(" b ")).map(str::to_owned).collect(), code)
+    }
+
+    /// The games of a PGN file (compressed or not): each one's moves in SAN.
+    fn games_in(path: &Path) -> Vec<Vec<String>> {
+        let games = sanfen::pgn::game::read_games_path(path).unwrap();
+        games.map(|game| game.unwrap().mainline.moves.iter().map(|node| node.san.to_string()).collect()).collect()
+    }
+
+    /// A game as `save` writes it (with today's date), after `moves`.
+    fn game_after(moves: &str) -> Vec<u8> {
+        let mut session = Session::new(SessionOptions::default());
+        session.eval(moves);
+        session.pgn().into_bytes()
+    }
+
+    #[test]
+    fn save_replaces_only_its_own_file_and_append_adds_to_one() {
+        let dir = std::env::temp_dir().join(format!("sanfen-repl-own-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let (club, mine) = (dir.join("club.pgn"), dir.join("mine.pgn"));
+        let (club_name, mine_name) = (club.display().to_string(), mine.display().to_string());
+        // someone's file: refused, left as it was; save! replaces it, its mode kept
+        fs::write(&club, "[Event \"Club\"]\n\n1. d4 *\n").unwrap();
+        fs::set_permissions(&club, std::os::unix::fs::PermissionsExt::from_mode(0o640)).unwrap();
+        let (lines, code) = said(&format!("e4\nsave {club_name}\n"));
+        let refused = |name: &str| {
+            format!("{name} exists: not replaced (save! {name} replaces it, append {name} adds this game at its end)")
+        };
+        assert_eq!(lines, ["1. e4".to_owned(), refused(&club_name)]);
+        assert_eq!(code, ExitCode::Failure);
+        assert_eq!(fs::read(&club).unwrap(), b"[Event \"Club\"]\n\n1. d4 *\n");
+        let (lines, code) = said(&format!("e4\nsave! {club_name}\n"));
+        assert_eq!((&lines[1][..], code), (&format!("saved 1 move to {club_name} (PGN)")[..], ExitCode::Valid));
+        assert_eq!(fs::read(&club).unwrap(), game_after("e4"));
+        assert_eq!(fs::metadata(&club).unwrap().mode() & 0o777, 0o640);
+        // the file this session saved is saved again as the game goes on
+        let input = format!("e4\nsave {mine_name}\ne5\nsave {mine_name}\nappend {mine_name}\nsave {mine_name}\n");
+        let (lines, code) = said(&input);
+        assert_eq!(
+            lines,
+            [
+                "1. e4".to_owned(),
+                format!("saved 1 move to {mine_name} (PGN)"),
+                "1... e5".to_owned(),
+                format!("saved 2 moves to {mine_name} (PGN)"),
+                format!("appended 2 moves to {mine_name} (PGN)"),
+                // it holds two games now: not this session's alone
+                refused(&mine_name),
+            ]
+        );
+        assert_eq!(code, ExitCode::Failure);
+        assert_eq!(games_in(&mine), [["e4", "e5"], ["e4", "e5"]]);
+        // nor once another program changed it
+        let mut session = Session::new(SessionOptions::default());
+        let mut saved = Saved::default();
+        let mut say = |line: &str| {
+            let mut out = Vec::new();
+            let response = session.eval(line);
+            write_response(&mut out, &response, Style::default(), &session, &mut saved).unwrap();
+            String::from_utf8(out).unwrap().lines().last().unwrap_or_default().to_owned()
+        };
+        let later = dir.join("later.pgn").display().to_string();
+        say("e4");
+        assert_eq!(say(&format!("save {later}")), format!("saved 1 move to {later} (PGN)"));
+        fs::write(&later, "edited\n").unwrap();
+        assert_eq!(say(&format!("save {later}")), refused(&later));
+        assert_eq!(fs::read(&later).unwrap(), b"edited\n");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn append_adds_the_game_after_a_blank_line_or_in_a_compressed_member() {
+        let dir = std::env::temp_dir().join(format!("sanfen-repl-append-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let game = game_after("d4 d5");
+        // text: the game after one blank line, whatever the file ends with
+        for (name, before, between) in [
+            ("empty.pgn", "", ""),
+            ("no-end.pgn", "1. e4 *", "\n\n"),
+            ("one-end.pgn", "1. e4 *\n", "\n"),
+            ("blank.pgn", "1. e4 *\n\n", ""),
+            ("crlf.pgn", "1. e4 *\r\n", "\n"),
+        ] {
+            let path = dir.join(name);
+            fs::write(&path, before).unwrap();
+            let (lines, code) = said(&format!("d4 d5\nappend {}\n", path.display()));
+            assert_eq!(lines[2], format!("appended 2 moves to {} (PGN)", path.display()));
+            assert_eq!(code, ExitCode::Valid);
+            assert_eq!(fs::read(&path).unwrap(), [before.as_bytes(), between.as_bytes(), &game].concat(), "{name}");
+        }
+        // hard links and mode kept: the file is written, not replaced
+        let linked = dir.join("linked.pgn");
+        fs::hard_link(dir.join("one-end.pgn"), &linked).unwrap();
+        fs::set_permissions(&linked, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+        said(&format!("e4\nappend {}\n", linked.display()));
+        assert_eq!(fs::read(&linked).unwrap(), fs::read(dir.join("one-end.pgn")).unwrap());
+        assert_eq!(games_in(&linked), [vec!["e4"], vec!["d4", "d5"], vec!["e4"]]);
+        assert_eq!(fs::metadata(&linked).unwrap().mode() & 0o777, 0o600);
+        fs::set_permissions(&linked, std::os::unix::fs::PermissionsExt::from_mode(0o444)).unwrap();
+        let (lines, code) = said(&format!("e4\nappend {}\n", linked.display()));
+        assert_eq!(lines[1], format!("cannot write {}: read-only (mode 0444): not appended to", linked.display()));
+        assert_eq!(code, ExitCode::Failure);
+        assert_eq!(games_in(&linked).len(), 3);
+        // compressed as the name says when new, as the data is when not
+        let (gz, zst, bz2) = (dir.join("g.pgn.gz"), dir.join("g.pgn.zst"), dir.join("g.pgn.bz2"));
+        let plain_named_gz = dir.join("plain.pgn.gz");
+        fs::write(&plain_named_gz, "1. e4 *\n").unwrap();
+        let input = format!(
+            "d4 d5\nsave {}\nappend {}\nappend {}\nappend {}\nappend {}\nappend {}\nappend {}\n",
+            gz.display(),
+            gz.display(),
+            zst.display(),
+            zst.display(),
+            bz2.display(),
+            bz2.display(),
+            plain_named_gz.display()
+        );
+        let (lines, code) = said(&input);
+        assert_eq!(
+            lines[2..],
+            [
+                format!("saved 2 moves to {} (PGN, gzip)", gz.display()),
+                format!("appended 2 moves to {} (PGN, gzip)", gz.display()),
+                format!("appended 2 moves to {} (PGN, zstd)", zst.display()),
+                format!("appended 2 moves to {} (PGN, zstd)", zst.display()),
+                format!("appended 2 moves to {} (PGN, bzip2)", bz2.display()),
+                format!("appended 2 moves to {} (PGN, bzip2)", bz2.display()),
+                format!("appended 2 moves to {} (PGN)", plain_named_gz.display()),
+            ]
+        );
+        assert_eq!(code, ExitCode::Valid);
+        for (path, magic) in [(&gz, &[0x1f, 0x8b][..]), (&zst, &[0x28, 0xb5, 0x2f, 0xfd]), (&bz2, b"BZh9")] {
+            assert!(fs::read(path).unwrap().starts_with(magic), "{path:?}");
+            assert_eq!(games_in(path), [["d4", "d5"], ["d4", "d5"]], "{path:?}");
+        }
+        let mut text = Vec::new();
+        io::Read::read_to_end(&mut flate2::read::MultiGzDecoder::new(&fs::read(&gz).unwrap()[..]), &mut text).unwrap();
+        assert_eq!(text, [&game[..], b"\n", &game].concat());
+        assert_eq!(fs::read(&plain_named_gz).unwrap(), [&b"1. e4 *\n\n"[..], &game].concat());
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

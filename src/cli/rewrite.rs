@@ -550,28 +550,78 @@ impl NewFile {
     /// [`Error::File`]: the text could not be written out or renamed; the
     /// temporary file is removed.
     pub fn commit(self) -> Result<(), Error> {
-        let error = |err: io::Error| Error::File { path: self.name.clone(), source: err };
-        // the replaced file's, or 0666 less the umask (read and put back:
-        // nothing else runs now)
+        self.complete()?;
+        let mut pending = pending();
+        fs::rename(&self.temporary.path, &self.target).map_err(|err| self.error(err))?;
+        *pending = None;
+        drop(pending);
+        self.sync_directory();
+        Ok(())
+    }
+
+    /// Gives the written text the file's name, as [`commit`](Self::commit)
+    /// does, unless a file took that name since [`create`](Self::create)
+    /// found none: that file is kept, and the text removed. (A hard link
+    /// makes the name, which no file may hold; where the file system has
+    /// none, a rename once the name is found free.)
+    ///
+    /// # Errors
+    ///
+    /// As `commit`; an [`io::ErrorKind::AlreadyExists`] error when a file
+    /// has the name.
+    pub fn commit_new(self) -> Result<(), Error> {
+        self.complete()?;
+        let taken = || {
+            self.error(io::Error::new(io::ErrorKind::AlreadyExists, "made meanwhile by another program: not replaced"))
+        };
+        let mut pending = pending();
+        match fs::hard_link(&self.temporary.path, &self.target) {
+            // the text has its name: the temporary one goes
+            Ok(()) => drop(fs::remove_file(&self.temporary.path)),
+            Err(err) if err.kind() == io::ErrorKind::AlreadyExists => return Err(taken()),
+            Err(err) => match fs::symlink_metadata(&self.target) {
+                Err(missing) if missing.kind() == io::ErrorKind::NotFound => {
+                    fs::rename(&self.temporary.path, &self.target).map_err(|err| self.error(err))?;
+                }
+                Ok(_) => return Err(taken()),
+                Err(_) => return Err(self.error(err)),
+            },
+        }
+        *pending = None;
+        drop(pending);
+        self.sync_directory();
+        Ok(())
+    }
+
+    /// An error on the file, named as it was.
+    fn error(&self, source: io::Error) -> Error {
+        Error::File { path: self.name.clone(), source }
+    }
+
+    /// The temporary file made ready to take the name: its mode (the
+    /// replaced file's, or 0666 less the umask), its attributes again, its
+    /// text on the disk.
+    fn complete(&self) -> Result<(), Error> {
+        // (the umask read and put back: nothing else runs now)
         let mode = self.mode.unwrap_or_else(|| {
             let umask = rustix::process::umask(Mode::empty());
             rustix::process::umask(umask);
             0o666 & !umask.bits()
         });
+        let error = |err| self.error(err);
         // again: writing removed a capability
         give_attributes(&self.temporary.file, &self.attributes).map_err(error)?;
         self.temporary.file.set_permissions(Permissions::from_mode(mode)).map_err(error)?;
-        self.temporary.file.sync_all().map_err(error)?;
-        let mut pending = pending();
-        fs::rename(&self.temporary.path, &self.target).map_err(error)?;
-        *pending = None;
-        drop(pending);
+        self.temporary.file.sync_all().map_err(error)
+    }
+
+    /// The name made lasting: the directory's entries synced, where it can be.
+    fn sync_directory(&self) {
         if let Some(directory) = self.target.parent()
             && let Ok(directory) = File::open(if directory.as_os_str().is_empty() { Path::new(".") } else { directory })
         {
             let _ = directory.sync_all();
         }
-        Ok(())
     }
 }
 
@@ -688,6 +738,32 @@ mod tests {
                 assert!(err.to_string().starts_with("its extended attribute user.empty cannot be kept"), "{err}")
             }
         }
+        fs::remove_dir_all(&directory).unwrap();
+    }
+
+    /// `commit_new` keeps a file made at the name after `create` found
+    /// none, and leaves no temporary file; with the name free it is
+    /// `commit`.
+    #[test]
+    fn a_new_file_takes_no_name_taken_meanwhile() {
+        let directory = std::env::temp_dir().join(format!("sanfen-commit-new-{}", std::process::id()));
+        fs::create_dir_all(&directory).unwrap();
+        let path = directory.join("part.pgn");
+        let file = NewFile::create(&path, "test").unwrap();
+        io::Write::write_all(&mut file.file(), b"new\n").unwrap();
+        fs::write(&path, "someone's\n").unwrap();
+        let Err(Error::File { path: name, source }) = file.commit_new() else { panic!("committed") };
+        assert_eq!((name, source.kind()), (path.display().to_string(), io::ErrorKind::AlreadyExists));
+        assert_eq!(source.to_string(), "made meanwhile by another program: not replaced");
+        assert_eq!(fs::read(&path).unwrap(), b"someone's\n");
+        fs::remove_file(&path).unwrap();
+        let file = NewFile::create(&path, "test").unwrap();
+        io::Write::write_all(&mut file.file(), b"new\n").unwrap();
+        file.commit_new().unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"new\n");
+        assert_eq!(fs::metadata(&path).unwrap().nlink(), 1);
+        let names: Vec<_> = fs::read_dir(&directory).unwrap().map(|entry| entry.unwrap().file_name()).collect();
+        assert_eq!(names, ["part.pgn"]);
         fs::remove_dir_all(&directory).unwrap();
     }
 }

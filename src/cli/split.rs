@@ -260,7 +260,8 @@ impl Part {
         let compressed = !matches!(writer, Encoder::Plain(_));
         writer.finish().map_err(error)?;
         let written = file.file().metadata().map_err(error)?.len();
-        file.commit()?;
+        // (a file made there since the run began is kept)
+        file.commit_new()?;
         let mut out = stdout.lock();
         let name = escape(&name);
         if compressed {

@@ -3,7 +3,7 @@
 
 /// The commands, their usage and what they do (for `help`, and for
 /// completion).
-pub const COMMANDS: [(&str, &str); 22] = [
+pub const COMMANDS: [(&str, &str); 24] = [
     ("board [on|off]", "show the board; with on/off, show it after every move or not"),
     ("fen", "show the position as FEN"),
     ("load FEN|FILE [N]|PGN", "start from a position, a PGN file's first (or N-th) game, a .bin move log, or PGN text"),
@@ -18,7 +18,9 @@ pub const COMMANDS: [(&str, &str); 22] = [
     ("flip", "turn the board around"),
     ("letters LANG", "read piece letters of a language: en, pt, es, fr, de, it, nl"),
     ("notation NAME", "list and complete moves as san, lan, uci, figurine or file-prefixed"),
-    ("save FILE", "write the game as PGN (a .bin name: the binary move log, from and to squares)"),
+    ("save FILE", "write the game to a new file: PGN (.gz, .zst, .bz2 compressed), or a .bin name's move log"),
+    ("save! FILE", "write the game over the file there (save replaces only a file it wrote itself)"),
+    ("append FILE", "add the game at the end of a PGN file"),
     ("go [DEPTH|Ns]", "the engine moves: about a second, N seconds, or DEPTH plies (at most 10 s; Ctrl-C stops it)"),
     ("play white|black|off [DEPTH]", "the engine plays that side after each of your moves, or stops"),
     ("resign", "resign the game (against the engine: yours; otherwise the side to move)"),

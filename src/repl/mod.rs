@@ -28,13 +28,14 @@
 //! let response = session.eval("save game.pgn");
 //! let Output::Save(save) = &response.outputs[0] else { panic!("{response:?}") };
 //! assert!(save.bytes.ends_with(b"\n\n1. e4 e5 2. Nf3 *\n"));
-//! assert_eq!(save.saved(), "saved 3 moves to game.pgn (PGN)");
+//! assert_eq!(save.saved(None), "saved 3 moves to game.pgn (PGN)");
 //! ```
 //!
 //! A line is a command (`board [on|off]`, `fen`, `load FEN | FILE [N] |
 //! PGN`, `moves [SQUARE]`, `attacks [SQUARE]`, `undo [N]`, `redo [N]`,
 //! `history`, `pgn`, `tag [NAME [VALUE]]`, `new`, `flip`, `letters LANG`,
-//! `notation NAME`, `save FILE`, `go [DEPTH | depth N | SECONDSs]`, `play
+//! `notation NAME`, `save FILE`, `save! FILE`, `append FILE`, `go [DEPTH |
+//! depth N | SECONDSs]`, `play
 //! white|black|off [DEPTH]`, `resign`, `draw`, `claim`, `help`, `quit`:
 //! [`COMMANDS`]) or one or more moves, with or without move numbers, in any
 //! spelling the lenient SAN reader accepts in the session's letters.
@@ -83,7 +84,7 @@ use crate::{Bitboard, CastlingMode, Color, Fen, Game, Move, Outcome, Position, S
 
 use complete::closest_command;
 pub use complete::{COMMANDS, Completer};
-pub use response::{BoardView, Marks, Output, Response, Save, SaveFormat};
+pub use response::{BoardView, Marks, Output, Response, Save, SaveFormat, SaveMode};
 
 use input::{MAX_SECONDS, parse_depth, parse_seconds, tokens};
 use record::{DERIVED_TAGS, ENGINE_NAME, Ending};
@@ -321,7 +322,14 @@ impl Session {
             }
             "letters" => self.letters_command(&rest, &mut response),
             "notation" => self.notation_command(&rest, &mut response),
-            "save" => self.save(line.trim_start()[first.len()..].trim(), &mut response),
+            "save" | "save!" | "append" => {
+                let mode = match name.as_str() {
+                    "save" => SaveMode::New,
+                    "save!" => SaveMode::Replace,
+                    _ => SaveMode::Append,
+                };
+                self.save(line.trim_start()[first.len()..].trim(), mode, &mut response);
+            }
             "help" | "?" => {
                 response.line("type moves (e4 e5 Nf3, 1. e4 e5, 0-0, Ng1-f3, e8Q, ...) or a command:");
                 for (usage, what) in COMMANDS {
@@ -1240,16 +1248,28 @@ impl Session {
         record::pgn_game(&self.tags, self.loaded.as_ref(), self.game.positions(), played, result).to_pgn()
     }
 
-    /// `save FILE`: the game as PGN, or as a binary move log (four 32-bit
-    /// integers a move: from and to squares) for a name ending in `.bin`,
-    /// for the front end to write.
-    fn save(&self, name: &str, response: &mut Response) {
+    /// `save FILE`, `save! FILE`, `append FILE`: the game as PGN, or as a
+    /// binary move log (four 32-bit integers a move: from and to squares)
+    /// for a name ending in `.bin` (not for `append`: a log holds one
+    /// game), for the front end to write as `mode` says.
+    fn save(&self, name: &str, mode: SaveMode, response: &mut Response) {
+        let command = match mode {
+            SaveMode::New => "save",
+            SaveMode::Replace => "save!",
+            SaveMode::Append => "append",
+        };
         if name.is_empty() {
-            response.fail("usage: save FILE");
+            response.fail(format!("usage: {command} FILE"));
             return;
         }
         let name = unquote(name);
         let binary = is_move_log(Path::new(&name));
+        if binary && mode == SaveMode::Append {
+            response.fail(format!(
+                "append adds a game to a PGN file: a binary move log holds one game (save! {name} replaces it)"
+            ));
+            return;
+        }
         if binary {
             // the log keeps no promotion piece: say what will not come back
             let under: Vec<String> = (0..self.game.moves().len())
@@ -1268,7 +1288,7 @@ impl Session {
         } else {
             (self.pgn().into_bytes(), SaveFormat::Pgn)
         };
-        response.outputs.push(Output::Save(Save { path: name, bytes, format, moves: self.game.moves().len() }));
+        response.outputs.push(Output::Save(Save { path: name, bytes, format, moves: self.game.moves().len(), mode }));
         let undone = self.game.redo_moves().len();
         if undone > 0 {
             response.line(if undone == 1 {

@@ -109,7 +109,22 @@ pub enum SaveFormat {
     MoveLog,
 }
 
-/// A file to write: its name as typed, the bytes, and what they are.
+/// How a file is written: as a new file, over a file, or at its end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SaveMode {
+    /// `save FILE`: a new file. A file already there is for the front end
+    /// to refuse: `sanfen repl` replaces only a file it wrote itself in the
+    /// session, that nothing changed since.
+    New,
+    /// `save! FILE`: the file, whatever is there.
+    Replace,
+    /// `append FILE`: the game added at the end of a PGN file (the file
+    /// made when there is none).
+    Append,
+}
+
+/// A file to write: its name as typed, the bytes, what they are and how
+/// they are written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Save {
     /// The file name as typed.
@@ -120,19 +135,38 @@ pub struct Save {
     pub format: SaveFormat,
     /// The number of moves (plies) saved.
     pub moves: usize,
+    /// Whether the file is new, replaced or added to.
+    pub mode: SaveMode,
 }
 
 impl Save {
     /// The line to show once the file is written: `saved 7 moves to game.pgn
-    /// (PGN)`, `saved 7 moves to game.bin (binary log, 112 bytes)`.
-    pub fn saved(&self) -> String {
+    /// (PGN)`, `saved 7 moves to game.bin (binary log, 112 bytes)`,
+    /// `appended 7 moves to games.pgn.gz (PGN, gzip)` (the file compressed
+    /// by `compressed`).
+    pub fn saved(&self, compressed: Option<&str>) -> String {
         let (moves, path) = (self.moves, &self.path);
         let plural = if moves == 1 { "" } else { "s" };
+        let done = if self.mode == SaveMode::Append { "appended" } else { "saved" };
+        let what = match (self.format, compressed) {
+            (SaveFormat::Pgn, None) => "PGN".to_owned(),
+            (SaveFormat::Pgn, Some(codec)) => format!("PGN, {codec}"),
+            (SaveFormat::MoveLog, _) => format!("binary log, {} bytes", self.bytes.len()),
+        };
+        format!("{done} {moves} move{plural} to {path} ({what})")
+    }
+
+    /// The line to show when the file is refused by [`SaveMode::New`]
+    /// because one is there: what to type to replace it or add to it.
+    pub fn exists(&self) -> String {
+        let path = &self.path;
+        // (a name with spaces is typed in quotes)
+        let typed = if path.contains(char::is_whitespace) { format!("\"{path}\"") } else { path.clone() };
         match self.format {
-            SaveFormat::Pgn => format!("saved {moves} move{plural} to {path} (PGN)"),
-            SaveFormat::MoveLog => {
-                format!("saved {moves} move{plural} to {path} (binary log, {} bytes)", self.bytes.len())
-            }
+            SaveFormat::Pgn => format!(
+                "{path} exists: not replaced (save! {typed} replaces it, append {typed} adds this game at its end)"
+            ),
+            SaveFormat::MoveLog => format!("{path} exists: not replaced (save! {typed} replaces it)"),
         }
     }
 

@@ -503,14 +503,38 @@ fn save_pgn_and_binary_log() {
     let pgn = "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n[Black \"?\"]\n\
                [Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O *\n";
     assert_eq!(s.pgn(), pgn);
-    let save = Save { path: "game.pgn".into(), bytes: pgn.as_bytes().to_vec(), format: SaveFormat::Pgn, moves: 7 };
+    let save = Save {
+        path: "game.pgn".into(),
+        bytes: pgn.as_bytes().to_vec(),
+        format: SaveFormat::Pgn,
+        moves: 7,
+        mode: SaveMode::New,
+    };
     assert_eq!(s.eval("save game.pgn").outputs, [Output::Save(save.clone())]);
-    assert_eq!(save.saved(), "saved 7 moves to game.pgn (PGN)");
+    assert_eq!(save.saved(None), "saved 7 moves to game.pgn (PGN)");
+    assert_eq!(save.saved(Some("zstd")), "saved 7 moves to game.pgn (PGN, zstd)");
     assert_eq!(save.failed(&"no such directory"), "cannot write game.pgn: no such directory");
+    assert_eq!(
+        save.exists(),
+        "game.pgn exists: not replaced (save! game.pgn replaces it, append game.pgn adds this game at its end)"
+    );
+    // save! replaces, append adds: the same bytes, to be written otherwise
+    for (line, mode) in [("save! game.pgn", SaveMode::Replace), ("APPEND   \"game.pgn\" ", SaveMode::Append)] {
+        assert_eq!(s.eval(line).outputs, [Output::Save(Save { mode, ..save.clone() })], "{line}");
+    }
+    let appended = Save { mode: SaveMode::Append, ..save.clone() };
+    assert_eq!(appended.saved(Some("gzip")), "appended 7 moves to game.pgn (PGN, gzip)");
+    let spaced = Save { path: "my games.pgn".into(), ..save.clone() };
+    assert_eq!(
+        spaced.exists(),
+        "my games.pgn exists: not replaced (save! \"my games.pgn\" replaces it, append \"my games.pgn\" adds this \
+         game at its end)"
+    );
     let response = s.eval("save dir/GAME.BIN");
     let [Output::Save(save)] = response.outputs.as_slice() else { panic!("{response:?}") };
     assert_eq!((save.path.as_str(), save.format, save.moves), ("dir/GAME.BIN", SaveFormat::MoveLog, 7));
-    assert_eq!(save.saved(), "saved 7 moves to dir/GAME.BIN (binary log, 112 bytes)");
+    assert_eq!(save.saved(None), "saved 7 moves to dir/GAME.BIN (binary log, 112 bytes)");
+    assert_eq!(save.exists(), "dir/GAME.BIN exists: not replaced (save! dir/GAME.BIN replaces it)");
     let values: Vec<i32> = save.bytes.chunks(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect();
     #[rustfmt::skip]
     let expected = [
@@ -526,6 +550,15 @@ fn save_pgn_and_binary_log() {
     assert_eq!(save.bytes, s.game().move_log());
     check(&mut s, "save", &["usage: save FILE"], true);
     check(&mut s, "save   ", &["usage: save FILE"], true);
+    check(&mut s, "save!", &["usage: save! FILE"], true);
+    check(&mut s, "append", &["usage: append FILE"], true);
+    // a move log holds one game: nothing to add to
+    check(
+        &mut s,
+        "append dir/GAME.BIN",
+        &["append adds a game to a PGN file: a binary move log holds one game (save! dir/GAME.BIN replaces it)"],
+        true,
+    );
     // the log keeps no promotion piece: an underpromotion is pointed out
     s.eval("load 1n2k2r/P7/8/8/8/8/8/4K3 w - - 0 1");
     s.eval("axb8=N Rh7 Nc6");
@@ -544,7 +577,7 @@ fn save_pgn_and_binary_log() {
     s.eval("d4");
     let response = s.eval("save a.pgn");
     let [Output::Save(save)] = response.outputs.as_slice() else { panic!("{response:?}") };
-    assert_eq!(save.saved(), "saved 1 move to a.pgn (PGN)");
+    assert_eq!(save.saved(None), "saved 1 move to a.pgn (PGN)");
 }
 
 #[test]
@@ -567,10 +600,18 @@ fn letters_help_quit_and_the_engine() {
     assert!(
         lines(&help).contains(&"  redo [N]                       play an undone move again (or N moves)".to_owned())
     );
-    assert!(lines(&help).contains(
-        &"  save FILE                      write the game as PGN (a .bin name: the binary move log, from and to squares)"
-            .to_owned()
-    ));
+    let saving: Vec<String> =
+        lines(&help).into_iter().filter(|l| l.starts_with("  save") || l.starts_with("  append")).collect();
+    assert_eq!(
+        saving,
+        [
+            "  save FILE                      write the game to a new file: PGN (.gz, .zst, .bz2 compressed), or a \
+             .bin name's move log",
+            "  save! FILE                     write the game over the file there (save replaces only a file it wrote \
+             itself)",
+            "  append FILE                    add the game at the end of a PGN file",
+        ]
+    );
     let response = s.eval("quit");
     assert!(response.quit);
     assert!(lines(&response).is_empty());

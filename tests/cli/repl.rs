@@ -455,7 +455,8 @@ fn portuguese_letters_read_as_moves_not_commands() {
 fn help_texts_name_formats_and_orders_by_what_they_are() {
     let help = repl(&[], "help\n");
     assert!(help.contains(
-        "  save FILE                      write the game as PGN (a .bin name: the binary move log, from and to squares)\n"
+        "  save FILE                      write the game to a new file: PGN (.gz, .zst, .bz2 compressed), or a .bin \
+         name's move log\n"
     ));
     assert!(help.contains("  redo [N]                       play an undone move again (or N moves)\n"));
     let moves_help = cargo_bin_cmd!("sanfen").args(["moves", "--help"]).assert().code(0).get_output().stdout.clone();
@@ -620,12 +621,25 @@ fn save_replaces_a_file_as_it_is_or_refuses_it() {
     let _ = std::fs::remove_file(&read_only);
     std::fs::write(&read_only, "old\n").unwrap();
     std::fs::set_permissions(&read_only, std::fs::Permissions::from_mode(0o444)).unwrap();
-    let input = format!("e4\ne5\nsave /dev/null\nsave {}\nsave {}\n", link.display(), read_only.display());
+    let input = format!(
+        "e4\ne5\nsave /dev/null\nsave {}\nsave! {}\nsave! {}\n",
+        link.display(),
+        link.display(),
+        read_only.display()
+    );
     // the read-only file not written: exit code 2
     let out = repl_exiting(&[], input, 2);
     let lines: Vec<&str> = out.lines().collect();
     // a device: written to as it is
-    assert_eq!(lines[lines.len() - 3], "saved 2 moves to /dev/null (PGN)");
+    assert_eq!(lines[lines.len() - 4], "saved 2 moves to /dev/null (PGN)");
+    // a file there, which this session did not write: only `save!` replaces it
+    assert_eq!(
+        lines[lines.len() - 3],
+        format!(
+            "{0} exists: not replaced (save! {0} replaces it, append {0} adds this game at its end)",
+            link.display()
+        )
+    );
     assert_eq!(lines[lines.len() - 2], format!("saved 2 moves to {} (PGN)", link.display()));
     assert_eq!(
         lines[lines.len() - 1],
