@@ -17,6 +17,7 @@ pub mod format_input;
 pub mod game;
 pub mod input;
 pub mod parallel;
+pub mod played;
 pub mod reader;
 pub mod rows;
 pub mod split;

@@ -4,10 +4,11 @@
 //! moves (comments, NAGs, variations), which `save` writes back.
 
 use crate::pgn::game::{Game as PgnGame, Line, Node, Tag};
+pub(super) use crate::pgn::played::{is_tag_name, set};
+use crate::pgn::played::{node, roster};
 use crate::pgn::reader::{Location, ResultToken};
 use crate::pgn::validate::GameReport;
-use crate::san::SanPlus;
-use crate::{CastlingMode, Color, Move, Outcome, Position};
+use crate::{Color, Move, Outcome, Position};
 
 /// The tags a session sets itself from its game: the result, and the
 /// starting position and variant. `tag` refuses to set them.
@@ -30,48 +31,11 @@ pub(super) struct Ending {
 /// the Date, unknown values otherwise, Result `*`), `Variant` for Chess960,
 /// `SetUp` and `FEN` when the game does not start from the initial position.
 pub(super) fn fresh_tags(initial: &Position, date: Option<&str>) -> Vec<Tag> {
-    let mut tags: Vec<Tag> = crate::pgn::SEVEN_TAG_ROSTER
-        .iter()
-        .map(|&(name, unknown)| {
-            let value = if name == "Date" { date.unwrap_or(unknown) } else { unknown };
-            Tag { name: name.to_owned(), value: value.to_owned() }
-        })
-        .collect();
-    set_start_tags(&mut tags, initial);
+    let mut tags = roster(initial);
+    if let Some(date) = date {
+        set(&mut tags, "Date", date);
+    }
     tags
-}
-
-/// Sets (or removes) `Variant`, `SetUp` and `FEN` for a game from `initial`.
-pub(super) fn set_start_tags(tags: &mut Vec<Tag>, initial: &Position) {
-    let chess960 = initial.castling_mode() == CastlingMode::Chess960;
-    let from_start = *initial == Position::default();
-    let variant_is_960 = tags.iter().any(|t| t.name == "Variant" && is_chess960_name(&t.value));
-    if chess960 && !variant_is_960 {
-        set(tags, "Variant", "Chess960");
-    } else if !chess960 && variant_is_960 {
-        tags.retain(|t| t.name != "Variant");
-    }
-    if from_start {
-        tags.retain(|t| t.name != "SetUp" && t.name != "FEN");
-    } else {
-        set(tags, "SetUp", "1");
-        set(tags, "FEN", &initial.to_string());
-    }
-}
-
-/// Whether a `Variant` tag names Chess960 (`Chess960`, `chess 960`,
-/// `Fischerandom`, ...).
-fn is_chess960_name(value: &str) -> bool {
-    let squeezed: String = value.chars().filter(|c| c.is_ascii_alphanumeric()).collect::<String>().to_lowercase();
-    squeezed.contains("960") || squeezed.contains("fischerandom") || squeezed.contains("fischerrandom")
-}
-
-/// Sets a tag's value, adding the tag at the end when there is none.
-pub(super) fn set(tags: &mut Vec<Tag>, name: &str, value: &str) {
-    match tags.iter_mut().find(|t| t.name == name) {
-        Some(tag) => value.clone_into(&mut tag.value),
-        None => tags.push(Tag { name: name.to_owned(), value: value.to_owned() }),
-    }
 }
 
 /// The value of a tag.
@@ -93,16 +57,6 @@ pub(super) fn complete_roster(tags: &mut Vec<Tag>) {
         .collect();
     complete.extend(tags.drain(..).filter(|tag| !roster.iter().any(|&(name, _)| name == tag.name)));
     *tags = complete;
-}
-
-/// Whether a tag name is a PGN symbol: a letter or digit, then letters,
-/// digits and `_+#=:-`, at most 255 bytes.
-pub(super) fn is_tag_name(name: &str) -> bool {
-    let bytes = name.as_bytes();
-    !bytes.is_empty()
-        && bytes.len() <= 255
-        && bytes[0].is_ascii_alphanumeric()
-        && bytes.iter().all(|&b| b.is_ascii_alphanumeric() || b"_+#=:-".contains(&b))
 }
 
 /// The game as a PGN game to write: `tags` (the result set to `result`), the
@@ -142,7 +96,7 @@ fn merged_line(loaded: &Line, positions: &[Position], moves: &[Move]) -> Line {
     let mut line = Line { comments: loaded.comments.clone(), nags: loaded.nags.clone(), moves: Vec::new() };
     line.moves.extend_from_slice(&loaded.moves[..common]);
     for (ply, (position, &m)) in positions.iter().zip(moves).enumerate().skip(common) {
-        line.moves.push(new_node(position, m, ply));
+        line.moves.push(node(position, m, ply));
     }
     if common < moves.len() && common < loaded.moves.len() {
         // the loaded line went on otherwise: keep it, as the first
@@ -154,24 +108,6 @@ fn merged_line(loaded: &Line, positions: &[Position], moves: &[Move]) -> Line {
         node.variations.extend(alternatives);
     }
     line
-}
-
-/// A node for a move played at the REPL, the `ply`-th (from 0) of the game.
-fn new_node(position: &Position, m: Move, ply: usize) -> Node {
-    let san = SanPlus::from_move(position, m);
-    Node {
-        played: Some(m),
-        written: san.to_string(),
-        san,
-        uci: Some(m.to_uci(position.castling_mode())),
-        at: Location::default(),
-        number: position.fullmoves(),
-        side: position.turn(),
-        ply: u32::try_from(ply + 1).unwrap_or(u32::MAX),
-        nags: Vec::new(),
-        comments: Vec::new(),
-        variations: Vec::new(),
-    }
 }
 
 /// `White` or `Black`: the tag naming a side's player.

@@ -8,6 +8,7 @@ mod check;
 mod fidelity;
 mod fmt;
 mod outlines;
+mod played;
 mod reader;
 mod rows;
 mod split;
