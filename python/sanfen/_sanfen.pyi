@@ -1,7 +1,7 @@
 """Type stubs of the native module ``sanfen._sanfen`` (re-exported by ``sanfen``)."""
 
 import os
-from typing import IO, Iterator, List, Literal, Optional, Sequence, Tuple, Union, final
+from typing import IO, Iterable, Iterator, List, Literal, Mapping, Optional, Sequence, Tuple, Union, final
 
 from arro3.core import RecordBatch, Schema, Table
 
@@ -284,6 +284,11 @@ class Position:
     def outcome(self) -> Optional[Outcome]:
         """How the game ends: mate, stalemate, insufficient material,
         fivefold repetition or the seventy-five-move rule; or None."""
+    def to_pgn(self, tags: Union[Mapping[str, str], Iterable[tuple[str, str]], None] = None) -> str:
+        """The moves played since the position was made, as a PGN game: the
+        Seven Tag Roster, ``tags``, ``SetUp``/``FEN``/``Variant`` from the
+        position made; the result as the game ended on the board, or the
+        ``Result`` given, or ``*``. ValueError for a tag it cannot write."""
     def board(self) -> list[list[int]]:
         """The integer matrix: row 0 = rank 1, 1..6 white pawn..king, negative black, 0 empty."""
     def copy(self) -> Position: ...

@@ -762,6 +762,33 @@ impl Position {
         self.game.end().map(Outcome::of)
     }
 
+    /// The moves played since the position was made, as a PGN game: the
+    /// Seven Tag Roster (unknown values, ``?``, where ``tags`` gives none),
+    /// ``Variant``, ``SetUp`` and ``FEN`` when the position made is Chess960
+    /// or not the initial one, the other ``tags`` in their order (a dict, or
+    /// pairs of str), then the moves in canonical SAN, lines of at most 80
+    /// characters. The result: how the game ended on the board (checkmate,
+    /// stalemate, insufficient material, fivefold repetition, the
+    /// seventy-five-move rule), or the ``Result`` given (a resignation, a
+    /// draw agreed), or ``*``. Raises ValueError for a tag it cannot write:
+    /// a name that is not a PGN symbol, a value with a control character,
+    /// ``SetUp``, ``FEN`` or ``Variant`` (the position says them), a
+    /// ``Result`` that is not one or not how the game ended.
+    #[pyo3(signature = (tags = None))]
+    fn to_pgn(&self, tags: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+        let pairs: Vec<(String, String)> = match tags {
+            None => Vec::new(),
+            Some(tags) if tags.hasattr("items")? => {
+                tags.call_method0("items")?.try_iter()?.map(|pair| pair?.extract()).collect::<PyResult<_>>()?
+            }
+            Some(tags) => tags.try_iter()?.map(|pair| pair?.extract()).collect::<PyResult<_>>()?,
+        };
+        let pairs: Vec<(&str, &str)> = pairs.iter().map(|(name, value)| (name.as_str(), value.as_str())).collect();
+        let game =
+            sanfen::pgn::Game::from_play(&self.game, &pairs).map_err(|err| PyValueError::new_err(err.to_string()))?;
+        Ok(game.to_pgn())
+    }
+
     /// The board as the integer matrix: 8 rows of 8 integers, row 0 = rank 1,
     /// column 0 = file a; 1..6 for a white pawn, knight, bishop, rook, queen,
     /// king, negative for black, 0 for an empty square.

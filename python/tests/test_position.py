@@ -3,11 +3,13 @@ play() of every spelling; resolve() with candidates and reasons; the
 exceptions with their attributes; bad input raises a clear exception."""
 
 import copy
+import io
 import pathlib
 import pickle
 import re
 
 import chess
+import chess.pgn
 import pytest
 
 import sanfen
@@ -550,6 +552,96 @@ def test_every_name_has_a_docstring_and_a_stub():
                 if attribute not in stubs[name]:
                     unstubbed.append(f"{name}.{attribute}")
     assert (undocumented, unstubbed) == ([], [])
+
+
+def python_chess_pgn(board, headers):
+    """python-chess's PGN of the moves played on a board, with headers, as
+    sanfen orders its tags: `SetUp` before `FEN` (python-chess writes `FEN`
+    first; both orders are common)."""
+    game = chess.pgn.Game.from_board(board)
+    for name, value in headers.items():
+        game.headers[name] = value
+    return re.sub(r'(\[FEN "[^"]*"\]\n)(\[SetUp "1"\]\n)', r"\2\1", str(game)) + "\n"
+
+
+def unwrapped(pgn):
+    """A game's PGN with its movetext on one line (python-chess cuts lines
+    between a move number and its move, sanfen before the number)."""
+    tags, movetext = pgn.split("\n\n")
+    assert all(len(line) <= 80 for line in movetext.splitlines()), movetext
+    return tags + "\n\n" + movetext.rstrip("\n").replace("\n", " ") + "\n"
+
+
+def test_to_pgn_is_python_chess_pgn_of_the_same_moves():
+    """Every game of a data file, its moves played on a Position and on
+    python-chess's Board: the same PGN (but for where lines are cut), which
+    reads back as those moves."""
+    path = ROOT.parent / "shared" / "data" / "pgn" / "pychess" / "gamefiles" / "world_matches.pgn"
+    count = 0
+    for game in sanfen.read_games(str(path)):
+        if game.errors:
+            continue
+        position, board = sanfen.Position(game.start_fen), chess.Board(game.start_fen)
+        for node in game.mainline:
+            position.push_uci(node.uci)
+            board.push_uci(node.uci)
+        headers = {"White": game.tags.get("White", "?"), "Black": game.tags.get("Black", "?"), "Annotator": "sanfen"}
+        if not board.is_game_over():
+            # a game that did not end on the board ends as the PGN says
+            headers["Result"] = game.result or "*"
+        text = position.to_pgn(headers)
+        assert unwrapped(text) == python_chess_pgn(board, headers), game.number
+        back = chess.pgn.read_game(io.StringIO(text))
+        assert [m.uci() for m in back.mainline_moves()] == [node.uci for node in game.mainline]
+        count += 1
+    assert count == 580
+
+
+def test_to_pgn_names_the_start_and_ends_as_the_board_does():
+    fen = "4k3/8/8/8/8/8/4P3/4K3 b - - 3 40"
+    position = sanfen.Position(fen)
+    for move in ["Kd7", "e4", "Ke6"]:
+        position.play(move)
+    board = chess.Board(fen)
+    for move in ["Kd7", "e4", "Ke6"]:
+        board.push_san(move)
+    text = position.to_pgn([("White", "Ana")])
+    assert text == python_chess_pgn(board, {"White": "Ana"})
+    assert text.endswith('[SetUp "1"]\n[FEN "4k3/8/8/8/8/8/4P3/4K3 b - - 3 40"]\n\n40... Kd7 41. e4 Ke6 *\n')
+    # checkmate: 1-0 whatever is asked, and nothing else may be given
+    mate = sanfen.Position()
+    for move in "e4 e5 Bc4 Nc6 Qh5 Nf6 Qxf7#".split():
+        mate.play(move)
+    assert mate.to_pgn().endswith('[Result "1-0"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n')
+    with pytest.raises(ValueError) as info:
+        mate.to_pgn({"Result": "1/2-1/2"})
+    assert str(info.value) == 'tag "Result": 1/2-1/2, but the game ended on the board (checkmate: 1-0)'
+    # a resignation: the result given
+    resigned = sanfen.Position()
+    resigned.play("d4")
+    assert resigned.to_pgn({"Result": "0-1"}).endswith("\n\n1. d4 0-1\n")
+    # Chess960: its Variant, and castling as O-O
+    chess960 = sanfen.Position("1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1", chess960=True)
+    chess960.play("O-O")
+    chess960.play("O-O-O")
+    assert chess960.to_pgn().endswith(
+        '[Variant "Chess960"]\n[SetUp "1"]\n[FEN "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w KQkq - 0 1"]\n\n'
+        "1. O-O O-O-O *\n"
+    )
+    # tags it cannot write
+    for tags, message in [
+        ({"Bad Name": "x"}, 'tag "Bad Name": not a tag name (a letter or digit, then letters, digits and _+#=:-)'),
+        ({"Event": "a\nb"}, 'tag "Event": a tag value holds no control character'),
+        ({"FEN": START}, "tag \"FEN\": set from the game's initial position"),
+        ({"Result": "won"}, 'tag "Result": "won" is not a result'),
+    ]:
+        with pytest.raises(ValueError) as info:
+            resigned.to_pgn(tags)
+        assert str(info.value) == message
+    with pytest.raises(TypeError):
+        resigned.to_pgn({"Round": 3})
+    with pytest.raises(TypeError):
+        resigned.to_pgn(["White"])
 
 
 def test_the_readmes_python_examples_run():
