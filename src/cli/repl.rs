@@ -276,11 +276,13 @@ fn write_response(
     Ok(written)
 }
 
-/// The file `save` or `append` wrote last, as it was then: `save` writes
-/// over it again (a game saved as it goes on) while nothing else has
-/// changed it, and over no other file without `save!`.
+/// The files `save` and `save!` wrote in the session, each as it was then:
+/// `save` writes over one again (a game saved as it goes on, as PGN and as
+/// a move log alike) while nothing else has changed it, and over no other
+/// file without `save!`. One stamp a file: a file saved again takes its
+/// old stamp's place.
 #[derive(Default)]
-struct Saved(Option<Stamp>);
+struct Saved(Vec<Stamp>);
 
 /// What tells a file from another, and from itself changed: its device
 /// and inode, size and modification time.
@@ -312,8 +314,8 @@ impl Stamp {
 ///   `sanfen export` compresses its files.
 /// - `save` writes a new file, as `sanfen export` writes its output
 ///   ([`NewFile`]: under a temporary name that takes the file's name once
-///   complete); a file already there is refused, unless it is the one this
-///   session last saved, unchanged since. `save!` replaces a file there,
+///   complete); a file already there is refused, unless this session
+///   saved it and nothing changed it since ([`Saved`]). `save!` replaces a file there,
 ///   with its mode, group and extended attributes (or refuses it, as
 ///   `NewFile` does).
 /// - `append` adds the game at the end of the file ([`append`]).
@@ -327,9 +329,12 @@ fn write_file(save: &Save, saved: &mut Saved) -> Result<String, String> {
         };
     }
     let exists = fs::metadata(path).is_ok_and(|metadata| metadata.is_file());
+    let before = Stamp::of(path);
     let written = match save.mode {
         SaveMode::Append if exists => append(path, &save.bytes),
-        SaveMode::New if exists && saved.0 != Stamp::of(path) => return Err(save.exists()),
+        SaveMode::New if exists && !before.is_some_and(|stamp| saved.0.contains(&stamp)) => {
+            return Err(save.exists());
+        }
         mode => {
             let codec = FileCodec::of_path(path).filter(|_| save.format == SaveFormat::Pgn);
             // a new file takes no name another program gave a file meanwhile
@@ -338,9 +343,10 @@ fn write_file(save: &Save, saved: &mut Saved) -> Result<String, String> {
     };
     match written {
         Ok(codec) => {
+            saved.0.retain(|&stamp| Some(stamp) != before);
             // (a file added to holds more than this game: `save` keeps off it)
-            if save.mode != SaveMode::Append {
-                saved.0 = Stamp::of(path);
+            if let Some(stamp) = Stamp::of(path).filter(|_| save.mode != SaveMode::Append) {
+                saved.0.push(stamp);
             }
             Ok(save.saved(codec.map(FileCodec::name)))
         }
@@ -792,6 +798,14 @@ mod tests {
         );
         assert_eq!(code, ExitCode::Failure);
         assert_eq!(games_in(&mine), [["e4", "e5"], ["e4", "e5"]]);
+        // saved as PGN and as a move log, by turns
+        let (pgn, bin) = (dir.join("both.pgn").display().to_string(), dir.join("both.bin").display().to_string());
+        let (lines, code) = said(&format!("e4\nsave {pgn}\nsave {bin}\ne5\nsave {pgn}\nsave {bin}\n"));
+        assert_eq!(
+            lines[4..],
+            [format!("saved 2 moves to {pgn} (PGN)"), format!("saved 2 moves to {bin} (binary log, 32 bytes)")]
+        );
+        assert_eq!(code, ExitCode::Valid);
         // nor once another program changed it
         let mut session = Session::new(SessionOptions::default());
         let mut saved = Saved::default();
