@@ -79,8 +79,9 @@ enum Command {
     /// played and who is to move. Exit code 0, 1 when `--fen` is invalid, 2
     /// for a `--chess960` number outside 0-959; piped, also 1 when a line was
     /// refused (a move that cannot be played, an unknown command, a line not
-    /// UTF-8 or over 1 MiB, skipped unread) and 2 when `save` could not write
-    /// its file.
+    /// UTF-8 or over 1 MiB, skipped unread) and 2 when `save` (`save!`,
+    /// `append`) could not write its file, or refused one already there
+    /// (`save` writes over no file but those it saved itself).
     Repl(ReplArgs),
     /// FEN positions: check them or write them canonically.
     #[command(subcommand, arg_required_else_help = true)]
