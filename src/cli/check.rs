@@ -95,6 +95,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
 /// counted.
 fn run_sources(args: &Args, seen_errors: &mut bool) -> Result<ExitCode, Error> {
     let started = Instant::now();
+    pgn_input::refuse_stdout_input(&args.files)?;
     let stdout = io::stdout();
     let style = Style::for_stdout(stdout.is_terminal());
     let policy = args.lints.policy(args.strict)?;

@@ -22,8 +22,6 @@ use std::ffi::OsString;
 use std::fs;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::ops::Range;
-use std::os::fd::AsFd;
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -183,8 +181,9 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
         Table::Games => games_schema(),
         Table::Moves => moves_schema(options),
     };
-    if let Some(path) = output {
-        refuse_an_input(path, &args.files)?;
+    match output {
+        Some(path) => refuse_an_input(path, &args.files)?,
+        None => pgn_input::refuse_stdout_input(&args.files)?,
     }
     let device = output.and_then(open_device);
     let (mut new_file, target): (Option<NewFile>, Box<dyn Write + Send>) = match (output, device) {
@@ -321,22 +320,14 @@ fn refuse_an_input(output: &Path, files: &[OsString]) -> Result<(), Error> {
     if !target.is_file() {
         return Ok(());
     }
-    for name in pgn_input::names(files) {
-        let (input, metadata) = if name == "-" {
-            let stdin = io::stdin().as_fd().try_clone_to_owned().and_then(|fd| fs::File::from(fd).metadata());
-            ("standard input".to_owned(), stdin)
-        } else {
-            (shown_name(&name), fs::metadata(&name))
-        };
-        if metadata.is_ok_and(|input| (input.dev(), input.ino()) == (target.dev(), target.ino())) {
-            return Err(Error::Usage(format!(
-                "{} is also an input ({}): not written over (choose another --output)",
-                escape(&shown_name(output.as_os_str())),
-                escape(&input)
-            )));
-        }
+    match pgn_input::input_that_is(&target, files) {
+        Some(input) => Err(Error::Usage(format!(
+            "{} is also an input ({}): not written over (choose another --output)",
+            escape(&shown_name(output.as_os_str())),
+            escape(&input)
+        ))),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// What ends an export before its inputs are all read.

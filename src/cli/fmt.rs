@@ -124,6 +124,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
         rewrite::remove_temporary_on_signals()
             .map_err(|err| Error::Usage(format!("fmt --in-place cannot watch for signals: {err}")))?;
     }
+    pgn_input::refuse_stdout_input(&args.files)?;
     let mut code = ExitCode::Valid;
     let mut failed = false;
     let stdout = io::stdout();

@@ -50,11 +50,13 @@ pub fn is_single(args: &[OsString]) -> bool {
 /// standard input without its final `\n` (a `\r` before it stays).
 ///
 /// Standard input is read once, through one reusable buffer; a second `-` reads
-/// nothing more. Before reading it, `hint` is shown if it is a terminal.
+/// nothing more. Before reading it, `hint` is shown if it is a terminal; it
+/// is not read when it is the regular file standard output writes to.
 ///
 /// # Errors
 ///
-/// [`Error::Input`] when reading fails; any error `each` returns, which stops
+/// [`Error::Input`] when reading fails; [`Error::Usage`] when standard
+/// input is standard output's file; any error `each` returns, which stops
 /// the iteration.
 pub fn for_each(args: &[OsString], hint: &Hint, mut each: impl FnMut(&[u8]) -> Result<(), Error>) -> Result<(), Error> {
     if args.is_empty() {
@@ -75,6 +77,8 @@ pub fn for_each(args: &[OsString], hint: &Hint, mut each: impl FnMut(&[u8]) -> R
 }
 
 fn stdin_lines(hint: &Hint, each: &mut impl FnMut(&[u8]) -> Result<(), Error>) -> Result<(), Error> {
+    // (`sanfen fen check < fens.txt >> fens.txt` would read its own lines)
+    super::pgn_input::refuse_stdout_input(&[])?;
     hint.show_if_terminal();
     lines(io::stdin().lock(), each)
 }

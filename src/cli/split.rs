@@ -20,6 +20,7 @@ use sanfen::pgn::split::{MOST_RANGES, PartSize, Parts, ranges};
 
 use super::check::escape;
 use super::compressed::{Encoder, FileCodec, FileCompression};
+use super::pgn_input;
 use super::rewrite::{self, NewFile};
 use super::terminal::json_to_writer;
 use super::{Error, ExitCode};
@@ -94,6 +95,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
             "split needs a file: standard input cannot be read twice nor by ranges (save it to a file first)".into(),
         ));
     }
+    pgn_input::refuse_stdout_input(core::slice::from_ref(&args.file))?;
     let name = shown_name(&args.file);
     let file_error = |source| Error::File { path: name.clone(), source };
     // never opened unless a regular file (a FIFO would block)

@@ -561,3 +561,73 @@ fn apply_reads_at_most_1_mib_of_moves() {
         .stdout("")
         .stderr("sanfen: more than 1048576 bytes of moves, more than a game holds: none played, nothing more read\n");
 }
+
+// ---- an input that is also the output --------------------------------------------------------------
+
+/// Runs sanfen with `args`, standard output appended to `output` (as the
+/// shell's `>>` does) and standard input from `input`; its exit code and
+/// standard error.
+fn run_into(args: &[&str], output: &std::path::Path, input: Option<&std::path::Path>) -> (Option<i32>, String) {
+    let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin!("sanfen"));
+    command.args(args).stdout(fs::File::options().append(true).open(output).unwrap());
+    command.stdin(match input {
+        Some(path) => std::process::Stdio::from(fs::File::open(path).unwrap()),
+        None => std::process::Stdio::null(),
+    });
+    let ran = command.output().unwrap();
+    (ran.status.code(), String::from_utf8(ran.stderr).unwrap())
+}
+
+#[test]
+fn an_input_that_is_standard_outputs_file_is_refused_not_read_without_end() {
+    let dir = std::env::temp_dir().join(format!("sanfen-input-is-output-{}", std::process::id()));
+    fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("games.pgn");
+    let name = path.display().to_string();
+    // some 2.4 MB: `fmt` read what it appended, and wrote without end
+    let games = "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n".repeat(70_000);
+    let not_read = format!(
+        "sanfen: {name} is also standard output: not read, as it would hold what is written to it (redirect the \
+         output to another file)\n"
+    );
+    for args in [
+        &["check", &name][..],
+        &["fmt", &name],
+        &["fmt", "--check", &name],
+        &["export", "--format", "csv", &name],
+        &["split", "--ranges", "2", &name],
+        &["check", "other.pgn", &name],
+    ] {
+        fs::write(&path, &games).unwrap();
+        assert_eq!(run_into(args, &path, None), (Some(2), not_read.clone()), "{args:?}");
+        assert!(fs::read(&path).unwrap() == games.as_bytes(), "{args:?}");
+    }
+    // the same file as standard input
+    let not_read = "sanfen: standard input is also standard output: not read, as it would hold what is written to it \
+                    (redirect the output to another file)\n";
+    for args in [&["check"][..], &["fmt", "-"], &["export", "--format", "jsonl"], &["fen", "check"], &["apply"]] {
+        fs::write(&path, &games).unwrap();
+        assert_eq!(run_into(args, &path, Some(&path)), (Some(2), not_read.to_owned()), "{args:?}");
+        assert!(fs::read(&path).unwrap() == games.as_bytes(), "{args:?}");
+    }
+    // `>`: the shell emptied it first, which is said
+    fs::write(&path, "").unwrap();
+    assert_eq!(
+        run_into(&["fmt", &name], &path, None),
+        (
+            Some(2),
+            format!(
+                "sanfen: {name} is also standard output, which the shell emptied (>) before sanfen started: nothing \
+                 to read (redirect the output to another file)\n"
+            )
+        )
+    );
+    // another file, and a device, are outputs as ever
+    let other = dir.join("report.txt");
+    fs::write(&path, &games).unwrap();
+    fs::write(&other, "").unwrap();
+    assert_eq!(run_into(&["check", "--quiet", &name], &other, None).0, Some(0));
+    assert!(fs::read_to_string(&other).unwrap().starts_with("70000 games, 280000 moves, "));
+    assert_eq!(run_into(&["check", "--quiet", &name], std::path::Path::new("/dev/null"), None).0, Some(0));
+    fs::remove_dir_all(&dir).unwrap();
+}
