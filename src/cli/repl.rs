@@ -145,6 +145,10 @@ pub fn run(options: &Options) -> Result<ExitCode, Error> {
         Err(outcome) => return outcome,
     };
     let interactive = io::stdin().is_terminal();
+    if !interactive {
+        // (a script appending its answers to itself would read them as lines)
+        super::pgn_input::refuse_stdout_input(&[])?;
+    }
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let color = interactive && io::stdout().is_terminal() && !no_color;
     let board = interactive && !options.no_board;

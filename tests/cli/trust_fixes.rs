@@ -605,7 +605,9 @@ fn an_input_that_is_standard_outputs_file_is_refused_not_read_without_end() {
     // the same file as standard input
     let not_read = "sanfen: standard input is also standard output: not read, as it would hold what is written to it \
                     (redirect the output to another file)\n";
-    for args in [&["check"][..], &["fmt", "-"], &["export", "--format", "jsonl"], &["fen", "check"], &["apply"]] {
+    let stdin_readers =
+        [&["check"][..], &["fmt", "-"], &["export", "--format", "jsonl"], &["fen", "check"], &["apply"], &["repl"]];
+    for args in stdin_readers {
         fs::write(&path, &games).unwrap();
         assert_eq!(run_into(args, &path, Some(&path)), (Some(2), not_read.to_owned()), "{args:?}");
         assert!(fs::read(&path).unwrap() == games.as_bytes(), "{args:?}");
