@@ -387,9 +387,52 @@ impl core::fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        self.board == other.board
+            && self.turn == other.turn
+            && self.castling_rights == other.castling_rights
+            && self.halfmoves == other.halfmoves
+            && self.fullmoves == other.fullmoves
+            && self.mode == other.mode
+            && (self.ep_square == other.ep_square || self.legal_ep_square() == other.legal_ep_square())
+    }
+}
+
+impl Eq for Position {}
+
+impl core::hash::Hash for Position {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.board.hash(state);
+        self.turn.hash(state);
+        self.castling_rights.hash(state);
+        self.halfmoves.hash(state);
+        self.fullmoves.hash(state);
+        self.mode.hash(state);
+        self.legal_ep_square().hash(state);
+    }
+}
+
 /// A legal position: one king a side, the side not to move not in check, and the
 /// rest of the rules [`Position::from_setup`] checks.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+///
+/// Two positions are equal (and hash alike) when their canonical FEN and
+/// castling mode are: an en passant square no pawn can take is no part of the
+/// position, whether a FEN gave it or a double step made it.
+///
+/// ```
+/// use sanfen::{Position, Uci};
+///
+/// let mut played = Position::default();
+/// for uci in ["e2e4", "e7e5"] {
+///     played = played.play(uci.parse::<Uci>().unwrap().to_move(&played).unwrap()).unwrap();
+/// }
+/// // e6, behind the pawn that stepped twice, kept as given: no white pawn takes there
+/// assert_eq!(played.ep_square().map(|square| square.to_string()), Some("e6".to_owned()));
+/// let read: Position = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2".parse().unwrap();
+/// assert_eq!(played, read);
+/// ```
+#[derive(Clone, Debug)]
 pub struct Position {
     pub(crate) board: Board,
     pub(crate) turn: Color,

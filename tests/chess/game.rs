@@ -137,7 +137,8 @@ fn repetition_ignores_an_en_passant_square_nobody_can_use() {
     // the same from a FEN that names e3 and one that does not
     let with = position("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
     let without = position("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
-    assert_ne!(with, without);
+    // equal positions, the square kept as given
+    assert_eq!((&with, with.ep_square(), without.ep_square()), (&without, Some(sanfen::Square::E3), None));
     let mut game = Game::new(with);
     play(&mut game, "g8f6 g1f3 f6g8 f3g1");
     assert!(game.positions().iter().all(|p| p.legal_ep_square().is_none()));
@@ -388,4 +389,31 @@ fn move_log_errors_say_what_and_where() {
     let error = Game::from_move_log(start, &log).unwrap_err();
     assert_eq!(error, MoveLogError::Ambiguous { move_number: 1, from: Square::B1, to: Square::C1 });
     assert_eq!(error.to_string(), "binary move log, move 1 (byte 0): more than one legal move from b1 to c1");
+}
+
+#[test]
+fn positions_are_equal_when_their_canonical_fen_is() {
+    use std::collections::HashSet;
+    let fen = |text: &str| text.parse::<Position>().unwrap();
+    // e3 behind the pawn: no black pawn takes there, given or not
+    let given = fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+    let none = fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    let played =
+        Position::default().play("e2e4".parse::<sanfen::Uci>().unwrap().to_move(&Position::default()).unwrap());
+    let played = played.unwrap();
+    assert_eq!(given.ep_square(), played.ep_square());
+    assert_eq!((given.clone(), played.clone()), (none.clone(), none.clone()));
+    assert_eq!(HashSet::from([given, none.clone(), played]).len(), 1);
+    // one a pawn takes is part of the position
+    let takable = fen("rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+    let not = fen("rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    assert_ne!(takable, not);
+    assert_eq!(HashSet::from([takable, not]).len(), 2);
+    // as are the clocks and the castling mode
+    assert_ne!(none, fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2"));
+    let chess960 = Position::from_fen(
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        sanfen::CastlingMode::Chess960,
+    );
+    assert_ne!(none, chess960.unwrap());
 }
