@@ -70,8 +70,9 @@ enum Command {
     /// Type moves in any common spelling, see the FEN (and the board in a
     /// terminal), undo, ask the engine (`help` lists the commands).
     ///
-    /// In a terminal: line editing, tab completion of legal moves and
-    /// commands, history in `$XDG_DATA_HOME/sanfen/history`. Otherwise: one
+    /// In a terminal: line editing, tab completion of legal moves, commands
+    /// and (after `load`, `save`, `append`) file names, history in
+    /// `$XDG_DATA_HOME/sanfen/history`. Otherwise: one
     /// response per input line, no prompt and no colour (`printf 'e4\ne5\nfen\n'
     /// | sanfen`). Colour only in a terminal and without `NO_COLOR`; without
     /// colour the board marks the last move (`<P>`, `<.>` where the piece

@@ -4,7 +4,8 @@
 //!
 //! In a terminal: a line editor (rustyline) with a prompt showing the move
 //! number and the side to move, history kept in the user's data directory,
-//! tab completion of legal moves and commands, hints, and the board before
+//! tab completion of legal moves, commands and file names (after `load`,
+//! `save`, `append`), hints, and the board before
 //! the first move and after each move. Otherwise: no prompt, no colour, no
 //! escape codes; one response per input line, so the session can be scripted
 //! (with an exit code that says whether every line was answered).
@@ -504,9 +505,77 @@ impl completion::Completer for LineHelper {
     type Candidate = Pair;
 
     fn complete(&self, line: &str, pos: usize, _ctx: &Context<'_>) -> rustyline::Result<(usize, Vec<Pair>)> {
+        if let Some(files) = file_completion(line, pos) {
+            return Ok(files);
+        }
         let (start, words) = self.completer.complete(line, pos);
         Ok((start, words.into_iter().map(|w| Pair { display: w.clone(), replacement: w }).collect()))
     }
+}
+
+/// The commands whose argument is a file name, which Tab completes from the
+/// file system (`load` also takes a FEN or PGN text: no file starts so).
+const FILE_COMMANDS: [&str; 4] = ["load", "save", "save!", "append"];
+
+/// The most entries of a directory looked at for one completion: a
+/// directory of millions of files answers Tab at once all the same.
+const MOST_ENTRIES: usize = 10_000;
+
+/// The completion of a file name after one of [`FILE_COMMANDS`], ending at
+/// byte `pos` of `line`: where the name starts, and the entries of its
+/// directory that begin with what is typed of its last part (those beginning
+/// with a dot only when it does), sorted; a directory with a `/` after it; a
+/// name holding a space, or begun with a double quote, in double quotes (as
+/// `load` and `save` read it). Names that are not UTF-8 or hold a control
+/// character are left out: they would reach the terminal as they are. `None`
+/// when the line is no such command's.
+fn file_completion(line: &str, pos: usize) -> Option<(usize, Vec<Pair>)> {
+    let before = line.get(..pos)?;
+    let command_start = before.len() - before.trim_start().len();
+    let command_end = command_start + before[command_start..].find(char::is_whitespace)?;
+    if !FILE_COMMANDS.contains(&before[command_start..command_end].to_ascii_lowercase().as_str()) {
+        return None;
+    }
+    let rest = &before[command_end..];
+    let start = command_end + (rest.len() - rest.trim_start().len());
+    let typed = &before[start..];
+    let (quoted, typed) = match typed.strip_prefix('"') {
+        Some(inside) => (true, inside),
+        None => (false, typed),
+    };
+    let (directory, prefix) = match typed.rfind('/') {
+        Some(slash) => (&typed[..=slash], &typed[slash + 1..]),
+        None => ("", typed),
+    };
+    let listed = if directory.is_empty() { PathBuf::from(".") } else { typed_path(directory) };
+    let Ok(entries) = fs::read_dir(listed) else { return Some((start, Vec::new())) };
+    let mut names: Vec<(String, bool)> = entries
+        .take(MOST_ENTRIES)
+        .filter_map(|entry| {
+            let entry = entry.ok()?;
+            let name = entry.file_name().into_string().ok()?;
+            let shown = name.starts_with(prefix)
+                && (prefix.starts_with('.') || !name.starts_with('.'))
+                && !name.chars().any(char::is_control);
+            // (a symbolic link to a directory is one)
+            shown.then(|| (name, entry.path().is_dir()))
+        })
+        .collect();
+    names.sort();
+    let pairs = names
+        .into_iter()
+        .map(|(name, is_dir)| {
+            let path = format!("{directory}{name}{}", if is_dir { "/" } else { "" });
+            let replacement = if quoted || path.contains(char::is_whitespace) {
+                // a directory's quote stays open for the name typed after it
+                format!("\"{path}{}", if is_dir { "" } else { "\"" })
+            } else {
+                path
+            };
+            Pair { display: format!("{name}{}", if is_dir { "/" } else { "" }), replacement }
+        })
+        .collect();
+    Some((start, pairs))
 }
 
 impl Hinter for LineHelper {
@@ -924,6 +993,49 @@ mod tests {
         assert_eq!(helper.highlight_hint("p"), "p");
         let coloured = LineHelper { completer: Completer::default(), color: true };
         assert_eq!(coloured.highlight_hint("p"), "\x1b[2mp\x1b[0m");
+    }
+
+    #[test]
+    fn tab_completes_file_names_after_load_save_and_append() {
+        let dir = std::env::temp_dir().join(format!("sanfen-complete-{}", std::process::id()));
+        fs::create_dir_all(dir.join("sub")).unwrap();
+        for name in ["game.pgn", "games two.pgn", ".hidden.pgn", "other.bin", "bad\x1b[2J.pgn"] {
+            fs::write(dir.join(name), "").unwrap();
+        }
+        let shown = dir.display().to_string();
+        let complete = |line: &str| {
+            let (start, pairs) = file_completion(line, line.len()).unwrap();
+            (start, pairs.into_iter().map(|pair| (pair.display, pair.replacement)).collect::<Vec<_>>())
+        };
+        let pair = |display: &str, replacement: String| (display.to_owned(), replacement);
+        assert_eq!(
+            complete(&format!("load {shown}/ga")),
+            (
+                5,
+                vec![
+                    pair("game.pgn", format!("{shown}/game.pgn")),
+                    pair("games two.pgn", format!("\"{shown}/games two.pgn\""))
+                ]
+            )
+        );
+        // the dot files when asked for; a directory, open for what follows
+        assert_eq!(
+            complete(&format!("SAVE!  {shown}/.h")),
+            (7, vec![pair(".hidden.pgn", format!("{shown}/.hidden.pgn"))])
+        );
+        assert_eq!(complete(&format!("append {shown}/s")), (7, vec![pair("sub/", format!("{shown}/sub/"))]));
+        assert_eq!(complete(&format!("save \"{shown}/s")), (5, vec![pair("sub/", format!("\"{shown}/sub/"))]));
+        // every entry but the dot files, and the name with a control character
+        let all = complete(&format!("load {shown}/")).1;
+        let names: Vec<&str> = all.iter().map(|(display, _)| display.as_str()).collect();
+        assert_eq!(names, ["game.pgn", "games two.pgn", "other.bin", "sub/"]);
+        // not a file command, or the command still being typed: the session's completion
+        assert!(file_completion("e4 e", 4).is_none());
+        assert!(file_completion("loa", 3).is_none());
+        assert!(file_completion(&format!("tag Event {shown}/"), 10 + shown.len() + 1).is_none());
+        // a directory that is not there: nothing
+        assert_eq!(complete(&format!("load {shown}/none/x")), (5, vec![]));
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
