@@ -323,11 +323,7 @@ impl Session {
             "letters" => self.letters_command(&rest, &mut response),
             "notation" => self.notation_command(&rest, &mut response),
             "save" | "save!" | "append" => {
-                let mode = match name.as_str() {
-                    "save" => SaveMode::New,
-                    "save!" => SaveMode::Replace,
-                    _ => SaveMode::Append,
-                };
+                let mode = SaveMode::ALL.into_iter().find(|mode| mode.command() == name).unwrap_or(SaveMode::New);
                 self.save(line.trim_start()[first.len()..].trim(), mode, &mut response);
             }
             "help" | "?" => {
@@ -1253,11 +1249,7 @@ impl Session {
     /// for a name ending in `.bin` (not for `append`: a log holds one
     /// game), for the front end to write as `mode` says.
     fn save(&self, name: &str, mode: SaveMode, response: &mut Response) {
-        let command = match mode {
-            SaveMode::New => "save",
-            SaveMode::Replace => "save!",
-            SaveMode::Append => "append",
-        };
+        let command = mode.command();
         if name.is_empty() {
             response.fail(format!("usage: {command} FILE"));
             return;

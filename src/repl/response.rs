@@ -123,6 +123,20 @@ pub enum SaveMode {
     Append,
 }
 
+impl SaveMode {
+    /// Every mode, in the order above.
+    pub const ALL: [SaveMode; 3] = [SaveMode::New, SaveMode::Replace, SaveMode::Append];
+
+    /// The command that writes so: `save`, `save!`, `append`.
+    pub fn command(self) -> &'static str {
+        match self {
+            SaveMode::New => "save",
+            SaveMode::Replace => "save!",
+            SaveMode::Append => "append",
+        }
+    }
+}
+
 /// A file to write: its name as typed, the bytes, what they are and how
 /// they are written.
 #[derive(Clone, Debug, PartialEq, Eq)]
