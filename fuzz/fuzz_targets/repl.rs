@@ -32,16 +32,12 @@ fuzz_target!(|data: &[u8]| {
             continue;
         }
         if first == "load" {
+            // as `load` reads a name: the whole text, or all but a last word
+            // (the game's number); quoted or not
             let rest = line.trim_start()[first.len()..].trim();
-            let words: Vec<&str> = rest.split_whitespace().collect();
-            let named = [rest, words.first().copied().unwrap_or(""), rest.trim_matches('"')];
-            if named.iter().any(|name| !name.is_empty() && sanfen::repl::typed_path(name).exists()) {
-                continue;
-            }
-            // (a name and a game number: all but the last word)
-            if let Some((head, _)) = rest.rsplit_once(char::is_whitespace)
-                && sanfen::repl::typed_path(head.trim()).exists()
-            {
+            let head = rest.rsplit_once(char::is_whitespace).map_or("", |(head, _)| head.trim());
+            let exists = |name: &str| !name.is_empty() && sanfen::repl::typed_path(name).exists();
+            if [rest, head].iter().any(|name| exists(name) || exists(name.trim_matches('"'))) {
                 continue;
             }
         }

@@ -778,10 +778,11 @@ impl Position {
     fn to_pgn(&self, tags: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
         let pairs: Vec<(String, String)> = match tags {
             None => Vec::new(),
-            Some(tags) if tags.hasattr("items")? => {
-                tags.call_method0("items")?.try_iter()?.map(|pair| pair?.extract()).collect::<PyResult<_>>()?
+            Some(tags) => {
+                // a mapping's items, or the pairs themselves
+                let pairs = if tags.hasattr("items")? { tags.call_method0("items")? } else { tags.clone() };
+                pairs.try_iter()?.map(|pair| pair?.extract()).collect::<PyResult<_>>()?
             }
-            Some(tags) => tags.try_iter()?.map(|pair| pair?.extract()).collect::<PyResult<_>>()?,
         };
         let pairs: Vec<(&str, &str)> = pairs.iter().map(|(name, value)| (name.as_str(), value.as_str())).collect();
         let game =

@@ -302,13 +302,17 @@ struct Stamp {
 impl Stamp {
     /// The stamp of the file at `path` (a symbolic link followed), if any.
     fn of(path: &Path) -> Option<Stamp> {
-        let metadata = fs::metadata(path).ok()?;
-        Some(Stamp {
+        fs::metadata(path).ok().as_ref().map(Stamp::of_metadata)
+    }
+
+    /// The stamp of a file's metadata.
+    fn of_metadata(metadata: &fs::Metadata) -> Stamp {
+        Stamp {
             device: metadata.dev(),
             inode: metadata.ino(),
             size: metadata.len(),
             modified: (metadata.mtime(), metadata.mtime_nsec()),
-        })
+        }
     }
 }
 
@@ -333,8 +337,9 @@ fn write_file(save: &Save, saved: &mut Saved) -> Result<String, String> {
             Err(error) => Err(save.failed(&error)),
         };
     }
-    let exists = fs::metadata(path).is_ok_and(|metadata| metadata.is_file());
-    let before = Stamp::of(path);
+    let metadata = fs::metadata(path).ok();
+    let exists = metadata.as_ref().is_some_and(fs::Metadata::is_file);
+    let before = metadata.as_ref().map(Stamp::of_metadata);
     let written = match save.mode {
         SaveMode::Append if exists => append(path, &save.bytes),
         SaveMode::New if exists && !before.is_some_and(|stamp| saved.0.contains(&stamp)) => {

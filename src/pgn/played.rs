@@ -63,7 +63,8 @@ impl Game {
     /// `1-0`, `0-1`, `1/2-1/2` or `*`, or that is not how the game ended
     /// on the board.
     pub fn from_play(game: &crate::Game, tags: &[(&str, &str)]) -> Result<Game, TagError> {
-        let ended = game.end().map(|end| end.result);
+        let end = game.end();
+        let ended = end.map(|end| end.result);
         let mut result = ended;
         let mut written = roster(game.initial());
         for &(name, value) in tags {
@@ -82,8 +83,7 @@ impl Game {
                     "*" => None,
                     _ => Some(value.parse::<Outcome>().map_err(|_| refuse(format!("{value:?} is not a result")))?),
                 };
-                if ended.is_some() && given != ended {
-                    let end = game.end().map(|end| end.to_string()).unwrap_or_default();
+                if let Some(end) = end.filter(|_| given != ended) {
                     return Err(refuse(format!("{value}, but the game ended on the board ({end})")));
                 }
                 result = given;

@@ -176,11 +176,12 @@ impl Save {
         let path = &self.path;
         // (a name with spaces is typed in quotes)
         let typed = if path.contains(char::is_whitespace) { format!("\"{path}\"") } else { path.clone() };
+        let (replace, append) = (SaveMode::Replace.command(), SaveMode::Append.command());
         match self.format {
             SaveFormat::Pgn => format!(
-                "{path} exists: not replaced (save! {typed} replaces it, append {typed} adds this game at its end)"
+                "{path} exists: not replaced ({replace} {typed} replaces it, {append} {typed} adds this game at its end)"
             ),
-            SaveFormat::MoveLog => format!("{path} exists: not replaced (save! {typed} replaces it)"),
+            SaveFormat::MoveLog => format!("{path} exists: not replaced ({replace} {typed} replaces it)"),
         }
     }
 
