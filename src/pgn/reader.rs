@@ -160,7 +160,9 @@ pub trait Visitor {
     }
 
     /// A move number: `12.` (`black` false) or `12...` (`black` true); the
-    /// token is the whole text (`12.`, `12...`, `12`).
+    /// token is the whole text (`12.`, `12...`, `12`). A number too large
+    /// for a `u32` (no game reaches it) is given as 0, which no move has
+    /// either: `99999999999.` is a wrong move number, not a move.
     fn move_number(&mut self, _number: u32, _black: bool, _token: &[u8], _at: Location) {}
 
     /// A token that should be a move: everything up to the next delimiter,
@@ -1524,14 +1526,16 @@ impl<'a> Reader<'a> {
                     number = (number * 10 + u64::from(token[i] - b'0')).min(u64::from(u32::MAX) + 1);
                     i += 1;
                 }
-                let number = u32::try_from(number).ok();
-                match (token.get(i), number) {
-                    (None, Some(number)) => {
+                // (a number too large for any position, as 0 is too small,
+                // is still a move number: told wrong, not read as a move)
+                let number = u32::try_from(number).unwrap_or(0);
+                match token.get(i) {
+                    None => {
                         if emit {
                             visitor.move_number(number, false, token, self.loc(cur, start));
                         }
                     }
-                    (Some(b'.'), Some(number)) => {
+                    Some(b'.') => {
                         let dots = token[i..].iter().take_while(|&&b| b == b'.').count();
                         let number_end = i + dots;
                         if emit {
@@ -1542,7 +1546,7 @@ impl<'a> Reader<'a> {
                             continue;
                         }
                     }
-                    (Some(b'-' | b'/' | 0xe2), _) if result_of(token).is_some() => {
+                    Some(b'-' | b'/' | 0xe2) if result_of(token).is_some() => {
                         return result_of(token).map(|result| (result, start));
                     }
                     _ => {

@@ -437,6 +437,14 @@ fn injected_wrong_move_number() {
 }
 
 #[test]
+fn injected_move_number_too_large_for_any_game() {
+    // (past u32: a move number all the same, wrong as 0 would be, not a move)
+    let (lines, summary) = injected("34.\nQxc4", "99999999999999999999.\nQxc4");
+    assert_eq!(lines, ["23:75 pgn:move-number 99999999999999999999.: wrong move number; the move is 34. [34.]"]);
+    assert_eq!((summary.errors, summary.lints), (0, 1));
+}
+
+#[test]
 fn injected_unclosed_comment() {
     // the comment runs to the next game's tags, which end it; the missing
     // result is placed after its last word, on its own line
