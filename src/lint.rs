@@ -41,6 +41,7 @@ pub enum CodeKind {
 /// Every finding code of `check`, `fmt`, `apply` and `resolve`, sorted, with
 /// its kind.
 pub const CODES: &[(&str, CodeKind)] = &[
+    ("pgn:bad-nag", CodeKind::Error),
     ("pgn:bad-tag", CodeKind::Error),
     ("pgn:comment-after-result", CodeKind::Lint),
     ("pgn:en-passant-mark", CodeKind::Error),

@@ -202,6 +202,7 @@ impl fmt::Display for FormatErrorKind {
                     SyntaxErrorKind::TooDeep => "syntax: variations nested too deep",
                     SyntaxErrorKind::BadTag => "syntax: not a tag pair `[Name \"value\"]`",
                     SyntaxErrorKind::UnexpectedChar => "syntax: a character that starts no token",
+                    SyntaxErrorKind::BadNag => "syntax: a NAG past $255",
                     SyntaxErrorKind::Utf16 => "input looks like UTF-16; convert it to UTF-8",
                 })?;
                 if !found.is_empty() {

@@ -87,6 +87,9 @@ pub enum SyntaxErrorKind {
     BadTag,
     /// A byte that starts no token (`]`, `"`, a control character, ...).
     UnexpectedChar,
+    /// A NAG past `$255` (`$256`, `$99999`): the standard's are `$0` to
+    /// `$255`. It is left out; the moves after it are read as usual.
+    BadNag,
     /// The input is UTF-16 (a UTF-16 byte order mark, or a NUL byte in
     /// every other place at its start), which PGN never is: nothing of it is
     /// read.
@@ -114,6 +117,7 @@ impl fmt::Display for SyntaxErrorKind {
             SyntaxErrorKind::TooDeep => "variations nested too deep",
             SyntaxErrorKind::BadTag => "not a tag pair `[Name \"value\"]`",
             SyntaxErrorKind::UnexpectedChar => "a character that starts no token",
+            SyntaxErrorKind::BadNag => "a NAG past `$255`",
             SyntaxErrorKind::Utf16 => "input looks like UTF-16, which PGN never is",
         })
     }
@@ -1563,9 +1567,14 @@ impl<'a> Reader<'a> {
                 b'$' => {
                     if emit {
                         let at = self.loc(cur, start);
-                        match parse_u32(&token[1..]).and_then(|n| u8::try_from(n).ok()) {
-                            Some(nag) => visitor.nag(nag, token, at),
-                            None => visitor.san(token, at),
+                        let digits = &token[1..];
+                        if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+                            visitor.san(token, at);
+                        } else if let Some(nag) = parse_u32(digits).and_then(|n| u8::try_from(n).ok()) {
+                            visitor.nag(nag, token, at);
+                        } else {
+                            let found = String::from_utf8_lossy(token).into_owned();
+                            visitor.syntax_error(SyntaxError { kind: SyntaxErrorKind::BadNag, at, found });
                         }
                     }
                 }

@@ -445,6 +445,15 @@ fn injected_move_number_too_large_for_any_game() {
 }
 
 #[test]
+fn injected_nag_out_of_range() {
+    // an error, and the moves after it still read and judged (as a move, the
+    // token stopped the game there)
+    let (lines, summary) = injected("34.\nQxc4", "34.\nQxc4 $256");
+    assert_eq!(lines, ["24:6 pgn:bad-nag $256: NAG out of range: NAGs are $0 to $255"]);
+    assert_eq!((summary.moves, summary.errors, summary.lints), (74 + 115, 1, 0));
+}
+
+#[test]
 fn injected_unclosed_comment() {
     // the comment runs to the next game's tags, which end it; the missing
     // result is placed after its last word, on its own line

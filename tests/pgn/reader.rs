@@ -339,7 +339,7 @@ fn every_token_kind() {
                 "4:38 number 12 ⟨12⟩",
                 "4:41 san Bb5",
                 "4:45 nag 4 ⟨??⟩",
-                "4:48 san $256",
+                "4:48 error BadNag ⟨$256⟩",
                 "4:53 san $",
                 "4:55 comment ⟨ a comment ⟩",
                 "4:69 comment ⟨ line comment⟩",
@@ -377,7 +377,7 @@ fn nags_and_suffix_annotations() {
             "1:1 nag 0 ⟨$0⟩",
             "1:4 nag 7 ⟨$7⟩",
             "1:7 nag 255 ⟨$255⟩",
-            "1:12 san $256",
+            "1:12 error BadNag ⟨$256⟩",
             "1:17 nag 1 ⟨$00001⟩",
             "1:24 san $x",
             "1:27 nag 1 ⟨!⟩",
@@ -395,6 +395,20 @@ fn nags_and_suffix_annotations() {
     assert_eq!(
         shown(b"e4$1$2 *"),
         [["1:1 begin", "end_tags", "1:1 san e4", "1:3 nag 1 ⟨$1⟩", "1:5 nag 2 ⟨$2⟩", "1:8 result * ⟨*⟩", "1:9 end"]]
+    );
+    // A NAG past $255, even past u32, is an error of its own, not a move:
+    // the moves after it are read.
+    assert_eq!(
+        shown(b"e4 $99999999999 e5 *"),
+        [[
+            "1:1 begin",
+            "end_tags",
+            "1:1 san e4",
+            "1:4 error BadNag ⟨$99999999999⟩",
+            "1:17 san e5",
+            "1:20 result * ⟨*⟩",
+            "1:21 end"
+        ]]
     );
 }
 
