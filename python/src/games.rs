@@ -21,11 +21,12 @@ use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
 use sanfen::Color;
 use sanfen::Severity;
 use sanfen::lint::LintPolicy;
-use sanfen::pgn::check::{CheckError, CheckOptions, Report, check_input};
+use sanfen::pgn::check::{CheckError, CheckOptions, Report, TOO_LARGE, check_input, too_large_message};
+use sanfen::pgn::chunk::TooLargeGame;
 use sanfen::pgn::commands::Score;
 use sanfen::pgn::input::{Input, InputError};
 use sanfen::pgn::validate::{Finding as RustFinding, GameReport, Options};
-use sanfen::pgn::{Chunker, Game as RustGame, Line, Node, ParallelGames, ReadError, ResultToken, read_games_input};
+use sanfen::pgn::{Game as RustGame, Line, Node, ParallelGames, ReadError, ResultToken, read_games_input};
 
 use crate::fen::ReduceTo;
 use crate::position::{Outcome, Position};
@@ -271,23 +272,11 @@ pub(crate) fn read_error(err: ReadError, name: &str, number: u64, raised: &Mutex
 pub(crate) fn read_error_message(err: &ReadError, name: &str, number: u64) -> String {
     match err {
         ReadError::TooLarge { at, size } => {
-            format!("{name}:{}:{}: game {number}: {}", at.line, at.column, too_large_message(*size))
+            format!("{name}:{}:{}: game {number}: {}: not read", at.line, at.column, TooLargeGame(*size))
         }
         ReadError::Io { message, .. } => format!("{name}: {message}"),
     }
 }
-
-/// What `sanfen check` says of a game too large to read.
-fn too_large_message(size: u64) -> String {
-    format!(
-        "game of {size} bytes, larger than the limit of {} bytes: not checked (the next game starts at the next \
-         tag pair at the start of a line)",
-        Chunker::<io::Empty>::MAX_GAME
-    )
-}
-
-/// The code of a game too large to read.
-const TOO_LARGE: &str = "pgn:too-large";
 
 /// What `mutex` holds (a stream being read, `what`), unless another
 /// thread is reading it: a thread that waited for it with the GIL held,

@@ -489,6 +489,23 @@ def test_truncated_gzip_gives_the_games_before_then_a_value_error(sample, tmp_pa
         sanfen.check_pgn(path)
 
 
+def test_a_game_too_large_is_a_value_error_and_the_games_after_it_are_read(tmp_path):
+    big = '[Event "big"]\n\n1. e4 {' + "x" * (8 << 20) + "} *\n\n"
+    path = tmp_path / "big.pgn"
+    path.write_text('[Event "before"]\n\n1. d4 *\n\n' + big + '[Event "after"]\n\n1. c4 *\n')
+    said = f"game of {len(big)} bytes, larger than the limit of 8388608 bytes"
+    games = sanfen.read_games(path)
+    assert next(games).tags == {"Event": "before"}
+    with pytest.raises(ValueError) as info:
+        next(games)
+    assert str(info.value) == f"{path}:5:1: game 2: {said}: not read"
+    assert next(games).tags == {"Event": "after"}
+    assert next(games, None) is None
+    found = [(f.game, f.line, f.kind, f.message) for f in sanfen.check_pgn(path).findings if f.severity == "error"]
+    message = f"{said}: not checked (the next game starts at the next tag pair at the start of a line)"
+    assert found == [(2, 5, "pgn:too-large", message)]
+
+
 def test_a_games_position_outcome_and_opening():
     pgn = (
         b'[Event "mate"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7 1-0\n\n'

@@ -5,8 +5,9 @@
 //! validated on `-j N` threads, handed back in input order, so the output
 //! is the same whatever `-j`; memory bounded whatever the input); this
 //! module renders what it hands back (text, JSON Lines, a progress bar)
-//! and sets the exit code. A game larger than [`Chunker::MAX_GAME`] is
-//! reported as an error (`pgn:too-large`).
+//! and sets the exit code. A game larger than
+//! [`Chunker::MAX_GAME`](sanfen::pgn::Chunker::MAX_GAME) is reported as an
+//! error (`pgn:too-large`).
 //!
 //! Text from the input (tags, tokens, source lines) is written with its
 //! control characters escaped (`\x1b`), so a file cannot send escape
@@ -21,8 +22,7 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sanfen::Color;
 use sanfen::Severity;
-use sanfen::pgn::check::{CheckError, CheckOptions, Part, Report, Summary, check_input};
-use sanfen::pgn::chunk::Chunker;
+use sanfen::pgn::check::{CheckError, CheckOptions, Part, Report, Summary, TOO_LARGE, check_input, too_large_message};
 use sanfen::pgn::parallel::threads_or_cores;
 use sanfen::pgn::reader::Location;
 use sanfen::pgn::validate::{Finding, GameReport, MAX_FINDINGS, Options, shortened};
@@ -256,18 +256,6 @@ impl Printer<'_> {
         }
         Ok(())
     }
-}
-
-/// The code of a game too large to read.
-const TOO_LARGE: &str = "pgn:too-large";
-
-/// What is said of a game too large to read.
-fn too_large_message(size: u64) -> String {
-    format!(
-        "game of {size} bytes, larger than the limit of {} bytes: not checked (the next game starts at the next \
-         tag pair at the start of a line)",
-        Chunker::<io::Empty>::MAX_GAME
-    )
 }
 
 fn write_too_large(

@@ -17,7 +17,7 @@ use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use sanfen::lint::LintPolicy;
-use sanfen::pgn::chunk::Chunker;
+use sanfen::pgn::chunk::TooLargeGame;
 use sanfen::pgn::format_input::{FormatInputError, Unchanged, format_input};
 use sanfen::pgn::input::{Input, shown_name};
 
@@ -193,12 +193,11 @@ fn format_source(
                     ),
                     Unchanged::TooLarge { number, at, size } => writeln!(
                         stderr,
-                        "{}:{}:{}: game {number}: game of {size} bytes, larger than the limit of {} bytes (game \
-                         written unchanged)",
+                        "{}:{}:{}: game {number}: {} (game written unchanged)",
                         escape(&name),
                         at.line,
                         at.column,
-                        Chunker::<io::Empty>::MAX_GAME
+                        TooLargeGame(*size)
                     ),
                 };
             }

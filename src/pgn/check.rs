@@ -39,7 +39,7 @@ use std::io::Read;
 use std::path::Path;
 
 use crate::Severity;
-use crate::pgn::chunk::{Chunk, Chunker};
+use crate::pgn::chunk::{Chunk, Chunker, TooLargeGame};
 use crate::pgn::input::{Compression, Input, InputError, NotText, ReadError};
 use crate::pgn::parallel::{ChunkWork, Ordered, Parts};
 use crate::pgn::reader::{Location, Reader};
@@ -99,7 +99,8 @@ pub enum Report {
         /// What the validator said.
         report: GameReport,
     },
-    /// A game larger than [`Chunker::MAX_GAME`], not read: one error.
+    /// A game larger than [`Chunker::MAX_GAME`], not read: one error
+    /// ([`TOO_LARGE`], [`too_large_message`]).
     TooLarge {
         /// The game's number in the input, from 1.
         number: u64,
@@ -108,6 +109,15 @@ pub enum Report {
         /// Its size in bytes.
         size: u64,
     },
+}
+
+/// The code of the error of a game too large to read ([`Report::TooLarge`]).
+pub const TOO_LARGE: &str = "pgn:too-large";
+
+/// What checking says of a game of `size` bytes, too large to read
+/// ([`Report::TooLarge`]).
+pub fn too_large_message(size: u64) -> String {
+    format!("{}: not checked (the next game starts at the next tag pair at the start of a line)", TooLargeGame(size))
 }
 
 /// A part of the input checked: its counts and the reports of its games,

@@ -109,6 +109,24 @@ pub struct Chunk {
     pub oversized: Option<Oversized>,
 }
 
+/// A game of this many bytes, larger than [`Chunker::MAX_GAME`], as every
+/// message says it.
+///
+/// ```
+/// use sanfen::pgn::chunk::TooLargeGame;
+///
+/// assert_eq!(TooLargeGame(9_000_000).to_string(), "game of 9000000 bytes, larger than the limit of 8388608 bytes");
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TooLargeGame(pub u64);
+
+impl core::fmt::Display for TooLargeGame {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let limit = Chunker::<std::io::Empty>::MAX_GAME;
+        write!(f, "game of {} bytes, larger than the limit of {limit} bytes", self.0)
+    }
+}
+
 /// A piece of a game too large to read (see [`Chunk::oversized`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Oversized {

@@ -55,7 +55,7 @@ use std::io::{self, Read};
 
 use crate::Severity;
 use crate::pgn::chunk::Chunk;
-use crate::pgn::chunk::Chunker;
+use crate::pgn::chunk::{Chunker, TooLargeGame};
 use crate::pgn::commands::{Comment, Eval};
 use crate::pgn::input::Compression;
 use crate::pgn::input::{Input, InputError};
@@ -308,12 +308,7 @@ impl core::fmt::Display for ReadError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             ReadError::Io { message, .. } => write!(f, "cannot read the input: {message}"),
-            ReadError::TooLarge { at, size } => write!(
-                f,
-                "game at line {} is {size} bytes, more than the {} bytes a game may have: not read",
-                at.line,
-                Chunker::<io::Empty>::MAX_GAME
-            ),
+            ReadError::TooLarge { at, size } => write!(f, "line {}: {}: not read", at.line, TooLargeGame(*size)),
         }
     }
 }

@@ -43,6 +43,7 @@ use arrow_buffer::{BooleanBufferBuilder, Buffer, NullBuffer, OffsetBuffer, Scala
 use arrow_schema::{ArrowError, DataType, Field, Fields, Schema, SchemaRef};
 
 use crate::pgn::SEVEN_TAG_ROSTER;
+use crate::pgn::check::{TOO_LARGE, too_large_message};
 use crate::pgn::chunk::Chunk;
 use crate::pgn::game::{Game, GameFacts, ReadError, for_each_facts_game, ordered_input};
 use crate::pgn::input::{Compression, Input, InputError};
@@ -360,8 +361,8 @@ impl GameTable {
         self.termination.append_null();
         self.plies.append_value(0);
         self.errors.append_value(1);
-        let err = ReadError::TooLarge { at, size };
-        self.first_error.append_value(format!("{}:{}: [pgn:too-large] {err}", at.line, at.column));
+        let message = too_large_message(size);
+        self.first_error.append_value(format!("{}:{}: [{TOO_LARGE}] {message}", at.line, at.column));
         self.eco.append_null();
         self.opening.append_null();
     }

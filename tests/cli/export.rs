@@ -52,6 +52,23 @@ fn the_games_table_as_json_lines() {
 }
 
 #[test]
+fn a_game_too_large_to_read_is_a_row_with_its_error() {
+    let big = format!("[Event \"big\"]\n\n1. e4 {{{}}} *\n\n", "x".repeat(8 << 20));
+    let out = stdout_of(&["export", "--format", "csv"], &format!("1. d4 *\n\n{big}[Event \"after\"]\n\n1. c4 *\n"));
+    let rows: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        rows[2],
+        format!(
+            "<stdin>,2,3,9,,,,,,,,{{}},,,0,1,\"3:1: [pgn:too-large] game of {} bytes, larger than the limit of 8388608 \
+             bytes: not checked (the next game starts at the next tag pair at the start of a line)\",,",
+            big.len()
+        )
+    );
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    assert!(rows[3].starts_with(&format!("<stdin>,3,{},{},after,", 7, 9 + big.len())), "{}", rows[3]);
+}
+
+#[test]
 fn the_moves_table_as_csv_with_fen() {
     let out = stdout_of(&["export", "--table", "moves", "--format", "csv", "--fen"], PGN);
     let lines: Vec<&str> = out.lines().collect();

@@ -240,6 +240,8 @@ fn a_game_too_large_is_an_error_item_and_counts() {
     let pgn = format!("1. d4 *\n\n{big}[Event \"after\"]\n\n1. c4 *\n");
     let (chunks, errors) = rows_of(pgn.as_bytes(), 2, MoveRowOptions::default());
     assert!(matches!(errors[..], [ReadError::TooLarge { .. }]), "{errors:?}");
+    let said = format!("line 3: game of {} bytes, larger than the limit of 8388608 bytes: not read", big.len());
+    assert_eq!(errors[0].to_string(), said);
     let games: Vec<u64> = chunks.iter().flat_map(|rows| rows.game.clone()).collect();
     // the third game is numbered after the one too large
     assert_eq!(games, [1, 3]);
