@@ -69,6 +69,11 @@ pub struct Args {
     /// canonical form.
     #[command(flatten)]
     lints: LintArgs,
+    /// Threads that format games [default: one per core]. With more than
+    /// one, this thread reads and cuts the input and writes; the output is
+    /// the same whatever the number.
+    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    jobs: Option<u32>,
     /// PGN files (`.gz`, `.zst` decompressed); none, or `-`, reads standard
     /// input.
     ///
@@ -135,15 +140,14 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
     let out: &mut dyn Write =
         if stdout.is_terminal() { shown.insert(TerminalText::new(buffered)) } else { plain.insert(buffered) };
     let mut first = true;
-    let policy = args.lints.policy(false)?;
+    let how = How { policy: args.lints.policy(false)?, threads: args.jobs.map_or(0, |n| n as usize) };
     for name in &names {
         let result = if args.in_place {
-            rewrite_in_place(name, policy)
+            rewrite_in_place(name, how)
         } else if args.check {
-            check_source(name, policy, out)
+            check_source(name, how, out)
         } else {
-            pgn_input::open(name, &HINT)
-                .and_then(|source| format_source(source, policy, out, &mut first, Error::Output))
+            pgn_input::open(name, &HINT).and_then(|source| format_source(source, how, out, &mut first, Error::Output))
         };
         match result {
             Ok(valid) => code = code.and_valid(valid),
@@ -162,12 +166,20 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
     Ok(if failed { ExitCode::Failure } else { code })
 }
 
+/// How games are formatted: the lints denied, on how many threads (0: one
+/// per core).
+#[derive(Copy, Clone, Debug)]
+struct How {
+    policy: LintPolicy,
+    threads: usize,
+}
+
 /// Formats one source into `out` (`first`: no game written to `out` yet),
 /// reporting games written unchanged on standard error. Whether every game
 /// was rewritten.
 fn format_source(
     source: Source,
-    policy: LintPolicy,
+    how: How,
     out: &mut dyn Write,
     first: &mut bool,
     write_error: impl Fn(io::Error) -> Error,
@@ -175,7 +187,7 @@ fn format_source(
     let Source { name, input } = source;
     let read_error =
         |err| if name == "<stdin>" { Error::Input(err) } else { Error::File { path: name.clone(), source: err } };
-    let written = format_input(input, policy, first, |part| {
+    let written = format_input(input, how.policy, how.threads, first, |part| {
         out.write_all(&part.text).map_err(&write_error)?;
         if !part.unchanged.is_empty() {
             out.flush().map_err(&write_error)?;
@@ -212,6 +224,7 @@ fn format_source(
         }
         // (the message as the system or the decompressor gave it)
         Err(FormatInputError::Read(err)) => Err(read_error(io::Error::new(err.kind, err.message))),
+        Err(err @ FormatInputError::Threads(_)) => Err(Error::Usage(err.to_string())),
     }
 }
 
@@ -219,7 +232,7 @@ fn format_source(
 /// [`InPlace`] says (owner, group, mode, kind and links kept; refusals; the
 /// temporary file removed on errors and signals); a file whose text would
 /// not change is left as it is. Whether every game was rewritten.
-fn rewrite_in_place(name: &OsStr, policy: LintPolicy) -> Result<bool, Error> {
+fn rewrite_in_place(name: &OsStr, how: How) -> Result<bool, Error> {
     let file = InPlace::open(name)?;
     let display = shown_name(name);
     if pgn_input::is_compressed(file.target().as_os_str()) {
@@ -236,7 +249,7 @@ fn rewrite_in_place(name: &OsStr, policy: LintPolicy) -> Result<bool, Error> {
     }
     let write_error = file.write_error();
     let mut out = Both(BufWriter::with_capacity(1 << 16, file.output()), Compare(Arc::clone(&comparison)));
-    let valid = format_source(source, policy, &mut out, &mut true, &write_error)?;
+    let valid = format_source(source, how, &mut out, &mut true, &write_error)?;
     out.flush().map_err(&write_error)?;
     drop(out);
     if comparison.lock().unwrap_or_else(PoisonError::into_inner).differs() {
@@ -251,13 +264,13 @@ fn rewrite_in_place(name: &OsStr, policy: LintPolicy) -> Result<bool, Error> {
 /// input instead of writing it, and prints `would reformat NAME` on `out`
 /// when they differ. Whether every game was rewritten and nothing would
 /// change.
-fn check_source(name: &OsStr, policy: LintPolicy, out: &mut dyn Write) -> Result<bool, Error> {
+fn check_source(name: &OsStr, how: How, out: &mut dyn Write) -> Result<bool, Error> {
     let source = pgn_input::open(name, &HINT)?;
     let display = source.name.clone();
     let comparison = Arc::new(Mutex::new(Comparison::default()));
     let reader = Tee { inner: source.input.reader, comparison: Arc::clone(&comparison) };
     let source = Source { input: Input { reader: Box::new(reader), ..source.input }, ..source };
-    let valid = format_source(source, policy, &mut Compare(Arc::clone(&comparison)), &mut true, Error::Output)?;
+    let valid = format_source(source, how, &mut Compare(Arc::clone(&comparison)), &mut true, Error::Output)?;
     let differs = comparison.lock().unwrap_or_else(PoisonError::into_inner).differs();
     if differs {
         writeln!(out, "would reformat {}", escape(&display)).map_err(Error::Output)?;

@@ -1,8 +1,9 @@
 //! Formatting a whole PGN input ([`crate::pgn::input`]: a file or any
 //! reader, decompressed) as [`crate::pgn::format`] says, streamed: the input
-//! is cut into chunks of whole games ([`Chunker`]) and each chunk formatted
-//! and handed to the caller before the next is read, so memory does not
-//! grow with the input. What `sanfen fmt` writes is this.
+//! is cut into chunks of whole games ([`Chunker`]), formatted on N threads
+//! and handed to the caller in input order
+//! ([`crate::pgn::parallel::Ordered`]), a few chunks in flight at most, so
+//! memory does not grow with the input. What `sanfen fmt` writes is this.
 //!
 //! ```
 //! use sanfen::lint::LintPolicy;
@@ -12,7 +13,7 @@
 //! let input = Input::from_reader(&b"1. e4 e5 2. Nf3 *\n\n1. d4 d5 2. Ke3 *\n"[..], None)?;
 //! let (mut text, mut unchanged) = (Vec::new(), Vec::new());
 //! let mut first = true;
-//! let summary = format_input(input, LintPolicy::default(), &mut first, |part| {
+//! let summary = format_input(input, LintPolicy::default(), 1, &mut first, |part| {
 //!     text.extend_from_slice(&part.text);
 //!     unchanged.extend(part.unchanged.iter().cloned());
 //!     Ok::<(), ()>(())
@@ -29,9 +30,10 @@
 //! unchanged, piece by piece, and reported as [`Unchanged::TooLarge`].
 
 use crate::lint::LintPolicy;
-use crate::pgn::chunk::Chunker;
+use crate::pgn::chunk::{Chunk, Chunker};
 use crate::pgn::format::{FormatError, Formatter, append_game, denied_findings};
 use crate::pgn::input::{Input, NotText, ReadError};
+use crate::pgn::parallel::{Ordered, threads_or_cores};
 use crate::pgn::reader::{Location, Reader};
 
 /// A game written unchanged, and why.
@@ -84,6 +86,8 @@ pub enum FormatInputError<E> {
     NotText(NotText),
     /// The input failed part way: the games before were handed out.
     Read(ReadError),
+    /// The worker threads could not be started: nothing was read.
+    Threads(String),
     /// The caller's callback returned this error.
     Stopped(E),
 }
@@ -93,6 +97,7 @@ impl<E: core::fmt::Display> core::fmt::Display for FormatInputError<E> {
         match self {
             FormatInputError::NotText(reason) => write!(f, "not PGN text: {reason}"),
             FormatInputError::Read(err) => err.fmt(f),
+            FormatInputError::Threads(message) => write!(f, "cannot start the formatting threads: {message}"),
             FormatInputError::Stopped(err) => err.fmt(f),
         }
     }
@@ -100,21 +105,24 @@ impl<E: core::fmt::Display> core::fmt::Display for FormatInputError<E> {
 
 impl<E: core::fmt::Debug + core::fmt::Display> std::error::Error for FormatInputError<E> {}
 
-/// Formats every game of `input`, calling `each` with each part of the
-/// output in turn. `first` says that no game was written to the output yet
-/// (so no blank line goes before this input's first game); it is cleared
-/// once one is. A game with a lint finding that `policy` denies is written
-/// unchanged ([`denied_findings`]). Lines end as those of the first chunk
-/// of games do.
+/// Formats every game of `input` on `threads` threads (0: one per core;
+/// the output is the same whatever the number), calling `each` with each
+/// part of the output in turn, in input order. `first` says that no game
+/// was written to the output yet (so no blank line goes before this
+/// input's first game); it is cleared once one is. A game with a lint
+/// finding that `policy` denies is written unchanged ([`denied_findings`]).
+/// Lines end as those of the first chunk of games do.
 ///
 /// # Errors
 ///
 /// [`FormatInputError::NotText`] (nothing handed out),
+/// [`FormatInputError::Threads`] (nothing read),
 /// [`FormatInputError::Read`] (after every part read before it), or the
 /// first error `each` returns, as [`FormatInputError::Stopped`].
 pub fn format_input<E>(
     input: Input,
     policy: LintPolicy,
+    threads: usize,
     first: &mut bool,
     mut each: impl FnMut(&FormattedPart) -> Result<(), E>,
 ) -> Result<FormatSummary, FormatInputError<E>> {
@@ -122,20 +130,28 @@ pub fn format_input<E>(
         return Err(FormatInputError::NotText(reason));
     }
     let compression = input.compression;
-    let mut chunker = Chunker::new(input.reader);
-    let mut buffer = Vec::new();
+    // with worker threads, each chunk formatted on one with its own line
+    // ends; else here, as it comes
+    let on_workers = threads_or_cores(threads) > 1;
+    let work = move |chunk: Chunk| {
+        let mut formatted = Formatted { chunk, text: Vec::new(), lead: 0, unchanged: Vec::new(), games: 0, crlf: None };
+        if on_workers && formatted.chunk.oversized.is_none() {
+            formatted.format(policy, None);
+        }
+        formatted
+    };
+    let mut ordered = Ordered::new(Chunker::new(input.reader), work, threads)
+        .map_err(|err| FormatInputError::Threads(err.to_string()))?;
     let mut part = FormattedPart::default();
     let mut summary = FormatSummary::default();
     // the line ends of the output: those of the first chunk of games
     let mut crlf = None;
-    loop {
-        let chunk = match chunker.next_chunk(buffer) {
-            Ok(Some(chunk)) => chunk,
-            Ok(None) => return Ok(summary),
-            Err(err) => return Err(FormatInputError::Read(ReadError::new(chunker.bytes_read(), compression, &err))),
-        };
+    while let Some(formatted) = ordered.next() {
+        let mut formatted =
+            formatted.map_err(|err| FormatInputError::Read(ReadError::new(ordered.bytes_read(), compression, &err)))?;
         part.text.clear();
         part.unchanged.clear();
+        let chunk = &formatted.chunk;
         if let Some(oversized) = chunk.oversized {
             // a game too large to hold: passed on unchanged, piece by piece
             if oversized.game == chunk.start {
@@ -150,31 +166,104 @@ pub fn format_input<E>(
                 let size = chunk.start.offset + chunk.data.len() as u64 - oversized.game.offset;
                 part.unchanged.push(Unchanged::TooLarge { number: summary.games, at: oversized.game, size });
             }
-        } else {
-            let mut reader = Reader::with_start(&chunk.data, chunk.start);
-            let formatter = Formatter::new(&chunk.data, chunk.start);
-            let crlf = *crlf.get_or_insert(formatter.crlf());
-            let mut formatter = formatter.with_crlf(crlf);
-            let mut denied = denied_findings(&chunk.data, chunk.start, policy).into_iter();
-            loop {
-                if let Some(error) = denied.next().flatten() {
-                    formatter.refuse_next_game(error);
-                }
-                let Some(game) = reader.read_game(&mut formatter) else { break };
+        } else if formatted.crlf.is_none_or(|own| crlf.is_some_and(|crlf| crlf != own)) {
+            // not formatted yet, or with other line ends than the first chunk's
+            let Chunk { data, start, .. } = &formatted.chunk;
+            let (own, outside) = format_games(data, *start, policy, crlf, |text, error| {
                 summary.games += 1;
-                append_game(&mut part.text, &game.text, *first);
-                *first &= game.text.is_empty();
-                if let Some(error) = game.error {
+                append_game(&mut part.text, text, *first);
+                *first &= text.is_empty();
+                if let Some(error) = error {
                     part.unchanged.push(Unchanged::Game { number: summary.games, error });
                 }
-            }
-            // comments and escape lines after the last game
-            let outside = formatter.take_outside();
+            });
             append_game(&mut part.text, &outside, *first);
             *first &= outside.is_empty();
+            crlf.get_or_insert(own);
+        } else {
+            crlf = crlf.or(formatted.crlf);
+            core::mem::swap(&mut part.text, &mut formatted.text);
+            if *first {
+                part.text.drain(..formatted.lead);
+            }
+            *first &= part.text.is_empty();
+            core::mem::swap(&mut part.unchanged, &mut formatted.unchanged);
+            for unchanged in &mut part.unchanged {
+                let (Unchanged::Game { number, .. } | Unchanged::TooLarge { number, .. }) = unchanged;
+                *number += summary.games;
+            }
+            summary.games += formatted.games;
         }
         summary.unchanged += part.unchanged.len() as u64;
         each(&part).map_err(FormatInputError::Stopped)?;
-        buffer = chunk.data;
+        ordered.recycle(formatted.chunk.data);
     }
+    Ok(summary)
+}
+
+/// A chunk formatted on a worker thread: its games' text as
+/// [`append_game`] joins them, the first after a blank line too.
+struct Formatted {
+    chunk: Chunk,
+    text: Vec<u8>,
+    /// The bytes of the blank line at the start of `text` (none when it is
+    /// empty), left out at the start of the output.
+    lead: usize,
+    /// The games written unchanged, numbered from 1 within the chunk.
+    unchanged: Vec<Unchanged>,
+    /// The games of the chunk.
+    games: u64,
+    /// Whether the lines written end with `\r\n`; `None` until formatted.
+    crlf: Option<bool>,
+}
+
+impl Formatted {
+    /// Formats the chunk's games (not a piece of a game too large), with
+    /// the line ends `crlf` says, or else those of the chunk.
+    fn format(&mut self, policy: LintPolicy, crlf: Option<bool>) {
+        let Chunk { data, start, .. } = &self.chunk;
+        let (text, unchanged, games) = (&mut self.text, &mut self.unchanged, &mut self.games);
+        let (own, outside) = format_games(data, *start, policy, crlf, |game, error| {
+            *games += 1;
+            append_game(text, game, false);
+            if let Some(error) = error {
+                unchanged.push(Unchanged::Game { number: *games, error });
+            }
+        });
+        append_game(text, &outside, false);
+        self.crlf = Some(own);
+        self.lead = match self.text.first() {
+            Some(b'\r') => 2,
+            Some(_) => 1,
+            None => 0,
+        };
+    }
+}
+
+/// Formats the games of `data` (whole games, the first at `start`), with
+/// the line ends `crlf` says, or else those of `data`, giving `each` the
+/// text of each game and why it was written unchanged. Gives the line ends
+/// used, and the text after the last game (comments, escape lines) to be
+/// written after it.
+#[inline(always)]
+fn format_games(
+    data: &[u8],
+    start: Location,
+    policy: LintPolicy,
+    crlf: Option<bool>,
+    mut each: impl FnMut(&[u8], Option<FormatError>),
+) -> (bool, Vec<u8>) {
+    let mut reader = Reader::with_start(data, start);
+    let formatter = Formatter::new(data, start);
+    let crlf = crlf.unwrap_or(formatter.crlf());
+    let mut formatter = formatter.with_crlf(crlf);
+    let mut denied = denied_findings(data, start, policy).into_iter();
+    loop {
+        if let Some(error) = denied.next().flatten() {
+            formatter.refuse_next_game(error);
+        }
+        let Some(game) = reader.read_game(&mut formatter) else { break };
+        each(&game.text, game.error);
+    }
+    (crlf, formatter.take_outside())
 }

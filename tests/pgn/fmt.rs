@@ -10,8 +10,11 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::cargo::cargo_bin_cmd;
 use sanfen::Position;
+use sanfen::lint::LintPolicy;
 use sanfen::pgn::chunk::Chunker;
 use sanfen::pgn::format::{FormattedGame, Formatter, MAX_WIDTH, append_game, format_pgn};
+use sanfen::pgn::format_input::{FormatSummary, Unchanged, format_input};
+use sanfen::pgn::input::Input;
 use sanfen::pgn::reader::{Location, RawText, Reader, ResultToken, Skip, SyntaxError, Visitor};
 use sanfen::pgn::start::{Start, start_position};
 use sanfen::pgn::validate::{GameReport, Options, Validator};
@@ -697,6 +700,54 @@ fn chunks_format_as_the_whole_input_does() {
     }
 }
 
+/// `format_input` of `input` on `threads` threads (`first`: nothing written
+/// before it): the text, the games written unchanged, the summary.
+fn format_on(
+    input: &[u8],
+    threads: usize,
+    policy: LintPolicy,
+    first: bool,
+) -> (Vec<u8>, Vec<Unchanged>, FormatSummary) {
+    let (mut text, mut unchanged, mut first) = (Vec::new(), Vec::new(), first);
+    let input = Input::from_reader(std::io::Cursor::new(input.to_vec()), None).unwrap();
+    let summary = format_input(input, policy, threads, &mut first, |part| {
+        text.extend_from_slice(&part.text);
+        unchanged.extend(part.unchanged.iter().cloned());
+        Ok::<(), ()>(())
+    })
+    .unwrap();
+    (text, unchanged, summary)
+}
+
+#[test]
+fn the_output_is_the_same_whatever_the_threads() {
+    // Many 1 MiB chunks: a CRLF file first (every chunk after it is written
+    // with its line ends, the LF ones formatted again), games with errors,
+    // a lint denied, a game too large to read between the others; then the
+    // same with an LF file first.
+    let read = |name: &str| fs::read(data_root().join(name)).unwrap();
+    let crlf = read("stockfish-books/8moves_v3.pgn");
+    let mut lf_files = Vec::new();
+    for name in ["shakmaty-bench/twic1599_1000k.pgn", "chess.js/0.pgn", "shakmaty-bench/lichess_db_1000k.pgn"] {
+        lf_files.extend(read(name));
+        lf_files.extend_from_slice(b"\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. 0-0 *\n\n");
+    }
+    let large = format!("[Event \"large\"]\n\n1. e4 {{{}}} *\n\n", "x".repeat(Chunker::<&[u8]>::MAX_GAME + 10));
+    let mut policy = LintPolicy::default();
+    policy.deny("san:castling-zeros").unwrap();
+    for input in [[&crlf[..], &lf_files, large.as_bytes(), &lf_files].concat(), [&lf_files[..], &crlf].concat()] {
+        for first in [true, false] {
+            let one = format_on(&input, 1, policy, first);
+            assert!(one.2.games > 1000 && one.2.unchanged > 10, "{:?}", one.2);
+            for threads in [2, 3] {
+                let many = format_on(&input, threads, policy, first);
+                assert!(many.0 == one.0, "{threads} threads");
+                assert_eq!((&many.1, many.2), (&one.1, one.2), "{threads} threads");
+            }
+        }
+    }
+}
+
 /// The files with games written unchanged (path under `pgn/`), how many, and
 /// why; every other game of every file is rewritten.
 const EXPECTED_UNCHANGED: &[(&str, usize)] = &[
@@ -749,8 +800,16 @@ fn fmt_streams_a_large_file() {
     // 8 MB, CRLF: many chunks
     let path = data_root().join("stockfish-books/8moves_v3.pgn");
     let expected = format_pgn(&fs::read(&path).unwrap()).0;
-    let output = sanfen(&["fmt", path.to_str().unwrap()]).assert().code(0).stderr("").get_output().stdout.clone();
-    assert!(output == expected);
+    for jobs in ["1", "2", "3"] {
+        let output = sanfen(&["fmt", "-j", jobs, path.to_str().unwrap()])
+            .assert()
+            .code(0)
+            .stderr("")
+            .get_output()
+            .stdout
+            .clone();
+        assert!(output == expected, "-j {jobs}");
+    }
 }
 
 #[test]
