@@ -206,7 +206,9 @@ impl Visitor for Checker<'_> {
     fn move_number(&mut self, number: u32, black: bool, token: &[u8], at: Location) {
         self.movetext(at, token);
         let digits = token.iter().take_while(|b| b.is_ascii_digit()).count();
-        assert_eq!(std::str::from_utf8(&token[..digits]).ok().and_then(|d| d.parse().ok()), Some(number));
+        // (a number too large for a u32 is given as 0)
+        let value = std::str::from_utf8(&token[..digits]).ok().map(|d| d.parse::<u32>().unwrap_or(0));
+        assert_eq!(value, Some(number));
         assert_eq!(black, token.len() > digits + 1);
         self.events.push(Event::Number(number, black, token.to_vec(), at));
     }
@@ -305,6 +307,14 @@ impl Visitor for Checker<'_> {
             SyntaxErrorKind::UnmatchedCloseParen => assert_eq!(self.input[offset], b')'),
             SyntaxErrorKind::UnexpectedChar => {
                 assert!(matches!(self.input[offset], b']' | b'"' | b'}' | 0..=0x1f | 0x7f))
+            }
+            SyntaxErrorKind::BadNag => {
+                // `$` and digits, as in the input, past 255
+                assert!(self.tags_ended);
+                let found = error.found.as_bytes();
+                assert!(found.len() > 1 && found[0] == b'$' && found[1..].iter().all(u8::is_ascii_digit));
+                assert_eq!(&self.input[offset..offset + found.len()], found);
+                assert!(found[1..].iter().fold(0u64, |n, &d| (n * 10 + u64::from(d - b'0')).min(256)) > 255);
             }
         }
         if error.kind != SyntaxErrorKind::UnclosedVariation {

@@ -1570,7 +1570,7 @@ impl<'a> Reader<'a> {
                         let digits = &token[1..];
                         if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
                             visitor.san(token, at);
-                        } else if let Some(nag) = parse_u32(digits).and_then(|n| u8::try_from(n).ok()) {
+                        } else if let Ok(nag) = u8::try_from(number_value(digits)) {
                             visitor.nag(nag, token, at);
                         } else {
                             let found = String::from_utf8_lossy(token).into_owned();
@@ -1615,13 +1615,10 @@ fn column(value: isize) -> u32 {
     (value as i64).clamp(0, i64::from(u32::MAX)) as u32
 }
 
-/// Decimal digits (at least one) as a `u32`, if they fit.
-fn parse_u32(digits: &[u8]) -> Option<u32> {
-    if digits.is_empty() || digits.len() > 10 || !digits.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    let value = digits.iter().fold(0u64, |value, &b| value * 10 + u64::from(b - b'0'));
-    u32::try_from(value).ok()
+/// The value of ASCII digits (leading zeros allowed), or 256 when it is
+/// more than 255.
+fn number_value(digits: &[u8]) -> u32 {
+    digits.iter().fold(0, |value, &b| (value * 10 + u32::from(b - b'0')).min(256))
 }
 
 #[cfg(test)]

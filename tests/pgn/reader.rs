@@ -399,15 +399,17 @@ fn nags_and_suffix_annotations() {
     // A NAG past $255, even past u32, is an error of its own, not a move:
     // the moves after it are read.
     assert_eq!(
-        shown(b"e4 $99999999999 e5 *"),
+        shown(b"e4 $99999999999 $000000000007 e5 *"),
         [[
             "1:1 begin",
             "end_tags",
             "1:1 san e4",
             "1:4 error BadNag ⟨$99999999999⟩",
-            "1:17 san e5",
-            "1:20 result * ⟨*⟩",
-            "1:21 end"
+            // leading zeros, as many as written
+            "1:17 nag 7 ⟨$000000000007⟩",
+            "1:31 san e5",
+            "1:34 result * ⟨*⟩",
+            "1:35 end"
         ]]
     );
 }
