@@ -59,6 +59,7 @@ pub const CODES: &[(&str, CodeKind)] = &[
     ("pgn:result-spelling", CodeKind::Lint),
     ("pgn:text-between-games", CodeKind::Lint),
     ("pgn:too-deep", CodeKind::Error),
+    ("pgn:too-large", CodeKind::Error),
     ("pgn:unclosed-comment", CodeKind::Error),
     ("pgn:unclosed-variation", CodeKind::Error),
     ("pgn:unescaped-quote", CodeKind::Lint),
