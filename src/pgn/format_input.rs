@@ -134,7 +134,7 @@ pub fn format_input<E>(
     // ends; else here, as it comes
     let on_workers = threads_or_cores(threads) > 1;
     let work = move |chunk: Chunk| {
-        let mut formatted = Formatted { chunk, text: Vec::new(), lead: 0, unchanged: Vec::new(), games: 0, crlf: None };
+        let mut formatted = Formatted { chunk, text: Vec::new(), unchanged: Vec::new(), games: 0, crlf: None };
         if on_workers && formatted.chunk.oversized.is_none() {
             formatted.format(policy, None);
         }
@@ -184,7 +184,9 @@ pub fn format_input<E>(
             crlf = crlf.or(formatted.crlf);
             core::mem::swap(&mut part.text, &mut formatted.text);
             if *first {
-                part.text.drain(..formatted.lead);
+                // (the blank line before the chunk's first game: `\r\n` or `\n`)
+                let lead = if part.text.first() == Some(&b'\r') { 2 } else { 1 };
+                part.text.drain(..lead.min(part.text.len()));
             }
             *first &= part.text.is_empty();
             core::mem::swap(&mut part.unchanged, &mut formatted.unchanged);
@@ -206,9 +208,6 @@ pub fn format_input<E>(
 struct Formatted {
     chunk: Chunk,
     text: Vec<u8>,
-    /// The bytes of the blank line at the start of `text` (none when it is
-    /// empty), left out at the start of the output.
-    lead: usize,
     /// The games written unchanged, numbered from 1 within the chunk.
     unchanged: Vec<Unchanged>,
     /// The games of the chunk.
@@ -232,11 +231,6 @@ impl Formatted {
         });
         append_game(text, &outside, false);
         self.crlf = Some(own);
-        self.lead = match self.text.first() {
-            Some(b'\r') => 2,
-            Some(_) => 1,
-            None => 0,
-        };
     }
 }
 
