@@ -5,6 +5,7 @@ back in pyarrow, polars and duckdb with the documented schema; CSV and
 JSON Lines hold the same rows."""
 
 import csv
+import functools
 import io
 import json
 import subprocess
@@ -16,12 +17,45 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from conftest import sanfen_binary
-from test_games import COMPARED_FILES, DATA, with_python_chess
+from test_games import COMPARED_FILES, DATA, ROOT, with_python_chess
 from test_tables import GAMES_SCHEMA, MOVES_SCHEMA
 
 MOVES_COLUMNS = MOVES_SCHEMA + [("fen", pa.string())]
 
 ROSTER = ["Event", "Site", "Date", "Round", "White", "Black", "Result"]
+
+
+@functools.cache
+def book():
+    """lichess's chess-openings as the repository embeds it, read by
+    python-chess: each named position's EPD (the en passant square only
+    when a capture there is legal) with its ECO code and name, the first
+    line's name when several reach it; and the longest line's plies."""
+    named, longest = {}, 0
+    for path in sorted((ROOT / "data" / "openings").glob("*.tsv")):
+        for line in path.read_text().splitlines()[1:]:
+            eco, name, pgn = line.split("\t")
+            board = chess.Board()
+            moves = [token for token in pgn.split() if not token.endswith(".")]
+            for san in moves:
+                board.push_san(san)
+            named.setdefault(board.epd(), (eco, name))
+            longest = max(longest, len(moves))
+    return named, longest
+
+
+def opening_of(board, moves):
+    """The ECO code and name of the deepest named position of `moves`
+    played from `board`, among the first plies a named line has; (None,
+    None) when there is none, or from a null move on."""
+    named, longest = book()
+    board, found = board.copy(), (None, None)
+    for move in moves[:longest]:
+        if not move:
+            break
+        board.push(move)
+        found = named.get(board.epd(), found)
+    return found
 
 
 def export(tmp_path, path, *args, name="out.parquet"):
@@ -54,6 +88,7 @@ def test_export_agrees_with_python_chess(name, tmp_path):
             skipped += 1
             continue
         board = pc.board()
+        assert (row["eco"], row["opening"]) == opening_of(board, list(pc.mainline_moves()))
         got = by_game.get(row["game"], [])
         assert len(got) == row["plies"]
         want = []

@@ -871,9 +871,9 @@ struct MainlineSummary {
     /// The positions that decide how the game ends; none when the moves
     /// are not played.
     reversible: crate::game::Reversible,
-    /// The deepest named position so far ([`Game::opening`]).
+    /// The positions where its opening may be ([`Game::opening`]).
     #[cfg(feature = "openings")]
-    opening: Option<crate::openings::GameOpening>,
+    opening: crate::openings::Trail,
 }
 
 impl MainlineSummary {
@@ -887,9 +887,7 @@ impl MainlineSummary {
             None => self.reversible.clear(),
         }
         #[cfg(feature = "openings")]
-        {
-            self.opening = None;
-        }
+        self.opening.clear();
     }
 
     /// The mainline's next move, `m` (`None` for a null move), played to
@@ -901,8 +899,8 @@ impl MainlineSummary {
             None => self.null = true,
         }
         #[cfg(feature = "openings")]
-        if let Some(found) = crate::openings::opening_at(after, self.plies).filter(|_| !self.null) {
-            self.opening = Some(found);
+        if !self.null {
+            self.opening.push(after);
         }
     }
 
@@ -912,7 +910,7 @@ impl MainlineSummary {
             plies: self.plies,
             end: if self.null { None } else { self.reversible.end() },
             #[cfg(feature = "openings")]
-            opening: self.opening,
+            opening: self.opening.opening(),
         }
     }
 }
