@@ -58,14 +58,13 @@ impl FileCodec {
         }
     }
 
-    /// The codec of data starting with `head` (its first 10 bytes, or all
-    /// of shorter data), told by its magic bytes as the input is.
-    pub fn of_data(head: &[u8]) -> Option<FileCodec> {
-        Compression::of_magic(head).map(|compression| match compression {
+    /// The codec of data the input found `compression` in.
+    pub fn of(compression: Compression) -> FileCodec {
+        match compression {
             Compression::Gzip => FileCodec::Gzip,
             Compression::Zstd => FileCodec::Zstd,
             Compression::Bzip2 => FileCodec::Bzip2,
-        })
+        }
     }
 
     /// The codec a file name's extension (`.zst`, `.gz`, `.bz2`, in any
@@ -197,9 +196,9 @@ mod tests {
         for codec in <FileCodec as clap::ValueEnum>::value_variants() {
             assert_eq!(Ok(codec.at_default()), codec.at(None));
             let written = Encoder::new(Vec::new(), Some(codec.at_default()), 1).unwrap().finish().unwrap();
-            assert_eq!(FileCodec::of_data(&written[..written.len().min(10)]), Some(*codec));
+            assert_eq!(Compression::of_magic(&written[..written.len().min(10)]).map(FileCodec::of), Some(*codec));
         }
-        assert_eq!(FileCodec::of_data(b"[Event \"?\"]"), None);
+        assert_eq!(Compression::of_magic(b"[Event \"?\"]").map(FileCodec::of), None);
         assert_eq!(FileCodec::Bzip2.at(Some(0)).unwrap_err(), "--compression-level 0: bzip2 levels go from 1 to 9");
         assert_eq!(FileCodec::Zstd.at(Some(0)).unwrap_err(), "--compression-level 0: zstd levels go from 1 to 22");
         assert_eq!(FileCodec::Gzip.at(Some(10)).unwrap_err(), "--compression-level 10: gzip levels go from 0 to 9");

@@ -41,7 +41,7 @@ use rustyline::validate::Validator;
 use rustyline::{CompletionType, Config, Context, Editor, Helper};
 use sanfen::Position;
 use sanfen::fen::castling_needing_chess960;
-use sanfen::pgn::input::shown_name;
+use sanfen::pgn::input::{Input, ReadError, shown_name};
 use sanfen::repl::{
     Completer, Options as SessionOptions, Output, Response, Save, SaveFormat, SaveMode, Session, typed_path,
 };
@@ -378,38 +378,29 @@ fn write_new(path: &Path, bytes: &[u8], codec: Option<FileCodec>, only_new: bool
 /// Adds a PGN game at the end of the file at `path`, in what the file
 /// holds: gzip, zstd or bzip2 data (told by its first bytes) gets a member,
 /// frame or stream of its own, which their tools and sanfen read as one
-/// text with the file's; text gets the game after a blank line. The file
+/// text with the file's; the game comes after a blank line. The file
 /// keeps its owner, mode, links and attributes (it is written, not
-/// replaced), and on an error is cut back to its size before; a read-only
-/// one (no write bit in its mode) is refused. The codec the game was
+/// replaced), and on an error is cut back to its size before. Refused: a
+/// read-only file (no write bit in its mode), and a file a game added to
+/// could not be read back from ([`text_end`]). The codec the game was
 /// compressed by.
 fn append(path: &Path, bytes: &[u8]) -> Result<Option<FileCodec>, Error> {
     let error = |source| Error::File { path: shown_name(path.as_os_str()), source };
+    let refused = |why: String| error(io::Error::other(format!("{why}: not appended to")));
     let mut file = fs::File::options().read(true).append(true).open(path).map_err(error)?;
     let metadata = file.metadata().map_err(error)?;
     let mode = metadata.mode() & 0o7777;
     if mode & 0o222 == 0 {
         // as a file replaced: its mode says no, even to root
-        return Err(error(io::Error::other(format!("read-only (mode {mode:04o}): not appended to"))));
+        return Err(refused(format!("read-only (mode {mode:04o})")));
     }
     let size = metadata.len();
-    let mut head = [0; 10];
-    let read = file.read_at(&mut head, 0).map_err(error)?;
-    let codec = if size == 0 { FileCodec::of_path(path) } else { FileCodec::of_data(&head[..read]) };
-    let separator: &[u8] = match codec {
-        // the end of the text is inside the compressed data: a line end
-        // keeps the game on its own lines
-        Some(_) => b"\n",
-        None => {
-            let mut tail = [0; 2];
-            let start = size.saturating_sub(2);
-            let read = file.read_at(&mut tail[..(size - start) as usize], start).map_err(error)?;
-            match &tail[..read] {
-                [] | [b'\n', b'\n'] | [b'\n'] => b"",
-                [_, b'\n'] => b"\n",
-                _ => b"\n\n",
-            }
-        }
+    let (codec, end) =
+        if size == 0 { (FileCodec::of_path(path), Vec::new()) } else { text_end(&file, size).map_err(error)? };
+    let separator: &[u8] = match end.as_slice() {
+        [] | [.., b'\n', b'\n'] | [b'\n'] => b"",
+        [.., b'\n'] => b"\n",
+        _ => b"\n\n",
     };
     let mut added = Encoder::new(Vec::new(), codec.map(FileCodec::at_default), 1).map_err(error)?;
     added.write_all(separator).and_then(|()| added.write_all(bytes)).map_err(error)?;
@@ -420,6 +411,45 @@ fn append(path: &Path, bytes: &[u8]) -> Result<Option<FileCodec>, Error> {
         return Err(error(err));
     }
     Ok(codec)
+}
+
+/// The codec of the data of `file` (of `size` bytes, not 0) and the last
+/// two bytes of its text, decompressed: compressed data is read to its end.
+/// Refused, as a game added to it could not be read back: a file that is
+/// not PGN text (a game after it would be taken for more of it), and
+/// compressed data that is damaged or cut short (a reader stops there).
+fn text_end(file: &fs::File, size: u64) -> io::Result<(Option<FileCodec>, Vec<u8>)> {
+    let refused = |why: String| io::Error::other(format!("{why}: not appended to"));
+    let mut input = Input::from_reader(file.try_clone()?, Some(size))?;
+    if let Some(not_text) = input.not_text {
+        return Err(refused(format!("not PGN text: {not_text}")));
+    }
+    let Some(compression) = input.compression else {
+        let last = size.min(2);
+        let mut end = vec![0; last as usize];
+        file.read_exact_at(&mut end, size - last)?;
+        return Ok((None, end));
+    };
+    // the last two bytes of the text, and the bytes read
+    let (mut end, mut read) = (Vec::with_capacity(2), 0u64);
+    let mut buffer = vec![0; 1 << 16];
+    loop {
+        match input.reader.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(n) => {
+                read += n as u64;
+                let last = &buffer[n.saturating_sub(2)..n];
+                end.extend_from_slice(last);
+                end.drain(..end.len() - end.len().min(2));
+            }
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(err) => {
+                let failed = ReadError::new(read, Some(compression), &err);
+                return Err(refused(format!("{failed}; a game added after it would not be read")));
+            }
+        }
+    }
+    Ok((Some(FileCodec::of(compression)), end))
 }
 
 /// The prompt: `12. white> `, or once the game is over, `12. white (game
@@ -837,6 +867,65 @@ mod tests {
         let mut session = Session::new(SessionOptions::default());
         session.eval(moves);
         session.pgn().into_bytes()
+    }
+
+    #[test]
+    fn append_refuses_a_file_a_game_could_not_be_read_back_from() {
+        let dir = std::env::temp_dir().join(format!("sanfen-repl-append-refused-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let compressed = |codec: FileCodec, text: &[u8]| {
+            let mut out = Encoder::new(Vec::new(), Some(codec.at_default()), 1).unwrap();
+            out.write_all(text).unwrap();
+            out.finish().unwrap()
+        };
+        let binary: Vec<u8> = (0..3000u32).map(|i| (i * 7 % 256) as u8).collect();
+        let cut = |codec, keep| {
+            let whole = compressed(codec, &b"1. e4 e5 2. Nf3 Nc6 *\n".repeat(100));
+            whole[..keep].to_vec()
+        };
+        let refused = [
+            (
+                "binary.pgn",
+                binary,
+                "not PGN text: binary data: 328 of the first 3000 bytes are control bytes (the first at offset 0)",
+            ),
+            (
+                "cut.pgn.gz",
+                cut(FileCodec::Gzip, 30),
+                "read failed at byte 19 of the gzip stream, decompressed: incomplete deflate stream",
+            ),
+            (
+                "cut.pgn.zst",
+                cut(FileCodec::Zstd, 30),
+                "read failed at byte 0 of the zstd stream, decompressed: incomplete frame",
+            ),
+            (
+                "cut.pgn.bz2",
+                cut(FileCodec::Bzip2, 60),
+                "read failed at byte 0 of the bzip2 stream, decompressed: decompression not finished but EOF reached",
+            ),
+        ];
+        for (name, bytes, why) in refused {
+            let path = dir.join(name);
+            fs::write(&path, &bytes).unwrap();
+            let (lines, code) = said(&format!("e4\nappend {}\n", path.display()));
+            let damaged = if name.starts_with("cut") { "; a game added after it would not be read" } else { "" };
+            assert_eq!(lines[1], format!("cannot write {}: {why}{damaged}: not appended to", path.display()));
+            assert_eq!(code, ExitCode::Failure);
+            assert_eq!(fs::read(&path).unwrap(), bytes, "{name}");
+        }
+        // compressed text that does not end its line: the game after a blank line, as in a text file
+        let zst = dir.join("no-end.pgn.zst");
+        fs::write(&zst, compressed(FileCodec::Zstd, b"1. e4 *")).unwrap();
+        let (lines, code) = said(&format!("d4\nappend {}\n", zst.display()));
+        assert_eq!(
+            (lines[1].as_str(), code),
+            (format!("appended 1 move to {} (PGN, zstd)", zst.display()).as_str(), ExitCode::Valid)
+        );
+        let mut text = Vec::new();
+        io::Read::read_to_end(&mut zstd::Decoder::new(&fs::read(&zst).unwrap()[..]).unwrap(), &mut text).unwrap();
+        assert_eq!(text, [&b"1. e4 *\n\n"[..], &game_after("d4")].concat());
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
