@@ -22,6 +22,15 @@ from test_tables import GAMES_SCHEMA, MOVES_SCHEMA
 
 MOVES_COLUMNS = MOVES_SCHEMA + [("fen", pa.string())]
 
+#: The `termination` column's names of python-chess's ends of a game by the rules.
+TERMINATIONS = {
+    chess.Termination.CHECKMATE: "checkmate",
+    chess.Termination.STALEMATE: "stalemate",
+    chess.Termination.INSUFFICIENT_MATERIAL: "insufficient material",
+    chess.Termination.FIVEFOLD_REPETITION: "fivefold repetition",
+    chess.Termination.SEVENTYFIVE_MOVES: "seventy-five-move rule",
+}
+
 ROSTER = ["Event", "Site", "Date", "Round", "White", "Black", "Result"]
 
 
@@ -113,9 +122,66 @@ def test_export_agrees_with_python_chess(name, tmp_path):
             want[-1]["fen"] = board.fen()
         keys = list(want[0]) if want else []
         assert [{k: m[k] for k in keys} for m in got] == want
+        # how the mainline's last position ends the game, by the rules alone
+        outcome = None if any(not move for move in board.move_stack) else board.outcome()
+        assert row["termination"] == (outcome and TERMINATIONS[outcome.termination])
         assert [m["ply"] for m in got] == list(range(1, len(got) + 1))
         compared += 1
     assert compared + skipped == len(games) and (compared > 0 or skipped > 0 or not games)
+
+
+#: Games that end by the rules at their last move, or nearly: a position
+#: reached five times (and four), the seventy-fifth move without a capture
+#: or pawn move (and one that mates), and material that can or cannot mate.
+ENDINGS = [
+    ("", "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 6. Ng1 Ng8 7. Nf3 Nf6 8. Ng1 Ng8"),
+    ("", "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 6. Ng1 Ng8 7. Nf3 Nf6 8. Ng1"),
+    ("4k3/8/8/8/8/8/8/R3K3 w - - 149 120", "120. Ra2"),
+    ("4k3/8/8/8/8/8/8/R3K3 w - - 148 120", "120. Ra2"),
+    ("6k1/5ppp/8/8/8/8/8/R3K3 w - - 149 120", "120. Ra8#"),
+    ("8/8/8/4k3/8/8/8/4KB2 w - - 0 1", "1. Bd3"),
+    ("8/8/8/4k3/8/3b4/8/4KB2 w - - 0 1", "1. Be2"),
+    ("8/8/8/4k3/8/4b3/8/4KB2 w - - 0 1", "1. Be2"),
+    ("8/8/8/4k3/8/4n3/8/4KN2 w - - 0 1", "1. Nd2"),
+    ("8/8/8/4k3/8/8/8/4K1NN w - - 0 1", "1. Nf3"),
+    ("8/8/8/4k3/8/8/8/4KN2 w - - 0 1", "1. Ne3"),
+    ("8/8/8/4k3/8/8/5q2/4K3 w - - 0 1", "1. Kxf2"),
+    ("7k/8/6Q1/8/8/8/8/4K3 w - - 0 1", "1. Qf7"),
+]
+
+
+def test_the_ends_by_the_rules_are_python_chess(tmp_path):
+    pgn = "".join(
+        (f'[SetUp "1"]\n[FEN "{fen}"]\n' if fen else '[Event "?"]\n') + f"\n{moves} *\n\n" for fen, moves in ENDINGS
+    )
+    path = tmp_path / "endings.pgn"
+    path.write_text(pgn)
+    rows = pq.read_table(export(tmp_path, path)).to_pylist()
+    got = [(row["plies"], row["errors"], row["termination"]) for row in rows]
+    want = []
+    for fen, moves in ENDINGS:
+        board = chess.Board(fen or chess.STARTING_FEN)
+        tokens = [token for token in moves.split() if not token[0].isdigit()]
+        for san in tokens:
+            board.push_san(san)
+        outcome = board.outcome()
+        want.append((len(tokens), 0, outcome and TERMINATIONS[outcome.termination]))
+    assert got == want
+    assert [end for _, _, end in got] == [
+        "fivefold repetition",
+        None,
+        "seventy-five-move rule",
+        None,
+        "checkmate",
+        "insufficient material",
+        "insufficient material",
+        None,
+        None,
+        None,
+        "insufficient material",
+        "insufficient material",
+        "stalemate",
+    ]
 
 
 def test_parquet_reads_back_everywhere_with_the_documented_schema(tmp_path):
