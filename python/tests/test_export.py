@@ -8,6 +8,7 @@ import csv
 import functools
 import io
 import json
+import re
 import subprocess
 
 import chess
@@ -67,6 +68,13 @@ def opening_of(board, moves):
     return found
 
 
+def words(text):
+    """The words of a comment, one space between them; None for none (the
+    spaces of a comment are its writer's: python-chess and sanfen keep
+    them otherwise where a command is taken out)."""
+    return " ".join((text or "").split()) or None
+
+
 def export(tmp_path, path, *args, name="out.parquet"):
     """The file `sanfen export` writes for `path`."""
     out = tmp_path / name
@@ -115,13 +123,17 @@ def test_export_agrees_with_python_chess(name, tmp_path):
                     "eval_cp": None if score is None else score.white().score(),
                     "eval_mate": None if score is None else score.white().mate(),
                     "side": "white" if board.turn == chess.WHITE else "black",
+                    "number": board.fullmove_number,
+                    "nags": sorted(node.nags),
+                    "comment": words(re.sub(r"\[%[^\]]*\]", " ", node.comment)),
                     "fen": None,
                 }
             )
             board.push(node.move)
             want[-1]["fen"] = board.fen()
         keys = list(want[0]) if want else []
-        assert [{k: m[k] for k in keys} for m in got] == want
+        shown = {"nags": sorted, "comment": words}
+        assert [{k: shown.get(k, lambda v: v)(m[k]) for k in keys} for m in got] == want
         # how the mainline's last position ends the game, by the rules alone
         outcome = None if any(not move for move in board.move_stack) else board.outcome()
         assert row["termination"] == (outcome and TERMINATIONS[outcome.termination])
