@@ -645,6 +645,15 @@ impl Session {
             self.load_path(&path, number, response);
             return;
         }
+        if let Some((path, number)) = file_with_a_number_out_of_range(text) {
+            let shown = crate::pgn::shown_name(path.as_os_str());
+            response.fail(if number.starts_with('-') {
+                "games are counted from 1".to_owned()
+            } else {
+                format!("there is no game {number} in {shown}")
+            });
+            return;
+        }
         let first = text.split_whitespace().next().unwrap_or_default();
         if looks_like_a_file_name(text) {
             response.fail(format!("cannot read {}: no such file", unquote(text)));
@@ -1334,6 +1343,20 @@ fn file_argument(text: &str) -> Option<(PathBuf, Option<usize>)> {
     let (name, number) = split_game_number(text);
     let name = typed_path(&unquote(name));
     (number.is_some() && name.exists()).then_some((name, number))
+}
+
+/// The file `load` names and a game number after it that no game has: a
+/// negative one, or one too large to count (`load games.pgn
+/// 99999999999999999999`), which [`file_argument`] does not take for a
+/// number.
+fn file_with_a_number_out_of_range(text: &str) -> Option<(PathBuf, &str)> {
+    let (name, number) = text.rsplit_once(char::is_whitespace)?;
+    let digits = number.strip_prefix(['-', '+']).unwrap_or(number);
+    if digits.is_empty() || !digits.bytes().all(|byte| byte.is_ascii_digit()) {
+        return None;
+    }
+    let name = typed_path(&unquote(name.trim_end()));
+    name.exists().then_some((name, number))
 }
 
 /// The file a name typed at the prompt names (`load FILE`, `save FILE`):

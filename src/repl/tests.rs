@@ -1081,6 +1081,13 @@ fn load_a_file_its_nth_game_and_a_binary_log() {
     );
     check(&mut s, &format!("load {shown} 3"), &[&format!("{shown} holds 2 games: there is no game 3")], true);
     check(&mut s, &format!("load {shown} 0"), &["games are counted from 1"], true);
+    check(&mut s, &format!("load {shown} -1"), &["games are counted from 1"], true);
+    check(
+        &mut s,
+        &format!("load {shown} 99999999999999999999"),
+        &[&format!("there is no game 99999999999999999999 in {shown}")],
+        true,
+    );
     check(&mut s, "load missing.pgn", &["cannot read missing.pgn: no such file"], true);
     // a binary move log, as `save` writes it
     s.eval("new");
