@@ -386,13 +386,12 @@ fn write_new(path: &Path, bytes: &[u8], codec: Option<FileCodec>, only_new: bool
 /// compressed by.
 fn append(path: &Path, bytes: &[u8]) -> Result<Option<FileCodec>, Error> {
     let error = |source| Error::File { path: shown_name(path.as_os_str()), source };
-    let refused = |why: String| error(io::Error::other(format!("{why}: not appended to")));
     let mut file = fs::File::options().read(true).append(true).open(path).map_err(error)?;
     let metadata = file.metadata().map_err(error)?;
     let mode = metadata.mode() & 0o7777;
     if mode & 0o222 == 0 {
         // as a file replaced: its mode says no, even to root
-        return Err(refused(format!("read-only (mode {mode:04o})")));
+        return Err(error(io::Error::other(format!("read-only (mode {mode:04o}): not appended to"))));
     }
     let size = metadata.len();
     let (codec, end) =
