@@ -136,7 +136,7 @@ pub fn format_input<E>(
     let work = move |chunk: Chunk| {
         let mut formatted = Formatted { chunk, text: Vec::new(), unchanged: Vec::new(), games: 0, crlf: None };
         if on_workers && formatted.chunk.oversized.is_none() {
-            formatted.format(policy, None);
+            formatted.format(policy);
         }
         formatted
     };
@@ -218,11 +218,11 @@ struct Formatted {
 
 impl Formatted {
     /// Formats the chunk's games (not a piece of a game too large), with
-    /// the line ends `crlf` says, or else those of the chunk.
-    fn format(&mut self, policy: LintPolicy, crlf: Option<bool>) {
+    /// the chunk's own line ends.
+    fn format(&mut self, policy: LintPolicy) {
         let Chunk { data, start, .. } = &self.chunk;
         let (text, unchanged, games) = (&mut self.text, &mut self.unchanged, &mut self.games);
-        let (own, outside) = format_games(data, *start, policy, crlf, |game, error| {
+        let (own, outside) = format_games(data, *start, policy, None, |game, error| {
             *games += 1;
             append_game(text, game, false);
             if let Some(error) = error {
