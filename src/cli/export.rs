@@ -23,7 +23,8 @@ use std::fs;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError, mpsc};
+use std::thread;
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float64Type, Int32Type, UInt8Type, UInt32Type, UInt64Type};
@@ -84,7 +85,8 @@ pub struct Args {
     #[arg(short, long, value_name = "PATH")]
     output: Option<PathBuf>,
     /// Threads that read games [default: one per core]. With more than one,
-    /// this thread reads the input and writes the table. A zstd-compressed
+    /// one more thread reads the input and cuts it into chunks of games,
+    /// and another writes the table. A zstd-compressed
     /// CSV or JSON Lines file is compressed on as many threads of zstd's own
     /// (the file is the same whatever N).
     #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
@@ -206,25 +208,67 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
     };
     let columns = args.table == Table::Moves;
     let workers = threads_or_cores(args.jobs.map_or(0, |n| n as usize));
-    let mut sink = Sink::new(format, target, &schema, terminal, columns, (compression, text_compression), workers)
+    let sink = Sink::new(format, target, &schema, terminal, columns, (compression, text_compression), workers)
         .map_err(&output_error)?;
-    let mut exporter = Exporter { args, options, sink: &mut sink, games: 0, failed: false };
-    let result = exporter.all_inputs();
-    let failed = exporter.failed;
-    match result {
-        Ok(()) => sink.finish().map_err(&output_error)?,
-        Err(err) => {
-            // the temporary file goes with `new_file`
-            return Err(match err {
-                Stop::Output(err) => output_error(err),
-                Stop::Usage(err) => err,
-            });
-        }
+    let (read, failed, written) = export_all(args, options, sink, workers);
+    // on an error, the temporary file goes with `new_file`
+    match (read, written) {
+        (Err(Stop::Usage(err)), _) => return Err(err),
+        // the writing's error before the reading's: it stopped the reading
+        (_, Err(err)) | (Err(Stop::Output(err)), _) => return Err(output_error(err)),
+        (Ok(()), Ok(sink)) => sink.finish().map_err(&output_error)?,
     }
     if let Some(file) = new_file.take() {
         file.commit()?;
     }
     Ok(if failed { ExitCode::Invalid } else { ExitCode::Valid })
+}
+
+/// Exports every input of `args` to `sink`: with more than one of
+/// `workers`, the sink writes on a thread of its own (encoding the games
+/// table's Parquet, gathering the moves table's row groups, writing), so
+/// that this thread only reads and cuts the input, as `check`'s does, and
+/// does not hold back workers on a machine of many cores. The reading's
+/// end, whether an input failed, and the sink (or the error that stopped
+/// its writing).
+fn export_all(
+    args: &Args,
+    options: MoveRowOptions,
+    mut sink: Sink,
+    workers: usize,
+) -> (Result<(), Stop>, bool, io::Result<Sink>) {
+    let form = sink.form();
+    if workers == 1 {
+        let mut exporter =
+            Exporter { args, options, form, writer: Writer::Here(&mut sink, Vec::new()), games: 0, failed: false };
+        let read = exporter.all_inputs();
+        return (read, exporter.failed, Ok(sink));
+    }
+    // a job waits at most while the one before it is written
+    let (jobs, received) = mpsc::sync_channel(1);
+    thread::scope(|scope| {
+        let writing = thread::Builder::new().name("sanfen-write".into()).spawn_scoped(scope, move || {
+            let mut buffer = Vec::new();
+            for job in received {
+                sink.take(job, &mut buffer)?;
+            }
+            Ok(sink)
+        });
+        let writing = match writing {
+            Ok(writing) => writing,
+            Err(err) => {
+                let usage = Error::Usage(format!("cannot start the thread that writes: {err}"));
+                return (Err(Stop::Usage(usage)), false, Err(err));
+            }
+        };
+        let mut exporter = Exporter { args, options, form, writer: Writer::There(jobs), games: 0, failed: false };
+        let read = exporter.all_inputs();
+        let failed = exporter.failed;
+        // the writing thread ends when the jobs do
+        drop(exporter);
+        let written = writing.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (read, failed, written)
+    })
 }
 
 /// The format `--format` names, or the output's extension tells (before
@@ -342,10 +386,54 @@ impl From<io::Error> for Stop {
     }
 }
 
+/// What the sink is handed, in input order ([`Sink::take`]).
+enum Job {
+    /// Rows of the games table.
+    Batch(RecordBatch),
+    /// A chunk of the moves table as Parquet pages, its games numbered
+    /// after the games before it in its input.
+    Chunk(Encoded, u64),
+    /// A chunk of the moves table as lines of text, numbered so.
+    Lines(TextRows, u64),
+    /// An input's moves table is all handed over: its last row group is
+    /// written (a row group holds one input's rows).
+    InputEnd,
+}
+
+/// Where the jobs go: the sink, on this thread (with a buffer for its
+/// lines of text) or on the one that writes.
+enum Writer<'a> {
+    Here(&'a mut Sink, Vec<u8>),
+    There(mpsc::SyncSender<Job>),
+}
+
+impl Writer<'_> {
+    fn take(&mut self, job: Job) -> Result<(), Stop> {
+        match self {
+            Writer::Here(sink, buffer) => Ok(sink.take(job, buffer)?),
+            // the writing thread says why it stopped
+            Writer::There(jobs) => jobs.send(job).map_err(|_| Stop::from(io::Error::other("the writing stopped"))),
+        }
+    }
+}
+
+/// What the sink makes of the moves table's chunks.
+#[derive(Clone)]
+enum Form {
+    /// Parquet pages of the moves table's leaf columns `columns`,
+    /// compressed so.
+    Columns { columns: Arc<[ColumnDescPtr]>, compression: Compression },
+    /// Lines of CSV (`keys` `None`) or JSON Lines.
+    Text { keys: Option<Arc<[String]>>, terminal: bool },
+    /// Record batches only: the games table's Parquet.
+    Batches,
+}
+
 struct Exporter<'a> {
     args: &'a Args,
     options: MoveRowOptions,
-    sink: &'a mut Sink,
+    form: Form,
+    writer: Writer<'a>,
     /// Games read in the input being read.
     games: u64,
     /// An input could not be opened or read to its end.
@@ -405,7 +493,7 @@ impl Exporter<'_> {
             match batch {
                 Ok(batch) => {
                     self.games += batch.num_rows() as u64;
-                    self.sink.write(&batch)?;
+                    self.writer.take(Job::Batch(batch))?;
                 }
                 Err(err) => return Ok(Err(err.to_string())),
             }
@@ -415,12 +503,10 @@ impl Exporter<'_> {
 
     /// The moves table's rows of one input.
     fn moves_of(&mut self, file: &str, input: Input) -> Result<Result<(), String>, Stop> {
-        match &*self.sink {
-            Sink::Columns { columns, compression, .. } => {
-                self.encoded_moves_of(file, input, columns.clone(), *compression)
-            }
-            Sink::Text { keys, terminal, .. } => self.text_moves_of(file, input, keys.clone(), *terminal),
-            Sink::Parquet(_) => Err(Stop::from(io::Error::other("the moves table's Parquet comes in row groups"))),
+        match self.form.clone() {
+            Form::Columns { columns, compression } => self.encoded_moves_of(file, input, columns, compression),
+            Form::Text { keys, terminal } => self.text_moves_of(file, input, keys, terminal),
+            Form::Batches => Err(Stop::from(io::Error::other("the moves table's Parquet comes in row groups"))),
         }
     }
 }
@@ -439,20 +525,18 @@ impl Exporter<'_> {
     ) -> Result<Result<(), String>, Stop> {
         let work =
             EncodeWork { options: self.options, columns, file: file.into(), compression, spare: Spare::default() };
-        let read = self.chunks_of(input, CHUNK_BYTES, work, |sink, encoded: Encoded, before| {
-            let games = encoded.games;
-            sink.push_chunk(encoded, before)?;
-            Ok(games)
+        let read = self.chunks_of(input, CHUNK_BYTES, work, |encoded: Encoded, before| {
+            (encoded.games, Job::Chunk(encoded, before))
         })?;
         // a row group holds one input's rows (their `file` is one value)
-        self.sink.write_row_group()?;
+        self.writer.take(Job::InputEnd)?;
         Ok(read)
     }
 
     /// The moves table's rows of one input as CSV or JSON Lines (with the
     /// columns' `keys`), written but for their game numbers on the threads
-    /// that read the games (one chunk of the input each): this thread
-    /// numbers the games and writes.
+    /// that read the games (one chunk of the input each): the sink numbers
+    /// the games and writes.
     fn text_moves_of(
         &mut self,
         file: &str,
@@ -461,29 +545,22 @@ impl Exporter<'_> {
         terminal: bool,
     ) -> Result<Result<(), String>, Stop> {
         let work = TextWork { options: self.options, file: file.into(), keys, terminal, spare: Spare::default() };
-        let mut buffer = Vec::new();
-        self.chunks_of(input, PARALLEL_CHUNK_TARGET, work, |sink, rows: TextRows, before| {
-            let Sink::Text { out, .. } = sink else {
-                return Err(io::Error::other("text rows are for CSV and JSON Lines"));
-            };
-            buffer.clear();
-            rows.write(&mut buffer, before);
-            out.write_all(&buffer)?;
-            Ok(rows.games)
+        self.chunks_of(input, PARALLEL_CHUNK_TARGET, work, |rows: TextRows, before| {
+            (rows.games, Job::Lines(rows, before))
         })
     }
 
     /// `work` on the chunks of about `target` bytes of one input, on the
-    /// reading threads; each chunk's parts, in input order, handed to
-    /// `write` with the sink and the games before the chunk, which gives
-    /// the games that end in the part. A game too large to read counts,
-    /// with no rows. `Err` with the message of a read that failed part way.
+    /// reading threads; each chunk's parts, in input order, made by `job`
+    /// with the games before the chunk into the games that end in the part
+    /// and the job that writes it. A game too large to read counts, with
+    /// no rows. `Err` with the message of a read that failed part way.
     fn chunks_of<T, W>(
         &mut self,
         input: Input,
         target: usize,
         work: W,
-        mut write: impl FnMut(&mut Sink, T, u64) -> io::Result<u64>,
+        job: impl Fn(T, u64) -> (u64, Job),
     ) -> Result<Result<(), String>, Stop>
     where
         W: ChunkWork<Part = T, Output = (Result<(), ReadError>, Vec<u8>)>,
@@ -497,12 +574,14 @@ impl Exporter<'_> {
         let compression = input.compression;
         let chunker = Chunker::with_target(input.reader, target).starting_at(input.start);
         let mut ordered = Ordered::new(chunker, work, self.threads()).map_err(|err| self.start_error(err))?;
-        let (sink, games) = (&mut *self.sink, &mut self.games);
+        let (writer, games) = (&mut self.writer, &mut self.games);
         // the games before the chunk whose parts come
         let mut before = *games;
         let driven = ordered.drive(|piece| match piece {
             Piece::Part(part) => {
-                *games += write(sink, part, before).map_err(|err| Cut::Export(err.into()))?;
+                let (ended, job) = job(part, before);
+                *games += ended;
+                writer.take(job).map_err(Cut::Export)?;
                 Ok(None)
             }
             Piece::Output((read, data)) => {
@@ -800,6 +879,34 @@ impl Sink {
                 Sink::Text { out: Box::new(out), keys, terminal }
             }
         })
+    }
+
+    /// What the sink makes of the moves table's chunks.
+    fn form(&self) -> Form {
+        match self {
+            Sink::Parquet(_) => Form::Batches,
+            Sink::Columns { columns, compression, .. } => {
+                Form::Columns { columns: columns.clone(), compression: *compression }
+            }
+            Sink::Text { keys, terminal, .. } => Form::Text { keys: keys.clone(), terminal: *terminal },
+        }
+    }
+
+    /// Does `job` (lines of text made in `buffer`).
+    fn take(&mut self, job: Job, buffer: &mut Vec<u8>) -> io::Result<()> {
+        match job {
+            Job::Batch(batch) => self.write(&batch),
+            Job::Chunk(encoded, before) => self.push_chunk(encoded, before),
+            Job::Lines(rows, before) => {
+                let Sink::Text { out, .. } = self else {
+                    return Err(io::Error::other("text rows are for CSV and JSON Lines"));
+                };
+                buffer.clear();
+                rows.write(buffer, before);
+                out.write_all(buffer)
+            }
+            Job::InputEnd => self.write_row_group(),
+        }
     }
 
     /// Adds the rows of `encoded`, its games numbered after `games`, to the

@@ -589,6 +589,19 @@ fn a_device_or_fifo_is_written_as_it_is_and_a_full_disk_is_an_error() {
         String::from_utf8_lossy(&output.stderr),
         format!("sanfen: {}: a directory: not written\n", dir.0.display())
     );
+    // an output that fails part way, on one thread and when a thread of its
+    // own writes (with more than one): one message, the write's, whichever
+    // thread saw it fail
+    let many = "[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n\n".repeat(60_000);
+    for (table, format) in [("moves", "parquet"), ("games", "parquet"), ("moves", "csv"), ("games", "jsonl")] {
+        for jobs in ["1", "3"] {
+            let args = ["export", "--table", table, "--format", format, "-j", jobs, "-o", "/dev/full"];
+            let output = sanfen(&args).write_stdin(many.as_str()).output().unwrap();
+            assert_eq!(output.status.code(), Some(2), "{args:?}");
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert_eq!(stderr, "sanfen: /dev/full: No space left on device (os error 28)\n", "{args:?}");
+        }
+    }
     // a FIFO takes the format given, whatever its name says
     let fifo = dir.path("live.parquet");
     assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
