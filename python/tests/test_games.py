@@ -365,6 +365,15 @@ def test_variations_hang_from_the_move_they_replace():
     assert [[m.uci for m in v] for v in variation[1].variations] == [["c2c3"]]
 
 
+def test_null_moves_are_read_in_every_spelling_python_chess_reads():
+    text = "1. e4 -- 2. d4 Z0 3. c4 0000 4. Nf3 @@@@ 5. g3 e5 *\n"
+    [game] = sanfen.read_games(io.StringIO(text))
+    expected = [board_move.uci() for board_move in chess.pgn.read_game(io.StringIO(text)).mainline_moves()]
+    assert [m.uci for m in game.mainline] == expected
+    assert expected == ["e2e4", "0000", "d2d4", "0000", "c2c4", "0000", "g1f3", "0000", "g2g3", "e7e5"]
+    assert [m.san for m in game.mainline][1::2] == ["--", "--", "--", "--", "e5"]
+
+
 @pytest.fixture
 def sample(tmp_path):
     path = tmp_path / "games.pgn"

@@ -1534,6 +1534,13 @@ impl<'a> Reader<'a> {
                 // is still a move number: told wrong, not read as a move)
                 let number = u32::try_from(number).unwrap_or(0);
                 match token.get(i) {
+                    // a null move as UCI writes it (and python-chess reads
+                    // it), not a move number 0
+                    None if token == b"0000" => {
+                        if emit {
+                            visitor.san(token, self.loc(cur, start));
+                        }
+                    }
                     None => {
                         if emit {
                             visitor.move_number(number, false, token, self.loc(cur, start));

@@ -584,7 +584,7 @@ impl Grammar {
         self.fail(input, Expect::HYPHEN)
     }
 
-    // null_move ::= "--" | "Z0" | "0000" | "null"
+    // null_move ::= "--" | "Z0" | "0000" | "@@@@" | "null"
     //
     // Each spelling is one word: a token that only starts like one (`Zz9`,
     // `nul`) fails at its start, so the diagnosis speaks of the token as a
@@ -599,6 +599,7 @@ impl Grammar {
             map(|i: &'a [u8]| word(i, b"--"), |()| true),
             map(|i: &'a [u8]| word(i, b"Z0"), |()| false),
             map(|i: &'a [u8]| word(i, b"0000"), |()| false),
+            map(|i: &'a [u8]| word(i, b"@@@@"), |()| false),
             map(|i: &'a [u8]| word(i, b"null"), |()| false),
         ))
         .parse(input)?;
@@ -1132,6 +1133,7 @@ mod tests {
             // null moves
             ("Z0", &["--"], vec![lint(NullMoveSpelling, 0..2, "--")]),
             ("0000", &["--"], vec![lint(NullMoveSpelling, 0..4, "--")]),
+            ("@@@@", &["--"], vec![lint(NullMoveSpelling, 0..4, "--")]),
             ("null", &["--"], vec![lint(NullMoveSpelling, 0..4, "--")]),
             // lowercase pieces and figurines
             ("nf3", &["Nf3"], vec![lint(LowercasePiece, 0..1, "N")]),

@@ -152,6 +152,11 @@ fn null_moves() {
         formatted("1. e4 Z0 2. d4 -- (2... e5) 3. c4 *"),
         format!("{UNKNOWN_ROSTER}[Result \"*\"]\n\n1. e4 -- 2. d4 -- (2... e5) 3. c4 *\n")
     );
+    // UCI's `0000` (not a move number 0) and `@@@@`, as python-chess reads them
+    assert_eq!(
+        formatted("1. e4 0000 2. d4 @@@@ 3.0000 c5 *"),
+        format!("{UNKNOWN_ROSTER}[Result \"*\"]\n\n1. e4 -- 2. d4 -- 3. -- c5 *\n")
+    );
     // not while in check
     let input = "1. e4 f6 2. Qh5+ -- *\n";
     assert_eq!(

@@ -448,6 +448,30 @@ fn move_numbers_glued_and_alone() {
     );
 }
 
+/// `0000` is UCI's null move, as python-chess reads it, not a move number
+/// 0; `0000.`, `000` and `00000` are move numbers.
+#[test]
+fn four_zeros_are_a_null_move() {
+    assert_eq!(
+        shown(b"1. e4 0000 2.0000 0000. 000 00000 0000!? *"),
+        [[
+            "1:1 begin",
+            "end_tags",
+            "1:1 number 1 ⟨1.⟩",
+            "1:4 san e4",
+            "1:7 san 0000",
+            "1:12 number 2 ⟨2.⟩",
+            "1:14 san 0000",
+            "1:19 number 0 ⟨0000.⟩",
+            "1:25 number 0 ⟨000⟩",
+            "1:29 number 0 ⟨00000⟩",
+            "1:35 san 0000!?",
+            "1:42 result * ⟨*⟩",
+            "1:43 end",
+        ]]
+    );
+}
+
 #[test]
 fn results_with_dashes_and_the_half_sign() {
     let pgn = "e4 1–0\ne4 0—1\ne4 1/2–1/2\ne4 ½-½\ne4 ½—½\ne4 1/2-1/2\ne4 0-1\ne4 1–0!\ne4 1/2-½ 1-1 *\n";
