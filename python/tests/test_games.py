@@ -374,6 +374,18 @@ def test_null_moves_are_read_in_every_spelling_python_chess_reads():
     assert [m.san for m in game.mainline][1::2] == ["--", "--", "--", "--", "e5"]
 
 
+def test_an_asterisk_glued_to_a_move_is_the_result_as_python_chess_reads_it():
+    text = '[Event "a"]\n\n1. e4 e5 2. Nf3*\n\n[Event "b"]\n\n1. d4 d5*\n'
+    handle = io.StringIO(text)
+    expected = []
+    while (pc := chess.pgn.read_game(handle)) is not None:
+        expected.append((pc.headers["Event"], [m.uci() for m in pc.mainline_moves()], pc.headers["Result"]))
+    games = list(sanfen.read_games(io.StringIO(text)))
+    assert [(g.tags["Event"], [m.uci for m in g.mainline], g.result) for g in games] == expected
+    assert expected == [("a", ["e2e4", "e7e5", "g1f3"], "*"), ("b", ["d2d4", "d7d5"], "*")]
+    assert [g.errors for g in games] == [0, 0]
+
+
 @pytest.fixture
 def sample(tmp_path):
     path = tmp_path / "games.pgn"

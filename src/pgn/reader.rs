@@ -1606,8 +1606,17 @@ impl<'a> Reader<'a> {
                     }
                 }
                 _ => {
+                    // `*` is a token of its own (PGN's self-terminating
+                    // result), also glued to the move before it: `e5*`
+                    let (san, unknown) = match token {
+                        [san @ .., b'*'] => (san, true),
+                        _ => (token, false),
+                    };
                     if emit {
-                        visitor.san(token, self.loc(cur, start));
+                        visitor.san(san, self.loc(cur, start));
+                    }
+                    if unknown {
+                        return Some((ResultToken::Unknown, start + san.len()));
                     }
                 }
             }

@@ -448,6 +448,35 @@ fn move_numbers_glued_and_alone() {
     );
 }
 
+/// `*` is a token of its own (PGN's self-terminating result), glued to the
+/// move before it too, as python-chess reads it: `e5*` is `e5` then `*`.
+#[test]
+fn an_asterisk_glued_to_a_move_is_the_result() {
+    assert_eq!(
+        shown(b"1. e4 e5!?* 1. d4 **"),
+        [
+            vec![
+                "1:1 begin",
+                "end_tags",
+                "1:1 number 1 ⟨1.⟩",
+                "1:4 san e4",
+                "1:7 san e5!?",
+                "1:11 result * ⟨*⟩",
+                "1:12 end"
+            ],
+            vec![
+                "1:13 begin",
+                "end_tags",
+                "1:13 number 1 ⟨1.⟩",
+                "1:16 san d4",
+                "1:19 san *",
+                "1:20 result * ⟨*⟩",
+                "1:21 end"
+            ],
+        ]
+    );
+}
+
 /// `0000` is UCI's null move, as python-chess reads it, not a move number
 /// 0; `0000.`, `000` and `00000` are move numbers.
 #[test]
