@@ -6,6 +6,9 @@
 //!   game by game, and so does formatting the chunks of the input (as
 //!   `sanfen fmt` does);
 //! - formatting is idempotent: formatting the output again gives the same bytes;
+//! - the moves written in another notation (long algebraic, UCI, figurines:
+//!   one chosen by the input's length) read back as the same: formatting
+//!   that output in SAN gives the output;
 //! - nothing is lost or changed. The input and the output are both read with
 //!   the reader and compared game by game (the same number of games):
 //!   - a game written unchanged is its bytes from its first token to its
@@ -36,6 +39,7 @@ use sanfen::pgn::{
     Chunker, Location, RawText, Reader, ResultToken, SEVEN_TAG_ROSTER, Skip, SyntaxError, SyntaxErrorKind, Visitor,
     looks_utf16,
 };
+use sanfen::notation::Notation;
 use sanfen::resolve::resolve_text;
 use sanfen::san::{Annotation, San, SanOptions};
 use sanfen::{Color, Move, Outcome, Position};
@@ -100,6 +104,25 @@ fn check(input: &[u8]) {
             String::from_utf8_lossy(&by_chunks)
         );
     }
+
+    let notation = [Notation::Lan, Notation::Uci, Notation::Figurine][input.len() % 3];
+    let mut reader = Reader::new(input);
+    let mut formatter = Formatter::new(&input[if bom { 3 } else { 0 }..], reader.location()).with_notation(notation);
+    let mut other = Vec::new();
+    while let Some(game) = reader.read_game(&mut formatter) {
+        let first = other.is_empty();
+        append_game(&mut other, &game.text, first);
+    }
+    let first = other.is_empty();
+    append_game(&mut other, &formatter.take_outside(), first);
+    let back = format_pgn(&other).0;
+    assert!(
+        back == out,
+        "{notation:?} read back as the same moves\nSAN:   {:?}\n{notation:?}: {:?}\nback:  {:?}",
+        String::from_utf8_lossy(&out),
+        String::from_utf8_lossy(&other),
+        String::from_utf8_lossy(&back)
+    );
 
     let again = format_pgn(&out).0;
     assert!(

@@ -198,6 +198,23 @@ def test_games_are_python_chess_games(name):
     assert compared > 0 or all(g.skipped for g in games)
 
 
+@pytest.mark.parametrize("notation", ["lan", "uci"])
+@pytest.mark.parametrize(
+    "name",
+    ["python-chess/kasparov-deep-blue-1997.pgn", "tcec/TCEC_Season_5_-_Superfinal.pgn", "python-chess/cutechess-fischerrandom.pgn"],
+)
+def test_fmt_in_another_notation_is_read_by_python_chess_as_the_same_moves(name, notation):
+    path, expected = with_python_chess(name)
+    out = subprocess.run([sanfen_binary(), "fmt", "--notation", notation, str(path)], capture_output=True, check=True)
+    handle = io.StringIO(out.stdout.decode())
+    games = []
+    while (game := chess.pgn.read_game(handle)) is not None:
+        assert game.errors == []
+        games.append([m.uci() for m in game.mainline_moves()])
+    assert games == [[m.uci() for m in game.mainline_moves()] for game in expected]
+    assert sum(map(len, games)) > 100
+
+
 def run_check(*args):
     out = subprocess.run([sanfen_binary(), "check", "--json", "--no-progress", *args], capture_output=True, text=True)
     assert out.returncode in (0, 1), out.stderr

@@ -16,9 +16,9 @@ use std::ffi::{OsStr, OsString};
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use sanfen::lint::LintPolicy;
+use sanfen::notation::Notation;
 use sanfen::pgn::chunk::TooLargeGame;
-use sanfen::pgn::format_input::{FormatInputError, Unchanged, format_input};
+use sanfen::pgn::format_input::{FormatInputError, FormatOptions, Unchanged, format_input};
 use sanfen::pgn::input::{Input, shown_name};
 
 use super::check::escape;
@@ -69,6 +69,11 @@ pub struct Args {
     /// canonical form.
     #[command(flatten)]
     lints: LintArgs,
+    /// How moves are written: canonical SAN, or long algebraic, UCI or SAN
+    /// with figurines, each read back as the same moves (`fmt` of the
+    /// output writes what `fmt` of the input writes).
+    #[arg(long, value_enum, default_value_t)]
+    notation: MovetextNotation,
     /// Threads that format games [default: one per core]. With more than
     /// one, this thread reads and cuts the input and writes; the output is
     /// the same whatever the number.
@@ -80,7 +85,7 @@ pub struct Args {
     /// Each game is rewritten: the Seven Tag Roster first (missing ones added
     /// with `?`, `????.??.??` for Date and the termination marker for
     /// Result), then the other tags in input order; moves in canonical SAN
-    /// with check marks, move numbers before every White move and before a
+    /// with check marks (or in the notation `--notation` names), move numbers before every White move and before a
     /// Black move after a comment, NAG or variation; comments byte for byte;
     /// NAGs as `$n`; variations kept; lines of movetext at most 80 bytes
     /// (a longer comment stands alone on its line); written to a terminal,
@@ -95,6 +100,33 @@ pub struct Args {
     /// I/O error or a refused file.
     #[arg(value_name = "FILE")]
     files: Vec<OsString>,
+}
+
+/// The notations of `--notation`: those of the library's [`Notation`]
+/// that a PGN reader reads back as the same moves.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum MovetextNotation {
+    /// Standard algebraic notation: `Nf3`, `exd5`, `e8=Q+`, `O-O`.
+    #[default]
+    San,
+    /// Long algebraic: `Ng1-f3`, `e2-e4`, `e5xd6`, `e7-e8=Q+`, `O-O`.
+    Lan,
+    /// UCI: `g1f3`, `e7e8q`, no check marks; castling `e1g1` (king takes
+    /// rook, `e1h1`, in Chess960 games); a null move `0000`.
+    Uci,
+    /// SAN with figurines: `♘f3`, `e8=♕`.
+    Figurine,
+}
+
+impl From<MovetextNotation> for Notation {
+    fn from(arg: MovetextNotation) -> Notation {
+        match arg {
+            MovetextNotation::San => Notation::San,
+            MovetextNotation::Lan => Notation::Lan,
+            MovetextNotation::Uci => Notation::Uci,
+            MovetextNotation::Figurine => Notation::Figurine,
+        }
+    }
 }
 
 /// Shown before waiting for PGN typed in a terminal.
@@ -140,7 +172,8 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
     let out: &mut dyn Write =
         if stdout.is_terminal() { shown.insert(TerminalText::new(buffered)) } else { plain.insert(buffered) };
     let mut first = true;
-    let how = How { policy: args.lints.policy(false)?, threads: args.jobs.map_or(0, |n| n as usize) };
+    let options = FormatOptions { policy: args.lints.policy(false)?, notation: args.notation.into() };
+    let how = How { options, threads: args.jobs.map_or(0, |n| n as usize) };
     for name in &names {
         let result = if args.in_place {
             rewrite_in_place(name, how)
@@ -166,11 +199,10 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
     Ok(if failed { ExitCode::Failure } else { code })
 }
 
-/// How games are formatted: the lints denied, on how many threads (0: one
-/// per core).
+/// How games are formatted, on how many threads (0: one per core).
 #[derive(Copy, Clone, Debug)]
 struct How {
-    policy: LintPolicy,
+    options: FormatOptions,
     threads: usize,
 }
 
@@ -187,7 +219,7 @@ fn format_source(
     let Source { name, input } = source;
     let read_error =
         |err| if name == "<stdin>" { Error::Input(err) } else { Error::File { path: name.clone(), source: err } };
-    let written = format_input(input, how.policy, how.threads, first, |part| {
+    let written = format_input(input, how.options, how.threads, first, |part| {
         out.write_all(&part.text).map_err(&write_error)?;
         if !part.unchanged.is_empty() {
             out.flush().map_err(&write_error)?;

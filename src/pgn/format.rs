@@ -89,6 +89,14 @@
 //!
 //! Formatting is idempotent: formatting the output again gives the same
 //! bytes.
+//!
+//! [`Formatter::with_notation`] writes the moves in another notation
+//! instead of SAN: long algebraic (`Ng1-f3`, `e7-e8=Q+`), UCI (`g1f3`,
+//! `e7e8q`, no check mark; a null move `0000`; Chess960 castling king to
+//! rook), or SAN with figurines (`♘f3`); castling stays `O-O` but in UCI,
+//! and an annotation glued to a move stays glued (`g1f3!?`). Every one is
+//! read back, so formatting such output in SAN gives what formatting the
+//! input in SAN gives. Everything else is as above.
 
 use core::fmt;
 use core::ops::Range;
@@ -96,6 +104,7 @@ use core::ops::Range;
 use memchr::{memchr, memrchr};
 
 use crate::lint::LintPolicy;
+use crate::notation::{Notation, write_move};
 use crate::pgn::SEVEN_TAG_ROSTER;
 use crate::pgn::game::{Game, Line};
 use crate::pgn::reader::{
@@ -106,7 +115,7 @@ use crate::pgn::start::{Start, StartError, start_position};
 use crate::pgn::validate::{Options, Validator, found_decoded};
 use crate::play::{self, MoveNumber, PlayError};
 use crate::resolve::SanError;
-use crate::san::ParseSanError;
+use crate::san::{Letters, ParseSanError};
 use crate::{Color, Position, Severity};
 
 /// The longest line of movetext the formatter writes, in bytes, unless a
@@ -399,6 +408,8 @@ pub struct Formatter<'a> {
     after_result: Vec<u8>,
     /// The game is UTF-16: written as it is, byte for byte.
     verbatim: bool,
+    /// How moves are written.
+    notation: Notation,
     /// Why the next game is to be written unchanged, when the caller knows
     /// ([`Formatter::refuse_next_game`]).
     next_refusal: Option<FormatError>,
@@ -445,6 +456,7 @@ impl<'a> Formatter<'a> {
             tag_escapes: Vec::new(),
             after_result: Vec::new(),
             verbatim: false,
+            notation: Notation::San,
             next_refusal: None,
             refusal: None,
         }
@@ -457,6 +469,15 @@ impl<'a> Formatter<'a> {
     #[must_use]
     pub fn with_crlf(self, crlf: bool) -> Formatter<'a> {
         Formatter { crlf, ..self }
+    }
+
+    /// The same formatter, writing moves in `notation` (SAN by default;
+    /// see the module's documentation). [`Notation::FilePrefixed`], a
+    /// listing's notation, writes castling as the king's move (`Kg1`),
+    /// which no PGN reader reads as castling.
+    #[must_use]
+    pub fn with_notation(self, notation: Notation) -> Formatter<'a> {
+        Formatter { notation, ..self }
     }
 
     /// Whether the lines written end with `\r\n`.
@@ -889,7 +910,18 @@ impl Visitor for Formatter<'_> {
             MoveNumber::before(&before).append_ascii(atom);
             atom.push(b' ');
         }
-        san.append_ascii(atom);
+        if self.notation == Notation::San {
+            san.append_ascii(atom);
+        } else {
+            match played.m {
+                Some(m) => atom.extend_from_slice(write_move(&before, m, self.notation, Letters::English).as_bytes()),
+                None if self.notation == Notation::Uci => atom.extend_from_slice(b"0000"),
+                None => atom.extend_from_slice(b"--"),
+            }
+            if let Some(annotation) = san.annotation {
+                atom.extend_from_slice(annotation.as_str().as_bytes());
+            }
+        }
         line.before = Some(before);
         line.number_black = false;
     }

@@ -6,14 +6,14 @@
 //! memory does not grow with the input. What `sanfen fmt` writes is this.
 //!
 //! ```
-//! use sanfen::lint::LintPolicy;
-//! use sanfen::pgn::format_input::{Unchanged, format_input};
+//! use sanfen::notation::Notation;
+//! use sanfen::pgn::format_input::{FormatOptions, Unchanged, format_input};
 //! use sanfen::pgn::input::Input;
 //!
 //! let input = Input::from_reader(&b"1. e4 e5 2. Nf3 *\n\n1. d4 d5 2. Ke3 *\n"[..], None)?;
 //! let (mut text, mut unchanged) = (Vec::new(), Vec::new());
 //! let mut first = true;
-//! let summary = format_input(input, LintPolicy::default(), 1, &mut first, |part| {
+//! let summary = format_input(input, FormatOptions::default(), 1, &mut first, |part| {
 //!     text.extend_from_slice(&part.text);
 //!     unchanged.extend(part.unchanged.iter().cloned());
 //!     Ok::<(), ()>(())
@@ -23,6 +23,13 @@
 //! assert!(String::from_utf8(text).unwrap().ends_with("*\n\n1. d4 d5 2. Ke3 *\n"));
 //! let Unchanged::Game { number, error } = &unchanged[0] else { panic!() };
 //! assert_eq!((*number, error.at.line, error.at.column), (2, 3, 13));
+//!
+//! // the same in UCI
+//! let input = Input::from_reader(&b"1. e4 e5 2. Nf3 *\n"[..], None)?;
+//! let uci = FormatOptions { notation: Notation::Uci, ..FormatOptions::default() };
+//! let mut text = Vec::new();
+//! format_input(input, uci, 1, &mut true, |part| Ok::<(), ()>(text.extend_from_slice(&part.text))).unwrap();
+//! assert!(text.ends_with(b"\n\n1. e2e4 e7e5 2. g1f3 *\n"));
 //! # Ok::<(), sanfen::pgn::input::InputError>(())
 //! ```
 //!
@@ -30,11 +37,22 @@
 //! unchanged, piece by piece, and reported as [`Unchanged::TooLarge`].
 
 use crate::lint::LintPolicy;
+use crate::notation::Notation;
 use crate::pgn::chunk::{Chunk, Chunker};
 use crate::pgn::format::{FormatError, Formatter, append_game, denied_findings};
 use crate::pgn::input::{Input, NotText, ReadError};
 use crate::pgn::parallel::{Ordered, threads_or_cores};
 use crate::pgn::reader::{Location, Reader};
+
+/// How [`format_input`] writes games.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct FormatOptions {
+    /// A game with a lint finding that the policy denies is written
+    /// unchanged ([`denied_findings`]).
+    pub policy: LintPolicy,
+    /// How moves are written ([`Formatter::with_notation`]).
+    pub notation: Notation,
+}
 
 /// A game written unchanged, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -109,8 +127,8 @@ impl<E: core::fmt::Debug + core::fmt::Display> std::error::Error for FormatInput
 /// the output is the same whatever the number), calling `each` with each
 /// part of the output in turn, in input order. `first` says that no game
 /// was written to the output yet (so no blank line goes before this
-/// input's first game); it is cleared once one is. A game with a lint
-/// finding that `policy` denies is written unchanged ([`denied_findings`]).
+/// input's first game); it is cleared once one is. Games are written as
+/// `options` says.
 /// Lines end as those of the first chunk of games do.
 ///
 /// # Errors
@@ -121,7 +139,7 @@ impl<E: core::fmt::Debug + core::fmt::Display> std::error::Error for FormatInput
 /// first error `each` returns, as [`FormatInputError::Stopped`].
 pub fn format_input<E>(
     input: Input,
-    policy: LintPolicy,
+    options: FormatOptions,
     threads: usize,
     first: &mut bool,
     mut each: impl FnMut(&FormattedPart) -> Result<(), E>,
@@ -136,7 +154,7 @@ pub fn format_input<E>(
     let work = move |chunk: Chunk| {
         let mut formatted = Formatted { chunk, text: Vec::new(), unchanged: Vec::new(), games: 0, crlf: None };
         if on_workers && formatted.chunk.oversized.is_none() {
-            formatted.format(policy);
+            formatted.format(options);
         }
         formatted
     };
@@ -169,7 +187,7 @@ pub fn format_input<E>(
         } else if formatted.crlf.is_none_or(|own| crlf.is_some_and(|crlf| crlf != own)) {
             // not formatted yet, or with other line ends than the first chunk's
             let Chunk { data, start, .. } = &formatted.chunk;
-            let (own, outside) = format_games(data, *start, policy, crlf, |text, error| {
+            let (own, outside) = format_games(data, *start, options, crlf, |text, error| {
                 summary.games += 1;
                 append_game(&mut part.text, text, *first);
                 *first &= text.is_empty();
@@ -219,10 +237,10 @@ struct Formatted {
 impl Formatted {
     /// Formats the chunk's games (not a piece of a game too large), with
     /// the chunk's own line ends.
-    fn format(&mut self, policy: LintPolicy) {
+    fn format(&mut self, options: FormatOptions) {
         let Chunk { data, start, .. } = &self.chunk;
         let (text, unchanged, games) = (&mut self.text, &mut self.unchanged, &mut self.games);
-        let (own, outside) = format_games(data, *start, policy, None, |game, error| {
+        let (own, outside) = format_games(data, *start, options, None, |game, error| {
             *games += 1;
             append_game(text, game, false);
             if let Some(error) = error {
@@ -234,8 +252,8 @@ impl Formatted {
     }
 }
 
-/// Formats the games of `data` (whole games, the first at `start`), with
-/// the line ends `crlf` says, or else those of `data`, giving `each` the
+/// Formats the games of `data` (whole games, the first at `start`) as
+/// `options` says, with the line ends `crlf` says, or else those of `data`, giving `each` the
 /// text of each game and why it was written unchanged. Gives the line ends
 /// used, and the text after the last game (comments, escape lines) to be
 /// written after it.
@@ -243,15 +261,15 @@ impl Formatted {
 fn format_games(
     data: &[u8],
     start: Location,
-    policy: LintPolicy,
+    options: FormatOptions,
     crlf: Option<bool>,
     mut each: impl FnMut(&[u8], Option<FormatError>),
 ) -> (bool, Vec<u8>) {
     let mut reader = Reader::with_start(data, start);
     let formatter = Formatter::new(data, start);
     let crlf = crlf.unwrap_or(formatter.crlf());
-    let mut formatter = formatter.with_crlf(crlf);
-    let mut denied = denied_findings(data, start, policy).into_iter();
+    let mut formatter = formatter.with_crlf(crlf).with_notation(options.notation);
+    let mut denied = denied_findings(data, start, options.policy).into_iter();
     loop {
         if let Some(error) = denied.next().flatten() {
             formatter.refuse_next_game(error);

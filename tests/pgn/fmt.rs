@@ -11,9 +11,10 @@ use std::path::{Path, PathBuf};
 use assert_cmd::cargo::cargo_bin_cmd;
 use sanfen::Position;
 use sanfen::lint::LintPolicy;
+use sanfen::notation::Notation;
 use sanfen::pgn::chunk::Chunker;
 use sanfen::pgn::format::{FormattedGame, Formatter, MAX_WIDTH, append_game, format_pgn};
-use sanfen::pgn::format_input::{FormatSummary, Unchanged, format_input};
+use sanfen::pgn::format_input::{FormatOptions, FormatSummary, Unchanged, format_input};
 use sanfen::pgn::input::Input;
 use sanfen::pgn::reader::{Location, RawText, Reader, ResultToken, Skip, SyntaxError, Visitor};
 use sanfen::pgn::start::{Start, start_position};
@@ -144,6 +145,49 @@ fn annotations_and_line_comments() {
              1. e4 $5 1... e5 ; a comment }} with a brace\n2. Nf3?! {{ plain line comment}} 2... Nc6 $14 *\n"
         )
     );
+}
+
+#[test]
+fn moves_in_every_notation() {
+    let input = "1. e4 e5 2. Nf3 Nc6!? 3. Bb5 a6 4. O-O -- (4... Nf6 5. d4) 5. d4 exd4 6. e5 d5 7. exd6 e.p. \
+                 Qxd6 8. Re1+ Be7 9. Bxc6+ bxc6 *\n\n\
+                 [Variant \"Chess960\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n\n1. O-O Kd7 *\n\n\
+                 [FEN \"8/P7/8/8/8/8/7p/K6k w - - 0 1\"]\n\n1. a8=N Kg2 2. Nb6 h1=Q+ *\n";
+    let movetext = |notation| {
+        let (text, unchanged) = in_notation(input.as_bytes(), notation);
+        assert_eq!(unchanged, 0);
+        let text = String::from_utf8(text).unwrap();
+        text.split("\n\n").skip(1).step_by(2).map(str::to_owned).collect::<Vec<_>>()
+    };
+    assert_eq!(
+        movetext(Notation::Lan),
+        [
+            "1. e2-e4 e7-e5 2. Ng1-f3 Nb8-c6!? 3. Bf1-b5 a7-a6 4. O-O -- (4... Ng8-f6\n5. d2-d4) 5. d2-d4 e5xd4 \
+             6. e4-e5 d7-d5 7. e5xd6 Qd8xd6 8. Rf1-e1+ Bf8-e7\n9. Bb5xc6+ b7xc6 *",
+            "1. O-O Ke8-d7 *",
+            "1. a7-a8=N Kh1-g2 2. Na8-b6 h2-h1=Q+ *\n",
+        ]
+    );
+    assert_eq!(
+        movetext(Notation::Uci),
+        [
+            "1. e2e4 e7e5 2. g1f3 b8c6!? 3. f1b5 a7a6 4. e1g1 0000 (4... g8f6 5. d2d4)\n5. d2d4 e5d4 6. e4e5 \
+             d7d5 7. e5d6 d8d6 8. f1e1 f8e7 9. b5c6 b7c6 *",
+            // Chess960: the king takes its rook
+            "1. e1h1 e8d7 *",
+            "1. a7a8n h1g2 2. a8b6 h2h1q *\n",
+        ]
+    );
+    assert_eq!(
+        movetext(Notation::Figurine),
+        [
+            "1. e4 e5 2. ♘f3 ♘c6!? 3. ♗b5 a6 4. O-O -- (4... ♘f6 5. d4) 5. d4 exd4\n6. e5 d5 7. exd6 ♕xd6 \
+             8. ♖e1+ ♗e7 9. ♗xc6+ bxc6 *",
+            "1. O-O ♔d7 *",
+            "1. a8=♘ ♔g2 2. ♘b6 h1=♕+ *\n",
+        ]
+    );
+    assert_eq!(in_notation(input.as_bytes(), Notation::San).0, format_pgn(input.as_bytes()).0);
 }
 
 #[test]
@@ -676,6 +720,39 @@ fn every_data_file_formats_idempotently_keeping_its_meaning() {
     assert_eq!(totals, (113, 239_175, 238_554, 176, 5), "(files, games, rewritten, text between games, escape lines)");
 }
 
+/// `input` formatted with moves in `notation`, as a whole.
+fn in_notation(input: &[u8], notation: Notation) -> (Vec<u8>, usize) {
+    let mut reader = Reader::new(input);
+    let mut formatter = Formatter::new(input, reader.location()).with_notation(notation);
+    let (mut out, mut unchanged) = (Vec::new(), 0);
+    while let Some(game) = reader.read_game(&mut formatter) {
+        let first = out.is_empty();
+        append_game(&mut out, &game.text, first);
+        unchanged += usize::from(game.error.is_some());
+    }
+    let first = out.is_empty();
+    append_game(&mut out, &formatter.take_outside(), first);
+    (out, unchanged)
+}
+
+#[test]
+fn every_data_file_in_another_notation_reads_back_as_the_same_games() {
+    let mut moves = 0;
+    for file in data_files() {
+        let input = fs::read(&file).unwrap();
+        let (san, san_unchanged) = format_pgn(&input);
+        for notation in [Notation::Lan, Notation::Uci, Notation::Figurine] {
+            let (other, unchanged) = in_notation(&input, notation);
+            assert_eq!(unchanged, san_unchanged.len(), "{}: {notation:?}", file.display());
+            // the same games, in SAN again: what SAN gave at once
+            let (back, _) = format_pgn(&other);
+            assert!(back == san, "{}: {notation:?}", file.display());
+        }
+        moves += validated(&san).iter().map(|report| report.moves).sum::<u64>();
+    }
+    assert!(moves > 1_000_000, "{moves}");
+}
+
 #[test]
 fn chunks_format_as_the_whole_input_does() {
     for file in data_files() {
@@ -715,7 +792,8 @@ fn format_on(
 ) -> (Vec<u8>, Vec<Unchanged>, FormatSummary) {
     let (mut text, mut unchanged, mut first) = (Vec::new(), Vec::new(), first);
     let input = Input::from_reader(std::io::Cursor::new(input.to_vec()), None).unwrap();
-    let summary = format_input(input, policy, threads, &mut first, |part| {
+    let options = FormatOptions { policy, ..FormatOptions::default() };
+    let summary = format_input(input, options, threads, &mut first, |part| {
         text.extend_from_slice(&part.text);
         unchanged.extend(part.unchanged.iter().cloned());
         Ok::<(), ()>(())
@@ -856,6 +934,15 @@ fn fmt_in_place() {
 
 #[test]
 fn fmt_usage_and_io_errors() {
+    // the listing's notation, which no reader reads back as castling, is none of fmt's
+    let refused = sanfen(&["fmt", "--notation", "file-prefixed"]).write_stdin(SMALL).assert().code(2).stdout("");
+    let stderr = String::from_utf8(refused.get_output().stderr.clone()).unwrap();
+    assert!(
+        stderr.starts_with(
+            "error: invalid value 'file-prefixed' for '--notation <NOTATION>'\n  [possible values: san, lan, uci, figurine]"
+        ),
+        "{stderr}"
+    );
     sanfen(&["fmt", "--in-place"])
         .write_stdin(SMALL)
         .assert()
