@@ -16,9 +16,10 @@
 //! ```
 
 use core::cmp::Ordering;
+use core::fmt::Write;
 
 use crate::san::{CastlingSide, Letters, San, SanPlus, Suffix};
-use crate::{Color, File, Move, Piece, Position, Rank, Role};
+use crate::{CastlingMode, Color, File, Move, Piece, Position, Rank, Role};
 
 /// How to write a move.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -131,62 +132,85 @@ pub fn san_plus(pos: &Position, m: Move) -> SanPlus {
 /// Writes a legal move in a notation; piece letters in `letters`.
 pub fn write_move(pos: &Position, m: Move, notation: Notation, letters: Letters) -> String {
     let mut out = String::with_capacity(8);
-    let letter = |role: Role| letters.letter(role);
+    let mode = pos.castling_mode();
     match notation {
-        Notation::Uci => out.push_str(&m.to_uci(pos.castling_mode()).to_string()),
+        // UCI needs neither the SAN nor the check mark
+        Notation::Uci => {
+            let unread = SanPlus { san: San::Null, suffix: None, annotation: None, en_passant_mark: false };
+            write_known_move(&mut out, m, &unread, mode, notation, letters);
+        }
+        _ => write_known_move(&mut out, m, &san_plus(pos, m), mode, notation, letters),
+    }
+    out
+}
+
+/// Appends to `out` the legal move `m`, whose canonical SAN with its check
+/// mark is `san` (as [`san_plus`] gives it, or as a game read has it), in
+/// `notation` (piece letters in `letters`; castling in UCI as `mode`
+/// says): what [`write_move`] writes, without working out the SAN and the
+/// check mark again (telling a mate takes the replies' generation). `san`
+/// is not read for UCI, and its annotation never.
+pub fn write_known_move(
+    out: &mut String,
+    m: Move,
+    san: &SanPlus,
+    mode: CastlingMode,
+    notation: Notation,
+    letters: Letters,
+) {
+    let letter = |role: Role| letters.letter(role);
+    let check_mark = |out: &mut String| match san.suffix {
+        Some(Suffix::Check) => out.push('+'),
+        Some(Suffix::Checkmate) => out.push('#'),
+        None => {}
+    };
+    match notation {
+        Notation::Uci => {
+            let _ = write!(out, "{}", m.to_uci(mode));
+        }
         Notation::San | Notation::Figurine => {
-            let plus = san_plus(pos, m);
-            write_san(&mut out, &plus.san, |role| match notation {
+            write_san(out, &san.san, |role| match notation {
                 Notation::Figurine => Piece { color: Color::White, role }.figurine(),
                 _ => letter(role),
             });
-            match plus.suffix {
-                Some(Suffix::Check) => out.push('+'),
-                Some(Suffix::Checkmate) => out.push('#'),
-                None => {}
-            }
+            check_mark(out);
         }
         Notation::Lan => {
             match m {
-                Move::Castle { .. } => write_san(&mut out, &san(pos, m), letter),
+                Move::Castle { .. } => write_san(out, &san.san, letter),
                 _ => {
                     if m.role() != Role::Pawn {
                         out.push(letter(m.role()));
                     }
-                    out.push_str(&m.from().to_string());
+                    let _ = write!(out, "{}", m.from());
                     out.push(if m.is_capture() { 'x' } else { '-' });
-                    out.push_str(&m.to().to_string());
+                    let _ = write!(out, "{}", m.to());
                     if let Some(role) = m.promotion() {
                         out.push('=');
                         out.push(letter(role));
                     }
                 }
             }
-            match suffix(pos, m) {
-                Some(Suffix::Check) => out.push('+'),
-                Some(Suffix::Checkmate) => out.push('#'),
-                None => {}
-            }
+            check_mark(out);
         }
         Notation::FilePrefixed => match m {
             Move::Castle { .. } => {
                 out.push(letter(Role::King));
-                out.push_str(&m.to().to_string());
+                let _ = write!(out, "{}", m.to());
             }
             _ if m.role() == Role::Pawn => {
                 out.push(m.from().file().char());
                 if m.is_capture() {
                     out.push('x');
                 }
-                out.push_str(&m.to().to_string());
+                let _ = write!(out, "{}", m.to());
                 if let Some(role) = m.promotion() {
                     out.push(letter(role));
                 }
             }
-            _ => write_san(&mut out, &san(pos, m), letter),
+            _ => write_san(out, &san.san, letter),
         },
     }
-    out
 }
 
 /// Writes a SAN value with the given piece letters (no check mark).

@@ -104,7 +104,7 @@ use core::ops::Range;
 use memchr::{memchr, memrchr};
 
 use crate::lint::LintPolicy;
-use crate::notation::{Notation, write_move};
+use crate::notation::{Notation, write_known_move};
 use crate::pgn::SEVEN_TAG_ROSTER;
 use crate::pgn::game::{Game, Line};
 use crate::pgn::reader::{
@@ -410,6 +410,8 @@ pub struct Formatter<'a> {
     verbatim: bool,
     /// How moves are written.
     notation: Notation,
+    /// A move's text in another notation than SAN, written there first.
+    move_text: String,
     /// Why the next game is to be written unchanged, when the caller knows
     /// ([`Formatter::refuse_next_game`]).
     next_refusal: Option<FormatError>,
@@ -457,6 +459,7 @@ impl<'a> Formatter<'a> {
             after_result: Vec::new(),
             verbatim: false,
             notation: Notation::San,
+            move_text: String::new(),
             next_refusal: None,
             refusal: None,
         }
@@ -914,7 +917,12 @@ impl Visitor for Formatter<'_> {
             san.append_ascii(atom);
         } else {
             match played.m {
-                Some(m) => atom.extend_from_slice(write_move(&before, m, self.notation, Letters::English).as_bytes()),
+                Some(m) => {
+                    let text = &mut self.move_text;
+                    text.clear();
+                    write_known_move(text, m, &san, before.castling_mode(), self.notation, Letters::English);
+                    atom.extend_from_slice(text.as_bytes());
+                }
                 None if self.notation == Notation::Uci => atom.extend_from_slice(b"0000"),
                 None => atom.extend_from_slice(b"--"),
             }
