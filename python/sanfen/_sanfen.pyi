@@ -232,6 +232,8 @@ class Outcome:
     def __eq__(self, other: object) -> bool: ...
 
 Notation = Literal["san", "lan", "uci", "figurine", "file-prefixed"]
+#: The notations a PGN's moves are written in (``to_pgn``): those read back.
+PgnNotation = Literal["san", "lan", "uci", "figurine"]
 Order = Literal["natural", "value"]
 
 class Position:
@@ -284,11 +286,14 @@ class Position:
     def outcome(self) -> Optional[Outcome]:
         """How the game ends: mate, stalemate, insufficient material,
         fivefold repetition or the seventy-five-move rule; or None."""
-    def to_pgn(self, tags: Union[Mapping[str, str], Iterable[tuple[str, str]], None] = None) -> str:
+    def to_pgn(
+        self, tags: Union[Mapping[str, str], Iterable[tuple[str, str]], None] = None, notation: PgnNotation = "san"
+    ) -> str:
         """The moves played since the position was made, as a PGN game: the
         Seven Tag Roster, ``tags``, ``SetUp``/``FEN``/``Variant`` from the
         position made; the result as the game ended on the board, or the
-        ``Result`` given, or ``*``. ValueError for a tag it cannot write."""
+        ``Result`` given, or ``*``; the moves in ``notation``. ValueError for
+        a tag it cannot write."""
     def board(self) -> list[list[int]]:
         """The integer matrix: row 0 = rank 1, 1..6 white pawn..king, negative black, 0 empty."""
     def copy(self) -> Position: ...
@@ -425,7 +430,7 @@ class Game:
     def lints(self) -> int: ...
     @property
     def skipped(self) -> Optional[str]: ...
-    def to_pgn(self) -> str: ...
+    def to_pgn(self, notation: PgnNotation = "san") -> str: ...
 
 class GameReader(Iterator[Game]):
     """The games of a PGN input, in input order."""

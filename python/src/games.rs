@@ -485,9 +485,12 @@ impl Game {
         self.game.report.skipped.clone()
     }
 
-    /// The game as PGN: canonical SAN, comments, NAGs and variations kept.
-    fn to_pgn(&self) -> String {
-        self.game.to_pgn()
+    /// The game as PGN: canonical SAN, comments, NAGs and variations kept;
+    /// with ``notation``, the moves in ``"lan"``, ``"uci"`` or
+    /// ``"figurine"`` instead, as ``sanfen fmt --notation`` writes them.
+    #[pyo3(signature = (notation = "san"))]
+    fn to_pgn(&self, notation: &str) -> PyResult<String> {
+        Ok(self.game.to_pgn_in(crate::position::movetext_notation(notation)?))
     }
 
     fn __repr__(&self) -> String {

@@ -429,6 +429,17 @@ fn letters(name: &str) -> PyResult<Letters> {
     })
 }
 
+/// Reads the notation of a PGN's moves (``to_pgn``): those a reader reads
+/// back as the same moves.
+pub(crate) fn movetext_notation(name: &str) -> PyResult<Notation> {
+    match Notation::from_name(name) {
+        Some(Notation::FilePrefixed) | None => Err(PyValueError::new_err(format!(
+            "unknown notation '{name}' for PGN: expected one of san, lan, uci, figurine"
+        ))),
+        Some(notation) => Ok(notation),
+    }
+}
+
 /// The text of a move argument.
 fn move_text(value: &Bound<'_, PyAny>, function: &str) -> PyResult<String> {
     match value.cast::<PyString>() {
@@ -773,9 +784,12 @@ impl Position {
     /// draw agreed), or ``*``. Raises ValueError for a tag it cannot write:
     /// a name that is not a PGN symbol, a value with a control character,
     /// ``SetUp``, ``FEN`` or ``Variant`` (the position says them), a
-    /// ``Result`` that is not one or not how the game ended.
-    #[pyo3(signature = (tags = None))]
-    fn to_pgn(&self, tags: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+    /// ``Result`` that is not one or not how the game ended. ``notation``
+    /// writes the moves in ``"lan"``, ``"uci"`` or ``"figurine"`` instead,
+    /// as ``sanfen fmt --notation`` does.
+    #[pyo3(signature = (tags = None, notation = "san"))]
+    fn to_pgn(&self, tags: Option<&Bound<'_, PyAny>>, notation: &str) -> PyResult<String> {
+        let notation = movetext_notation(notation)?;
         let pairs: Vec<(String, String)> = match tags {
             None => Vec::new(),
             Some(tags) => {
@@ -787,7 +801,7 @@ impl Position {
         let pairs: Vec<(&str, &str)> = pairs.iter().map(|(name, value)| (name.as_str(), value.as_str())).collect();
         let game =
             sanfen::pgn::Game::from_play(&self.game, &pairs).map_err(|err| PyValueError::new_err(err.to_string()))?;
-        Ok(game.to_pgn())
+        Ok(game.to_pgn_in(notation))
     }
 
     /// The board as the integer matrix: 8 rows of 8 integers, row 0 = rank 1,

@@ -215,6 +215,25 @@ def test_fmt_in_another_notation_is_read_by_python_chess_as_the_same_moves(name,
     assert sum(map(len, games)) > 100
 
 
+@pytest.mark.parametrize("notation", ["lan", "uci", "figurine"])
+def test_a_games_pgn_in_another_notation_is_what_fmt_writes(notation):
+    """Every game of a file with variations, comments and NAGs: to_pgn in
+    ``notation`` gives its movetext as ``sanfen fmt --notation`` does."""
+    path = DATA / "tcec" / "TCEC_Season_5_-_Superfinal.pgn"
+    out = subprocess.run([sanfen_binary(), "fmt", "--notation", notation, str(path)], capture_output=True, check=True)
+    def movetext(pgn):
+        # (the text between games, after a blank line, is fmt's only)
+        return pgn[pgn.rindex('"]\n\n') + 4 :].split("\n\n")[0].rstrip("\n")
+
+    # fmt writes the Seven Tag Roster first, Event first
+    formatted = [movetext(game) for game in out.stdout.decode().split("\n\n[Event ")]
+    games = list(sanfen.read_games(str(path)))
+    assert len(games) == len(formatted) > 10
+    assert sum(map(len, formatted)) > 500_000
+    for game, text in zip(games, formatted):
+        assert movetext(game.to_pgn(notation=notation)) == text
+
+
 def run_check(*args):
     out = subprocess.run([sanfen_binary(), "check", "--json", "--no-progress", *args], capture_output=True, text=True)
     assert out.returncode in (0, 1), out.stderr

@@ -628,6 +628,15 @@ def test_to_pgn_names_the_start_and_ends_as_the_board_does():
         '[Variant "Chess960"]\n[SetUp "1"]\n[FEN "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w KQkq - 0 1"]\n\n'
         "1. O-O O-O-O *\n"
     )
+    # other notations: castling king takes rook in UCI, the mate's mark in LAN
+    assert chess960.to_pgn(notation="uci").endswith("\n\n1. e1g1 e8b8 *\n")
+    assert chess960.to_pgn(notation="lan").endswith("\n\n1. O-O O-O-O *\n")
+    assert mate.to_pgn(notation="lan").endswith("\n\n1. e2-e4 e7-e5 2. Bf1-c4 Nb8-c6 3. Qd1-h5 Ng8-f6 4. Qh5xf7# 1-0\n")
+    assert mate.to_pgn(notation="figurine").endswith("\n\n1. e4 e5 2. ♗c4 ♘c6 3. ♕h5 ♘f6 4. ♕xf7# 1-0\n")
+    for notation in ["file-prefixed", "SAN", ""]:
+        with pytest.raises(ValueError) as info:
+            mate.to_pgn(notation=notation)
+        assert str(info.value) == f"unknown notation '{notation}' for PGN: expected one of san, lan, uci, figurine"
     # tags it cannot write
     for tags, message in [
         ({"Bad Name": "x"}, 'tag "Bad Name": not a tag name (a letter or digit, then letters, digits and _+#=:-)'),

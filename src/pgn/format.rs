@@ -115,8 +115,8 @@ use crate::pgn::start::{Start, StartError, start_position};
 use crate::pgn::validate::{Options, Validator, found_decoded};
 use crate::play::{self, MoveNumber, PlayError};
 use crate::resolve::SanError;
-use crate::san::{Letters, ParseSanError};
-use crate::{Color, Position, Severity};
+use crate::san::{Letters, ParseSanError, SanPlus};
+use crate::{CastlingMode, Color, Move, Position, Severity};
 
 /// The longest line of movetext the formatter writes, in bytes, unless a
 /// single comment is longer.
@@ -737,8 +737,38 @@ pub(crate) fn write_decoded_tag(out: &mut Vec<u8>, name: &str, value: &str) {
     out.extend_from_slice(b"\"]\n");
 }
 
-/// Writes an owned game as PGN: see [`Game::to_pgn`], which calls it.
-pub(crate) fn write_game(game: &Game, out: &mut Vec<u8>) {
+/// Appends to `atom` a move played (`None`: a null move) whose canonical
+/// SAN, with its check mark and annotation, is `san`, in `notation`
+/// (castling in UCI as `mode` says); `scratch` holds the text of other
+/// notations on the way.
+fn write_played(
+    atom: &mut Vec<u8>,
+    scratch: &mut String,
+    m: Option<Move>,
+    san: &SanPlus,
+    mode: CastlingMode,
+    notation: Notation,
+) {
+    if notation == Notation::San {
+        return san.append_ascii(atom);
+    }
+    match m {
+        Some(m) => {
+            scratch.clear();
+            write_known_move(scratch, m, san, mode, notation, Letters::English);
+            atom.extend_from_slice(scratch.as_bytes());
+        }
+        None if notation == Notation::Uci => atom.extend_from_slice(b"0000"),
+        None => atom.extend_from_slice(b"--"),
+    }
+    if let Some(annotation) = san.annotation {
+        atom.extend_from_slice(annotation.as_str().as_bytes());
+    }
+}
+
+/// Writes an owned game as PGN, its moves in `notation`: see
+/// [`Game::to_pgn_in`], which calls it.
+pub(crate) fn write_game(game: &Game, notation: Notation, out: &mut Vec<u8>) {
     for text in &game.before {
         out.extend_from_slice(text.as_bytes());
         out.push(b'\n');
@@ -757,7 +787,9 @@ pub(crate) fn write_game(game: &Game, out: &mut Vec<u8>) {
         out.push(b'\n');
     }
     let mut layout = Layout::default();
-    write_line(&mut layout, &game.mainline);
+    let mode = game.start.as_ref().map_or(CastlingMode::Standard, Position::castling_mode);
+    let mut how = (notation, mode, String::new());
+    write_line(&mut layout, &game.mainline, &mut how);
     let marker = match game.result {
         Some(ResultToken::Outcome(outcome)) => outcome.as_str(),
         Some(ResultToken::Unknown) | None => "*",
@@ -784,7 +816,9 @@ pub(crate) fn write_game(game: &Game, out: &mut Vec<u8>) {
 /// each with its number (before a White move; before a Black move that
 /// starts the line or follows a NAG, a comment or a variation), its NAGs,
 /// comments and variations.
-fn write_line(layout: &mut Layout, line: &Line) {
+/// The moves are written as `how` says: in its notation, castling in UCI as
+/// its mode says, with its string for the text on the way.
+fn write_line(layout: &mut Layout, line: &Line, how: &mut (Notation, CastlingMode, String)) {
     let mut number_black = true;
     for comment in &line.comments {
         write_comment(layout, comment.text());
@@ -801,7 +835,8 @@ fn write_line(layout: &mut Layout, line: &Line) {
             atom.extend_from_slice(node.number.to_string().as_bytes());
             atom.extend_from_slice(b"... ");
         }
-        node.san.append_ascii(atom);
+        let (notation, mode, scratch) = how;
+        write_played(atom, scratch, node.played, &node.san, *mode, *notation);
         number_black = false;
         for &nag in &node.nags {
             write_nag(layout, nag);
@@ -813,7 +848,7 @@ fn write_line(layout: &mut Layout, line: &Line) {
         }
         for variation in &node.variations {
             layout.open();
-            write_line(layout, variation);
+            write_line(layout, variation, how);
             layout.close();
             number_black = true;
         }
@@ -913,23 +948,7 @@ impl Visitor for Formatter<'_> {
             MoveNumber::before(&before).append_ascii(atom);
             atom.push(b' ');
         }
-        if self.notation == Notation::San {
-            san.append_ascii(atom);
-        } else {
-            match played.m {
-                Some(m) => {
-                    let text = &mut self.move_text;
-                    text.clear();
-                    write_known_move(text, m, &san, before.castling_mode(), self.notation, Letters::English);
-                    atom.extend_from_slice(text.as_bytes());
-                }
-                None if self.notation == Notation::Uci => atom.extend_from_slice(b"0000"),
-                None => atom.extend_from_slice(b"--"),
-            }
-            if let Some(annotation) = san.annotation {
-                atom.extend_from_slice(annotation.as_str().as_bytes());
-            }
-        }
+        write_played(atom, &mut self.move_text, played.m, &san, before.castling_mode(), self.notation);
         line.before = Some(before);
         line.number_black = false;
     }

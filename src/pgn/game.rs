@@ -54,6 +54,7 @@ use std::collections::VecDeque;
 use std::io::{self, Read};
 
 use crate::Severity;
+use crate::notation::Notation;
 use crate::pgn::chunk::Chunk;
 use crate::pgn::chunk::{Chunker, TooLargeGame};
 use crate::pgn::commands::{Comment, Eval};
@@ -233,8 +234,23 @@ impl Game {
     /// assert_eq!(game.to_pgn(), "1. e4 e5 2. Nf3 {[%clk 0:01:00]} (2. f4 exf4) 2... Nc6 *\n");
     /// ```
     pub fn to_pgn(&self) -> String {
+        self.to_pgn_in(Notation::San)
+    }
+
+    /// [`Game::to_pgn`] with the moves in `notation`, as `sanfen fmt
+    /// --notation` writes them (see [`crate::pgn::format`]).
+    ///
+    /// ```
+    /// use sanfen::notation::Notation;
+    /// use sanfen::pgn::Game;
+    ///
+    /// let game = Game::from_pgn("1.e4 e5 2.Nf3 (2.f4 exf4) 2...Nc6 3.Bb5 a6 4.O-O *").unwrap();
+    /// assert_eq!(game.to_pgn_in(Notation::Uci), "1. e2e4 e7e5 2. g1f3 (2. f2f4 e5f4) 2... b8c6 3. f1b5 a7a6 4. e1g1 *\n");
+    /// assert_eq!(game.to_pgn_in(Notation::Lan), "1. e2-e4 e7-e5 2. Ng1-f3 (2. f2-f4 e5xf4) 2... Nb8-c6 3. Bf1-b5 a7-a6 4. O-O *\n");
+    /// ```
+    pub fn to_pgn_in(&self, notation: Notation) -> String {
         let mut out = Vec::new();
-        crate::pgn::format::write_game(self, &mut out);
+        crate::pgn::format::write_game(self, notation, &mut out);
         // every part of the game is a `String`, and the writer adds ASCII
         String::from_utf8(out).unwrap_or_else(|err| String::from_utf8_lossy(err.as_bytes()).into_owned())
     }
