@@ -245,8 +245,10 @@ impl Game {
     /// use sanfen::pgn::Game;
     ///
     /// let game = Game::from_pgn("1.e4 e5 2.Nf3 (2.f4 exf4) 2...Nc6 3.Bb5 a6 4.O-O *").unwrap();
-    /// assert_eq!(game.to_pgn_in(Notation::Uci), "1. e2e4 e7e5 2. g1f3 (2. f2f4 e5f4) 2... b8c6 3. f1b5 a7a6 4. e1g1 *\n");
-    /// assert_eq!(game.to_pgn_in(Notation::Lan), "1. e2-e4 e7-e5 2. Ng1-f3 (2. f2-f4 e5xf4) 2... Nb8-c6 3. Bf1-b5 a7-a6 4. O-O *\n");
+    /// let uci = "1. e2e4 e7e5 2. g1f3 (2. f2f4 e5f4) 2... b8c6 3. f1b5 a7a6 4. e1g1 *\n";
+    /// assert_eq!(game.to_pgn_in(Notation::Uci), uci);
+    /// let lan = "1. e2-e4 e7-e5 2. Ng1-f3 (2. f2-f4 e5xf4) 2... Nb8-c6 3. Bf1-b5 a7-a6 4. O-O *\n";
+    /// assert_eq!(game.to_pgn_in(Notation::Lan), lan);
     /// ```
     pub fn to_pgn_in(&self, notation: Notation) -> String {
         let mut out = Vec::new();
