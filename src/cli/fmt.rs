@@ -85,8 +85,9 @@ pub struct Args {
     /// Each game is rewritten: the Seven Tag Roster first (missing ones added
     /// with `?`, `????.??.??` for Date and the termination marker for
     /// Result), then the other tags in input order; moves in canonical SAN
-    /// with check marks (or in the notation `--notation` names), move numbers before every White move and before a
-    /// Black move after a comment, NAG or variation; comments byte for byte;
+    /// with check marks (or in the notation `--notation` names), move
+    /// numbers before every White move and before a Black move after a
+    /// comment, NAG or variation; comments byte for byte;
     /// NAGs as `$n`; variations kept; lines of movetext at most 80 bytes
     /// (a longer comment stands alone on its line); written to a terminal,
     /// the text's control characters are shown escaped (`\x1b`), as the

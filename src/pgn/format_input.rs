@@ -128,8 +128,7 @@ impl<E: core::fmt::Debug + core::fmt::Display> std::error::Error for FormatInput
 /// part of the output in turn, in input order. `first` says that no game
 /// was written to the output yet (so no blank line goes before this
 /// input's first game); it is cleared once one is. Games are written as
-/// `options` says.
-/// Lines end as those of the first chunk of games do.
+/// `options` says; lines end as those of the first chunk of games do.
 ///
 /// # Errors
 ///
@@ -253,10 +252,10 @@ impl Formatted {
 }
 
 /// Formats the games of `data` (whole games, the first at `start`) as
-/// `options` says, with the line ends `crlf` says, or else those of `data`, giving `each` the
-/// text of each game and why it was written unchanged. Gives the line ends
-/// used, and the text after the last game (comments, escape lines) to be
-/// written after it.
+/// `options` says, with the line ends `crlf` says, or else those of
+/// `data`, giving `each` the text of each game and why it was written
+/// unchanged. Gives the line ends used, and the text after the last game
+/// (comments, escape lines) to be written after it.
 #[inline(always)]
 fn format_games(
     data: &[u8],
