@@ -32,6 +32,7 @@ mod structured;
 use std::ops::Range;
 
 use libfuzzer_sys::fuzz_target;
+use sanfen::notation::Notation;
 use sanfen::pgn::format::{FormatError, FormatErrorKind, FormattedGame, Formatter, append_game, format_pgn};
 use sanfen::pgn::reader::result_of;
 use sanfen::pgn::start::{Start, start_position};
@@ -39,7 +40,6 @@ use sanfen::pgn::{
     Chunker, Location, RawText, Reader, ResultToken, SEVEN_TAG_ROSTER, Skip, SyntaxError, SyntaxErrorKind, Visitor,
     looks_utf16,
 };
-use sanfen::notation::Notation;
 use sanfen::resolve::resolve_text;
 use sanfen::san::{Annotation, San, SanOptions};
 use sanfen::{Color, Move, Outcome, Position};
