@@ -238,11 +238,14 @@ fn export_all(
     workers: usize,
 ) -> (Result<(), Stop>, bool, io::Result<Sink>) {
     let form = sink.form();
+    // every input, its jobs to `writer` (which goes when the inputs are read)
+    let read = |writer: Writer<'_>| {
+        let mut exporter = Exporter { args, options, form, writer, games: 0, failed: false };
+        (exporter.all_inputs(), exporter.failed)
+    };
     if workers == 1 {
-        let mut exporter =
-            Exporter { args, options, form, writer: Writer::Here(&mut sink, Vec::new()), games: 0, failed: false };
-        let read = exporter.all_inputs();
-        return (read, exporter.failed, Ok(sink));
+        let (read, failed) = read(Writer::Here(&mut sink, Vec::new()));
+        return (read, failed, Ok(sink));
     }
     // a job waits at most while the one before it is written
     let (jobs, received) = mpsc::sync_channel(1);
@@ -261,11 +264,8 @@ fn export_all(
                 return (Err(Stop::Usage(usage)), false, Err(err));
             }
         };
-        let mut exporter = Exporter { args, options, form, writer: Writer::There(jobs), games: 0, failed: false };
-        let read = exporter.all_inputs();
-        let failed = exporter.failed;
-        // the writing thread ends when the jobs do
-        drop(exporter);
+        // the writing thread ends when the jobs do, with the exporter
+        let (read, failed) = read(Writer::There(jobs));
         let written = writing.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         (read, failed, written)
     })
