@@ -44,6 +44,7 @@ pub const CODES: &[(&str, CodeKind)] = &[
     ("pgn:bad-nag", CodeKind::Error),
     ("pgn:bad-tag", CodeKind::Error),
     ("pgn:comment-after-result", CodeKind::Lint),
+    ("pgn:duplicate-tag", CodeKind::Lint),
     ("pgn:en-passant-mark", CodeKind::Error),
     ("pgn:fen-tag", CodeKind::Error),
     ("pgn:invisible-char", CodeKind::Lint),

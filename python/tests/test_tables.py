@@ -110,6 +110,21 @@ def test_games_table_in_pyarrow():
     assert second["first_error"] == f"{error.line}:{error.column}: [{error.kind}] {error.message}"
 
 
+
+def test_a_tag_given_twice_is_one_map_key_with_its_last_value():
+    pgn = b'[Event "A"]\n[Foo "x"]\n[Bar "1"]\n[Foo "y"]\n[White "Ana"]\n[White "Bia"]\n\n1. e4 *\n'
+    games = pa.table(sanfen.games_table(io.BytesIO(pgn)))
+    [row] = games.select(["White", "other_tags"]).to_pylist()
+    assert row == {"White": "Bia", "other_tags": [("Foo", "y"), ("Bar", "1")]}
+    # as a Python dict reads the tags, and as duckdb reads the map
+    [game] = sanfen.read_games(io.BytesIO(pgn))
+    assert game.tags == {"Event": "A", "Foo": "y", "Bar": "1", "White": "Bia"}
+    assert [(f.kind, f.line) for f in game.findings if f.kind == "pgn:duplicate-tag"] == [
+        ("pgn:duplicate-tag", 4),
+        ("pgn:duplicate-tag", 6),
+    ]
+    assert duckdb.sql("select other_tags['Foo'], cardinality(other_tags) from games").fetchall() == [("y", 2)]
+
 S = "<stream>"
 EXPECTED_MOVES = [
     (S, 1, 1, 1, "white", "e4", "e2e4", None, False, False, 180.0, None, 25, None, [], "good"),

@@ -83,7 +83,7 @@ use std::io::{self, Read};
 #[cfg(doc)]
 use crate::pgn::reader::Reader;
 use crate::pgn::reader::{
-    AFTER_BOM, CLASS, DOLLAR, Location, NL, TOKEN, TagScan, WS, bom_len, invisible_before, is_recovery_line,
+    AFTER_BOM, CLASS, DOLLAR, Location, NL, TOKEN, TagNames, TagScan, WS, bom_len, invisible_before, is_recovery_line,
     looks_utf16, result_of, scan_tag, skip_blank, skip_blank_back,
 };
 
@@ -677,10 +677,8 @@ pub(crate) struct ScanState {
     /// A blank line came after this game's moves: the next line that holds
     /// something starts a game.
     blank_after_move: bool,
-    /// The well-formed tag names of the tag section, one after the other.
-    names: Vec<u8>,
-    /// Where each name ends in `names`.
-    name_ends: Vec<usize>,
+    /// The well-formed tag names of the tag section.
+    names: TagNames,
 }
 
 impl ScanState {
@@ -724,12 +722,7 @@ impl ScanState {
     }
 
     fn has_name(&self, name: &[u8]) -> bool {
-        let mut start = 0;
-        self.name_ends.iter().any(|&end| {
-            let found = &self.names[start..end] == name;
-            start = end;
-            found
-        })
+        self.names.first_line(name).is_some()
     }
 
     /// Follows the reader through `line` (up to and with its `\n`, if any).
@@ -785,8 +778,8 @@ impl ScanState {
                         if !self.tags || (self.blank && self.has_name(&line[name.clone()])) {
                             self.new_section();
                         }
-                        self.names.extend_from_slice(&line[name]);
-                        self.name_ends.push(self.names.len());
+                        // (lines are not counted here)
+                        self.names.insert(&line[name], 0);
                         i = end;
                     }
                     TagScan::Bad { end } => {
@@ -836,7 +829,6 @@ impl ScanState {
         self.moved = false;
         self.blank_after_move = false;
         self.names.clear();
-        self.name_ends.clear();
     }
 }
 

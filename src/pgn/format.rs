@@ -544,10 +544,12 @@ impl<'a> Formatter<'a> {
         }
     }
 
-    /// The value of the first tag named `name`, unescaped.
+    /// The value of the tag named `name`, unescaped: of the last one when
+    /// there are several (`pgn:duplicate-tag`), as the game is checked.
     fn tag_value(&self, name: &[u8]) -> Option<(Vec<u8>, Location)> {
         self.tags
             .iter()
+            .rev()
             .find(|tag| &self.tag_bytes[tag.name.clone()] == name)
             .map(|tag| (RawText(&self.tag_bytes[tag.value.clone()]).unescaped(), tag.at))
     }

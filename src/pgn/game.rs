@@ -108,6 +108,38 @@ pub struct Tag {
     pub value: String,
 }
 
+/// Each tag name of `tags` once, where it first is, with the last value given
+/// to it: the tags as read when a name given twice (`pgn:duplicate-tag`)
+/// takes its last value. (A name is looked up among those before it while
+/// they are few, in a map past that: a game of a million tags takes time
+/// linear in their number.)
+pub fn distinct_tags(tags: &[Tag]) -> Vec<(&str, &str)> {
+    const LIST_MAX: usize = 32;
+    let mut distinct: Vec<(&str, &str)> = Vec::with_capacity(tags.len());
+    let mut index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for tag in tags {
+        let (name, value) = (tag.name.as_str(), tag.value.as_str());
+        let earlier = if distinct.len() < LIST_MAX {
+            distinct.iter().position(|&(earlier, _)| earlier == name)
+        } else {
+            if index.is_empty() {
+                index.extend(distinct.iter().enumerate().map(|(i, &(earlier, _))| (earlier, i)));
+            }
+            index.get(name).copied()
+        };
+        match earlier {
+            Some(i) => distinct[i].1 = value,
+            None => {
+                if distinct.len() >= LIST_MAX {
+                    index.insert(name, distinct.len());
+                }
+                distinct.push((name, value));
+            }
+        }
+    }
+    distinct
+}
+
 /// A line of play: the mainline or a variation.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Line {
@@ -213,9 +245,11 @@ impl Game {
         crate::openings::opening_of_legal_game(start, self.mainline.moves.iter().map_while(|node| node.played))
     }
 
-    /// The value of the first tag of this name.
+    /// The value of the tag of this name; of the last one when the game has
+    /// several (`pgn:duplicate-tag`): the value the game is checked with, as
+    /// python-chess reads it.
     pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags.iter().find(|tag| tag.name == name).map(|tag| tag.value.as_str())
+        self.tags.iter().rev().find(|tag| tag.name == name).map(|tag| tag.value.as_str())
     }
 
     /// The game as PGN: the text before it, the tags in their order, the

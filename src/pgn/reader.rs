@@ -32,6 +32,7 @@
 
 use core::fmt;
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 /// Where something is in the input: 1-based line, 1-based column (in bytes),
 /// 0-based byte offset. Lines end at `\n` (a `\r` before it is part of no
@@ -956,8 +957,83 @@ pub struct Reader<'a> {
     /// Where a byte order mark at the start of the stream ends (a line
     /// starts there too), or `usize::MAX`.
     after_bom: usize,
-    /// The current game's tag names (ranges of `input`).
-    tag_names: Vec<(usize, usize)>,
+    /// The current game's tag names.
+    tag_names: TagNames,
+}
+
+/// The names of a game's tags, each with the line it is first on (for
+/// `pgn:duplicate-tag`, and for the rule that a name given again after a blank
+/// line starts the next game, which the chunker follows too): a flat buffer
+/// reused from game to game, and a bit per name's hash so that a new name is
+/// told apart without comparing it to every other; past `LIST_MAX` names, a
+/// hash map (keyed at random: no input makes it slow), so that a game of a
+/// million tags takes time linear in its size.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct TagNames {
+    bytes: Vec<u8>,
+    /// Where each name ends in `bytes`, and its line.
+    names: Vec<(usize, u32)>,
+    hashes: u64,
+    /// Past `LIST_MAX` names: each name's first line.
+    index: HashMap<Box<[u8]>, u32>,
+}
+
+impl TagNames {
+    const LIST_MAX: usize = 64;
+
+    pub(crate) fn clear(&mut self) {
+        self.bytes.clear();
+        self.names.clear();
+        self.hashes = 0;
+        self.index.clear();
+    }
+
+    fn bit(name: &[u8]) -> u64 {
+        let (first, last) = (name.first().copied().unwrap_or(0), name.last().copied().unwrap_or(0));
+        1 << ((name.len() + 7 * first as usize + 13 * last as usize) & 63)
+    }
+
+    /// The line of the first tag named `name`, if any.
+    pub(crate) fn first_line(&self, name: &[u8]) -> Option<u32> {
+        if self.names.len() >= Self::LIST_MAX {
+            return self.index.get(name).copied();
+        }
+        if self.hashes & Self::bit(name) == 0 {
+            return None;
+        }
+        let mut start = 0;
+        for &(end, line) in &self.names {
+            if &self.bytes[start..end] == name {
+                return Some(line);
+            }
+            start = end;
+        }
+        None
+    }
+
+    /// Adds `name`, on `line`; gives the line of the first tag of that name
+    /// when there is one already (and adds nothing).
+    pub(crate) fn insert(&mut self, name: &[u8], line: u32) -> Option<u32> {
+        if let Some(first) = self.first_line(name) {
+            return Some(first);
+        }
+        if self.names.len() >= Self::LIST_MAX {
+            self.index.insert(name.into(), line);
+            return None;
+        }
+        self.hashes |= Self::bit(name);
+        self.bytes.extend_from_slice(name);
+        self.names.push((self.bytes.len(), line));
+        if self.names.len() == Self::LIST_MAX {
+            // from now on, the map
+            let mut start = 0;
+            for &(end, line) in &self.names {
+                self.index.insert(self.bytes[start..end].into(), line);
+                start = end;
+            }
+        }
+        None
+    }
 }
 
 /// Not skipping a variation.
@@ -1001,7 +1077,7 @@ impl<'a> Reader<'a> {
             utf16: start.offset == 0 && looks_utf16(input),
             // a chunk that starts after the stream's byte order mark
             after_bom: if start == AFTER_BOM { 0 } else { usize::MAX },
-            tag_names: Vec::new(),
+            tag_names: TagNames::default(),
         }
     }
 
@@ -1223,7 +1299,7 @@ impl<'a> Reader<'a> {
             let tag = scan_tag(input, start);
             if let TagScan::Good { name, .. } = &tag {
                 let name_bytes = &input[name.clone()];
-                if blank && self.tag_names.iter().any(|&(s, e)| &input[s..e] == name_bytes) {
+                if blank && self.tag_names.first_line(name_bytes).is_some() {
                     break true;
                 }
             }
@@ -1233,7 +1309,7 @@ impl<'a> Reader<'a> {
             let end = match tag {
                 TagScan::Good { name, value, end } => {
                     let name_bytes = &input[name.clone()];
-                    self.tag_names.push((name.start, name.end));
+                    self.tag_names.insert(name_bytes, at.line);
                     visitor.tag(name_bytes, RawText(&input[value]), at);
                     end
                 }

@@ -45,7 +45,7 @@ use arrow_schema::{ArrowError, DataType, Field, Fields, Schema, SchemaRef};
 use crate::pgn::SEVEN_TAG_ROSTER;
 use crate::pgn::check::{TOO_LARGE, too_large_message};
 use crate::pgn::chunk::Chunk;
-use crate::pgn::game::{Game, GameFacts, ReadError, for_each_facts_game, ordered_input};
+use crate::pgn::game::{Game, GameFacts, ReadError, distinct_tags, for_each_facts_game, ordered_input};
 use crate::pgn::input::{Compression, Input, InputError};
 use crate::pgn::parallel::{ChunkWork, Ordered, Parts};
 use crate::pgn::reader::{Location, ResultToken};
@@ -221,7 +221,7 @@ pub fn result_text(result: ResultToken) -> &'static str {
 /// | `line` | uint32 | the line the game starts on, from 1 |
 /// | `byte_offset` | uint64 | the byte the game starts at, from 0 (of the decompressed input) |
 /// | `Event` ... `Result` | utf8 | the Seven Tag Roster's values, null when absent |
-/// | `other_tags` | map\<utf8, utf8\> | the other tags, in input order |
+/// | `other_tags` | map\<utf8, utf8\> | the other tags, in input order; a name given twice once, with its last value (as for the roster's) |
 /// | `movetext_result` | utf8 | the termination marker (`1-0`, `0-1`, `1/2-1/2`, `*`), null when none (named apart from the `Result` tag: Spark and SQL read names without case) |
 /// | `termination` | utf8 | how the final position ends the game (`checkmate`, `stalemate`, `insufficient material`, `fivefold repetition`, `seventy-five-move rule`), null when it does not |
 /// | `plies` | uint32 | mainline moves played (up to the first that cannot be played) |
@@ -327,10 +327,11 @@ impl GameTable {
         for ((name, _), column) in SEVEN_TAG_ROSTER.iter().zip(&mut self.roster) {
             column.append_option(game.tag(name));
         }
-        for tag in &game.tags {
-            if !SEVEN_TAG_ROSTER.iter().any(|(name, _)| *name == tag.name) {
-                self.other.keys().append_value(&tag.name);
-                self.other.values().append_value(&tag.value);
+        // (a map's keys are unique)
+        for (name, value) in distinct_tags(&game.tags) {
+            if !SEVEN_TAG_ROSTER.iter().any(|(roster, _)| *roster == name) {
+                self.other.keys().append_value(name);
+                self.other.values().append_value(value);
             }
         }
         // (the map's key and value columns always have the same length)

@@ -31,7 +31,8 @@ use crate::lint::{Level, LintPolicy};
 use crate::movegen::Undo;
 use crate::pgn::SEVEN_TAG_ROSTER;
 use crate::pgn::reader::{
-    Location, RawText, ResultToken, Skip, SyntaxError, SyntaxErrorKind, Visitor, bom_len, decode_text, result_of,
+    Location, RawText, ResultToken, Skip, SyntaxError, SyntaxErrorKind, TagNames, Visitor, bom_len, decode_text,
+    result_of,
 };
 use crate::pgn::start::{Start, StartError, start_position};
 use crate::play::{self, PlayError, Played};
@@ -124,6 +125,13 @@ pub enum FindingKind {
     /// A `"` inside a tag value without its `\` (`[White ""Mirage""]`): read
     /// up to the last quote of the line.
     UnescapedQuote,
+    /// A tag whose name the game already has: its value replaces the earlier
+    /// one's (as python-chess and chess.js read it), so that the earlier
+    /// value is read by no one.
+    DuplicateTag {
+        /// The line of the first tag of that name.
+        first_line: u32,
+    },
     /// Tags of the Seven Tag Roster are missing.
     MissingTags {
         /// Bit `i` set when `SEVEN_TAG_ROSTER[i]` is missing.
@@ -199,6 +207,7 @@ impl FindingKind {
             FindingKind::MissingResult => "pgn:missing-result",
             FindingKind::ResultSpelling { .. } => "pgn:result-spelling",
             FindingKind::UnescapedQuote => "pgn:unescaped-quote",
+            FindingKind::DuplicateTag { .. } => "pgn:duplicate-tag",
             FindingKind::MissingTags { .. } => "pgn:missing-tags",
             FindingKind::CommentAfterResult => "pgn:comment-after-result",
             FindingKind::TextBetweenGames { .. } => "pgn:text-between-games",
@@ -280,6 +289,9 @@ impl core::fmt::Display for FindingKind {
             FindingKind::MissingResult => f.write_str("no termination marker (1-0, 0-1, 1/2-1/2 or *)"),
             FindingKind::ResultSpelling { canonical } => write!(f, "result spelled unlike PGN; write {canonical}"),
             FindingKind::UnescapedQuote => f.write_str("quote inside a tag value without its backslash; write \\\""),
+            FindingKind::DuplicateTag { first_line } => {
+                write!(f, "tag given again (first on line {first_line}): this value replaces the first's")
+            }
             FindingKind::MissingTags { missing } => {
                 let names: Vec<&str> = SEVEN_TAG_ROSTER
                     .iter()
@@ -822,6 +834,8 @@ pub struct Validator<'a> {
     recorder: Recorder<'a>,
     report: GameReport,
     tags: Tags,
+    /// The names of the game's tags so far, for `pgn:duplicate-tag`.
+    tag_names: TagNames,
     lines: Vec<Line>,
     /// The movetext is not judged (variant, bad FEN tag).
     skipping: bool,
@@ -855,6 +869,7 @@ impl<'a> Validator<'a> {
             },
             report: GameReport::default(),
             tags: Tags::default(),
+            tag_names: TagNames::default(),
             lines: Vec::new(),
             skipping: false,
             marker: None,
@@ -1045,6 +1060,7 @@ impl Visitor for Validator<'_> {
         self.recorder.unlisted = 0;
         self.recorder.run = None;
         self.tags = Tags::default();
+        self.tag_names.clear();
         self.lines.clear();
         self.skipping = false;
         self.marker = None;
@@ -1061,6 +1077,9 @@ impl Visitor for Validator<'_> {
             && (i == 0 || value.0[i - 1] != b'\\')
         {
             self.recorder.push(FindingKind::UnescapedQuote, at, name, None);
+        }
+        if let Some(first_line) = self.tag_names.insert(name, at.line) {
+            self.recorder.push(FindingKind::DuplicateTag { first_line }, at, name, None);
         }
         // one comparison per tag: the roster bit (`SEVEN_TAG_ROSTER` order) and what is kept
         let tags = &mut self.tags;

@@ -3,7 +3,7 @@
 //! result a loaded game was given), and what a loaded game had around its
 //! moves (comments, NAGs, variations), which `save` writes back.
 
-use crate::pgn::game::{Game as PgnGame, Line, Node, Tag};
+use crate::pgn::game::{Game as PgnGame, Line, Node, Tag, distinct_tags};
 pub(super) use crate::pgn::played::{is_tag_name, set};
 use crate::pgn::played::{node, roster};
 use crate::pgn::reader::{Location, ResultToken};
@@ -45,8 +45,12 @@ pub(super) fn get<'a>(tags: &'a [Tag], name: &str) -> Option<&'a str> {
 
 /// A loaded game's tags with the Seven Tag Roster complete: unchanged when
 /// it has all seven, else the roster first (unknown values for those it
-/// lacks), then its other tags in their order.
+/// lacks), then its other tags in their order; a name given twice once, with
+/// its last value.
 pub(super) fn complete_roster(tags: &mut Vec<Tag>) {
+    let distinct =
+        distinct_tags(tags).into_iter().map(|(name, value)| Tag { name: name.to_owned(), value: value.to_owned() });
+    *tags = distinct.collect();
     let roster = crate::pgn::SEVEN_TAG_ROSTER;
     if roster.iter().all(|(name, _)| get(tags, name).is_some()) {
         return;

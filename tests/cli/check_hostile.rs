@@ -10,6 +10,7 @@ use assert_cmd::cargo::cargo_bin_cmd;
 use sanfen::pgn::chunk::Chunker;
 use sanfen::pgn::reader::Reader;
 use sanfen::pgn::validate::{MAX_FINDINGS, Options, Validator};
+use serde_json::json;
 
 fn sanfen(args: &[&str]) -> assert_cmd::Command {
     let mut cmd = cargo_bin_cmd!("sanfen");
@@ -535,4 +536,63 @@ fn source_line_after_a_byte_order_mark_is_shown_without_it() {
     let expected = ["1:4 pgn:missing-tags | 1. e4 e5 2. Ke3 *", "1:16 san:illegal | 1. e4 e5 2. Ke3 *"];
     assert_eq!(whole, expected);
     assert_eq!(chunked, expected);
+}
+
+/// A game of `tags` tags named `T0`, `T1`, ... up to `names` (then again
+/// from `T0`), valued by their number, a blank line after each when `blank`.
+fn many_tags(tags: usize, names: usize, blank: bool) -> Vec<u8> {
+    let mut pgn = String::new();
+    for i in 0..tags {
+        pgn.push_str(&format!("[T{} \"{i}\"]\n{}", i % names, if blank { "\n" } else { "" }));
+    }
+    pgn.push_str("\n1. e4 *\n");
+    pgn.into_bytes()
+}
+
+#[test]
+fn a_game_of_300000_tags_is_read_in_time_linear_in_its_size() {
+    // Each tag's name was compared with every earlier one's (to find the name
+    // given again after a blank line that starts the next game, and for
+    // `pgn:duplicate-tag`): hours for these games of 5 MB. (No time is
+    // asserted: the test would not end.)
+    let allow = ["--allow", "pgn:missing-tags", "--allow", "pgn:missing-result", "--quiet"];
+    let blank = many_tags(300_000, 150_000, true);
+    let again: &[u8] = b"[T0 \"150000\"]";
+    let second = blank.windows(again.len()).position(|w| w == again).unwrap();
+    let path = temp_file("many-tags-blank", &blank);
+    for threads in ["1", "2"] {
+        let out = sanfen(&["check", "-j", threads]).args(allow).arg(&path).assert().code(0);
+        let summary = format!(
+            "2 games, 1 moves, 0 games with errors, 0 errors, 0 lint findings, 0 skipped, {} bytes\n",
+            blank.len()
+        );
+        assert_eq!(untimed(&out.get_output().stdout), summary);
+    }
+    // ranges from a quarter, a half and three quarters of the file: from a
+    // quarter, in the first game's tags, the second game's first tag cannot be
+    // told from one more of the first game's (the names before are unknown
+    // there), so no range starts there; after the half, no game starts
+    let out = sanfen(&["split", "--ranges", "4"]).arg(&path).assert().code(0);
+    let end = blank.len();
+    assert!(second < end / 2);
+    let ranges = format!("0 {end}\n{end} {end}\n{end} {end}\n{end} {end}\n");
+    assert_eq!(String::from_utf8_lossy(&out.get_output().stdout), ranges);
+    std::fs::remove_file(path).unwrap();
+    // no blank line: one game, and each name given again reported
+    let dense = many_tags(300_000, 150_000, false);
+    let path = temp_file("many-tags-dense", &dense);
+    let out = sanfen(&["check"]).args(allow).arg(&path).assert().code(0);
+    let summary = format!(
+        "1 games, 1 moves, 0 games with errors, 0 errors, 150000 lint findings, 0 skipped, {} bytes\n",
+        dense.len()
+    );
+    assert_eq!(untimed(&out.get_output().stdout), summary);
+    let out = sanfen(&["export"]).arg(&path).assert().code(0);
+    let row: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let other = row["other_tags"].as_object().unwrap();
+    assert_eq!((other.len(), &other["T0"], &other["T149999"]), (150_000, &json!("150000"), &json!("299999")));
+    let out = sanfen(&["fmt"]).arg(&path).assert().code(0);
+    let roster = "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n";
+    assert!(out.get_output().stdout == [roster.as_bytes(), &dense].concat());
+    std::fs::remove_file(path).unwrap();
 }

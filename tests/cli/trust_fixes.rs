@@ -633,3 +633,65 @@ fn an_input_that_is_standard_outputs_file_is_refused_not_read_without_end() {
     assert_eq!(run_into(&["check", "--quiet", &name], std::path::Path::new("/dev/null"), None).0, Some(0));
     fs::remove_dir_all(&dir).unwrap();
 }
+
+// ---- a tag given twice -------------------------------------------------------------------------
+
+/// Two FEN tags, and the move mates from the second one's position only.
+const TWO_FENS: &str = "[Event \"A\"]\n[Foo \"x\"]\n[SetUp \"1\"]\n[FEN \"7k/8/6K1/8/8/8/8/7R w - - 0 1\"]\n\
+                        [Bar \"1\"]\n[FEN \"7k/8/6K1/8/8/8/8/R7 w - - 0 1\"]\n[Foo \"y\"]\n[Result \"1/2-1/2\"]\n\
+                        [Result \"1-0\"]\n\n1. Ra8# 1-0\n";
+
+#[test]
+fn a_tag_given_twice_is_reported_and_read_as_its_last_value_by_every_command() {
+    let out = sanfen(&["check", "--allow", "pgn:missing-tags", "-"]).write_stdin(TWO_FENS).assert().code(0);
+    let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    let again = "warning[pgn:duplicate-tag]: tag given again";
+    assert_eq!(
+        lines[..3],
+        [
+            format!("<stdin>:6:1: game 1 (A), FEN: {again} (first on line 4): this value replaces the first's"),
+            format!("<stdin>:7:1: game 1 (A), Foo: {again} (first on line 2): this value replaces the first's"),
+            format!("<stdin>:9:1: game 1 (A), Result: {again} (first on line 8): this value replaces the first's"),
+        ]
+    );
+    assert!(lines[3].starts_with("1 games, 1 moves, 0 games with errors, 0 errors, 3 lint findings"), "{stdout}");
+    // fmt plays the moves from the same FEN as check (the last), and keeps every tag
+    let out = sanfen(&["fmt", "-"]).write_stdin(TWO_FENS).assert().code(0);
+    assert_eq!(
+        String::from_utf8(out.get_output().stdout.clone()).unwrap(),
+        "[Event \"A\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n[Black \"?\"]\n\
+         [Result \"1/2-1/2\"]\n[Foo \"x\"]\n[SetUp \"1\"]\n[FEN \"7k/8/6K1/8/8/8/8/7R w - - 0 1\"]\n[Bar \"1\"]\n\
+         [FEN \"7k/8/6K1/8/8/8/8/R7 w - - 0 1\"]\n[Foo \"y\"]\n[Result \"1-0\"]\n\n1. Ra8# 1-0\n"
+    );
+    // the games table: each name once (a map's keys are unique), with its last value
+    let out = sanfen(&["export", "-"]).write_stdin(TWO_FENS).assert().code(0);
+    assert_eq!(
+        String::from_utf8(out.get_output().stdout.clone()).unwrap(),
+        "{\"file\":\"<stdin>\",\"game\":1,\"line\":1,\"byte_offset\":0,\"Event\":\"A\",\"Site\":null,\"Date\":null,\
+         \"Round\":null,\"White\":null,\"Black\":null,\"Result\":\"1-0\",\"other_tags\":{\"Foo\":\"y\",\"SetUp\":\"1\",\
+         \"FEN\":\"7k/8/6K1/8/8/8/8/R7 w - - 0 1\",\"Bar\":\"1\"},\"movetext_result\":\"1-0\",\"termination\":\
+         \"checkmate\",\"plies\":1,\"errors\":0,\"first_error\":null,\"eco\":null,\"opening\":null}\n"
+    );
+    // the REPL loads the game with the same tags
+    let dir = crate::scratch::Dir::new("two-fens");
+    let path = dir.file("two.pgn", TWO_FENS.as_bytes());
+    let shown = repl(&format!("load {path}\ntag Foo\ntag Result\nfen\n"), 0);
+    assert!(shown.contains("[Foo \"y\"]\n"), "{shown}");
+    assert!(shown.contains("[Result \"1-0\"]\n"), "{shown}");
+    assert!(shown.contains("R6k/8/6K1/8/8/8/8/8 b - - 1 1"), "{shown}");
+}
+
+#[test]
+fn many_tags_of_different_names_are_no_duplicates() {
+    // more names than the hash has bits (each new name is then compared with every other), and names that
+    // differ only in their order of letters
+    let mut pgn = String::from("[Event \"A\"]\n");
+    for i in 0..200 {
+        pgn.push_str(&format!("[T{i} \"v\"]\n"));
+    }
+    pgn.push_str("[Ab \"1\"]\n[Ba \"2\"]\n[AAb \"3\"]\n\n1. e4 *\n");
+    let out = sanfen(&["check", "--allow", "pgn:missing-tags", "--quiet", "-"]).write_stdin(pgn).assert().code(0);
+    let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(stdout.starts_with("1 games, 1 moves, 0 games with errors, 0 errors, 0 lint findings"), "{stdout}");
+}
