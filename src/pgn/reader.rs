@@ -957,8 +957,12 @@ pub struct Reader<'a> {
     /// Where a byte order mark at the start of the stream ends (a line
     /// starts there too), or `usize::MAX`.
     after_bom: usize,
-    /// The current game's tag names.
-    tag_names: TagNames,
+    /// The current game's tag names (ranges of `input`), and those of them
+    /// looked up by name so far: only a blank line among the tags asks
+    /// whether a name was given before, so the common case keeps ranges alone.
+    tag_names: Vec<(usize, usize)>,
+    tag_index: TagNames,
+    indexed: usize,
 }
 
 /// The names of a game's tags, each with the line it is first on (for
@@ -1077,7 +1081,9 @@ impl<'a> Reader<'a> {
             utf16: start.offset == 0 && looks_utf16(input),
             // a chunk that starts after the stream's byte order mark
             after_bom: if start == AFTER_BOM { 0 } else { usize::MAX },
-            tag_names: TagNames::default(),
+            tag_names: Vec::new(),
+            tag_index: TagNames::default(),
+            indexed: 0,
         }
     }
 
@@ -1242,12 +1248,24 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Whether the game has a tag named `name`, in time that does not grow
+    /// with the number of its tags.
+    fn has_tag_name(&mut self, name: &[u8]) -> bool {
+        for &(start, end) in &self.tag_names[self.indexed..] {
+            self.tag_index.insert(&self.input[start..end], 0);
+        }
+        self.indexed = self.tag_names.len();
+        self.tag_index.first_line(name).is_some()
+    }
+
     /// Reads the tags; `true` when the game ends with them (at the end of the
     /// input, or at a repeated tag after a blank line).
     fn read_tags<V: Visitor>(&mut self, visitor: &mut V) -> bool {
         let input = self.input;
         let mut cur = self.cur;
         self.tag_names.clear();
+        self.tag_index.clear();
+        self.indexed = 0;
         // A blank line came after the previous tag.
         let mut blank = false;
         // The current line started after the previous tag and holds only
@@ -1299,7 +1317,7 @@ impl<'a> Reader<'a> {
             let tag = scan_tag(input, start);
             if let TagScan::Good { name, .. } = &tag {
                 let name_bytes = &input[name.clone()];
-                if blank && self.tag_names.first_line(name_bytes).is_some() {
+                if blank && self.has_tag_name(name_bytes) {
                     break true;
                 }
             }
@@ -1309,7 +1327,7 @@ impl<'a> Reader<'a> {
             let end = match tag {
                 TagScan::Good { name, value, end } => {
                     let name_bytes = &input[name.clone()];
-                    self.tag_names.insert(name_bytes, at.line);
+                    self.tag_names.push((name.start, name.end));
                     visitor.tag(name_bytes, RawText(&input[value]), at);
                     end
                 }
