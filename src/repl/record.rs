@@ -43,10 +43,10 @@ pub(super) fn get<'a>(tags: &'a [Tag], name: &str) -> Option<&'a str> {
     tags.iter().find(|t| t.name == name).map(|t| t.value.as_str())
 }
 
-/// A loaded game's tags with the Seven Tag Roster complete: unchanged when
-/// it has all seven, else the roster first (unknown values for those it
-/// lacks), then its other tags in their order; a name given twice once, with
-/// its last value.
+/// A loaded game's tags with each name once (a name given twice with its
+/// last value) and the Seven Tag Roster complete: in their order when it has
+/// all seven, else the roster first (unknown values for those it lacks),
+/// then its other tags in their order.
 pub(super) fn complete_roster(tags: &mut Vec<Tag>) {
     let distinct =
         distinct_tags(tags).into_iter().map(|(name, value)| Tag { name: name.to_owned(), value: value.to_owned() });
