@@ -387,9 +387,9 @@ fn compare_rewritten(before: &GameModel, after: &GameModel, i: usize) {
         "game {game} is rewritten, but holds a move that does not resolve or a syntax error: {:?}",
         before.items
     );
-    // the result: the marker, or the Result tag's value if it is one, or `*`
+    // the result: the marker, or the (last) Result tag's value if it is one, or `*`
     let result = before.result.unwrap_or_else(|| {
-        match before.tags.iter().find(|(name, _)| name == b"Result").and_then(|(_, value)| result_of(value)) {
+        match before.tags.iter().rev().find(|(name, _)| name == b"Result").and_then(|(_, value)| result_of(value)) {
             Some(ResultToken::Outcome(outcome)) => ResultToken::Outcome(outcome),
             _ => ResultToken::Unknown,
         }
@@ -483,8 +483,9 @@ impl Model {
         at.offset as usize
     }
 
+    /// The value of the tag named `name`: of the last one, when given twice.
     fn tag_value(&self, name: &[u8]) -> Option<&[u8]> {
-        self.game.tags.iter().find(|(n, _)| n == name).map(|(_, value)| value.as_slice())
+        self.game.tags.iter().rev().find(|(n, _)| n == name).map(|(_, value)| value.as_slice())
     }
 
     fn item(&mut self, item: Item) {
