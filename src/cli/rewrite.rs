@@ -63,7 +63,7 @@
 //! own, and gets back any that writing removed.
 //!
 //! On `SIGINT`, `SIGTERM` or `SIGHUP` ([`remove_temporary_on_signals`]) the
-//! temporary file is removed and the process exits with 128 + the signal's
+//! temporary files are removed and the process exits with 128 + the signal's
 //! number (130, 143, 129); a signal that arrives while the new text is taking
 //! the original's place waits for that to finish. On every error the temporary
 //! file is removed too.
@@ -84,17 +84,24 @@ use signal_hook::iterator::Signals;
 
 use super::Error;
 
-/// The temporary file that exists right now, if any: what a signal removes.
-/// Whoever holds the lock may create, rename or remove it; the signal thread
-/// takes the lock before it removes the file and exits.
-static PENDING: Mutex<Option<PathBuf>> = Mutex::new(None);
+/// The temporary files that exist right now: what a signal removes. Whoever
+/// holds the lock may create, rename or remove one; the signal thread takes
+/// the lock before it removes them and exits.
+static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
-fn pending() -> MutexGuard<'static, Option<PathBuf>> {
+fn pending() -> MutexGuard<'static, Vec<PathBuf>> {
     PENDING.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// `path` no longer a temporary file to remove (renamed or removed);
+/// whether it was one.
+fn forget(pending: &mut Vec<PathBuf>, path: &Path) -> bool {
+    let index = pending.iter().position(|pending| pending == path);
+    index.map(|index| pending.swap_remove(index)).is_some()
+}
+
 /// Starts a thread that, on `SIGINT`, `SIGTERM` or `SIGHUP`, removes the
-/// temporary file being written (if any) and ends the process with exit code
+/// temporary files being written (if any) and ends the process with exit code
 /// 128 + the signal's number. Call it once, before the first
 /// [`InPlace::open`].
 ///
@@ -105,8 +112,8 @@ pub fn remove_temporary_on_signals() -> io::Result<()> {
     let mut signals = Signals::new([SIGINT, SIGTERM, SIGHUP])?;
     std::thread::Builder::new().name("signals".into()).spawn(move || {
         if let Some(signal) = signals.forever().next() {
-            let mut pending = pending();
-            if let Some(path) = pending.take() {
+            let pending = pending();
+            for path in pending.iter() {
                 let _ = fs::remove_file(path);
             }
             // the lock stays held: nothing creates a new temporary file now
@@ -254,7 +261,7 @@ impl InPlace {
         result
     }
 
-    fn commit_locked(&self, pending: &mut Option<PathBuf>) -> Result<(), Error> {
+    fn commit_locked(&self, pending: &mut Vec<PathBuf>) -> Result<(), Error> {
         let now = self.original.metadata().map_err(|err| self.file_error(err))?;
         if changed(&self.before, &now) {
             return Err(refusal(&self.name, "changed while it was being formatted"));
@@ -265,7 +272,7 @@ impl InPlace {
             self.write_through()?;
             // the temporary file is no longer needed
             let _ = fs::remove_file(&temporary.path);
-            *pending = None;
+            forget(pending, &temporary.path);
             return Ok(());
         }
         // again: writing removed a capability
@@ -285,7 +292,7 @@ impl InPlace {
         fs::rename(&temporary.path, &self.target).map_err(|err| {
             self.file_error(io::Error::new(err.kind(), format!("cannot replace it with the rewritten file: {err}")))
         })?;
-        *pending = None;
+        forget(pending, &temporary.path);
         // the rename itself lasts once the directory is written out
         if let Some(directory) = self.target.parent()
             && let Ok(directory) = File::open(directory)
@@ -553,7 +560,7 @@ impl NewFile {
         self.complete()?;
         let mut pending = pending();
         fs::rename(&self.temporary.path, &self.target).map_err(|err| self.error(err))?;
-        *pending = None;
+        forget(&mut pending, &self.temporary.path);
         drop(pending);
         self.sync_directory();
         Ok(())
@@ -587,7 +594,7 @@ impl NewFile {
                 Err(_) => return Err(self.error(err)),
             },
         }
-        *pending = None;
+        forget(&mut pending, &self.temporary.path);
         drop(pending);
         self.sync_directory();
         Ok(())
@@ -690,7 +697,7 @@ impl Temporary {
             let created = File::options().read(true).write(true).create_new(true).mode(0o600).open(&path);
             match created {
                 Ok(file) => {
-                    *pending = Some(path.clone());
+                    pending.push(path.clone());
                     return Ok(Temporary { path, file });
                 }
                 Err(err) if err.kind() == io::ErrorKind::AlreadyExists && attempt < 100 => attempt += 1,
@@ -703,9 +710,8 @@ impl Temporary {
 impl Drop for Temporary {
     fn drop(&mut self) {
         let mut pending = pending();
-        if pending.as_ref() == Some(&self.path) {
+        if forget(&mut pending, &self.path) {
             let _ = fs::remove_file(&self.path);
-            *pending = None;
         }
     }
 }
@@ -764,6 +770,39 @@ mod tests {
         assert_eq!(fs::metadata(&path).unwrap().nlink(), 1);
         let names: Vec<_> = fs::read_dir(&directory).unwrap().map(|entry| entry.unwrap().file_name()).collect();
         assert_eq!(names, ["part.pgn"]);
+        fs::remove_dir_all(&directory).unwrap();
+    }
+
+    /// Files written at the same time each keep their temporary file until
+    /// committed or dropped, whatever the order: dropping one removes its
+    /// own, never another's, and a signal would remove those left.
+    #[test]
+    fn temporary_files_at_the_same_time_are_each_removed() {
+        let directory = std::env::temp_dir().join(format!("sanfen-temporaries-{}", std::process::id()));
+        fs::create_dir_all(&directory).unwrap();
+        let names = || {
+            let mut names: Vec<_> = fs::read_dir(&directory)
+                .unwrap()
+                .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+                .collect();
+            names.sort();
+            names
+        };
+        let first = NewFile::create(&directory.join("first"), "first").unwrap();
+        let second = NewFile::create(&directory.join("second"), "second").unwrap();
+        let third = NewFile::create(&directory.join("third"), "third").unwrap();
+        let temporaries = [&first, &second, &third].map(|file| file.temporary.path.clone());
+        assert!(temporaries.iter().all(|path| pending().contains(path)));
+        drop(first);
+        let left = names();
+        assert_eq!(left.len(), 2);
+        assert!(left[0].starts_with(".sanfen-second-") && left[1].starts_with(".sanfen-third-"), "{left:?}");
+        third.commit().unwrap();
+        assert_eq!(names().len(), 2);
+        assert!(names()[0].starts_with(".sanfen-second-") && names()[1] == "third", "{:?}", names());
+        drop(second);
+        assert_eq!(names(), ["third"]);
+        assert!(temporaries.iter().all(|path| !pending().contains(path)));
         fs::remove_dir_all(&directory).unwrap();
     }
 }
