@@ -722,7 +722,7 @@ impl ScanState {
     }
 
     fn has_name(&self, name: &[u8]) -> bool {
-        self.names.first_line(name).is_some()
+        self.names.get(name).is_some()
     }
 
     /// Follows the reader through `line` (up to and with its `\n`, if any).

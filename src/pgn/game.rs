@@ -110,31 +110,17 @@ pub struct Tag {
 
 /// Each tag name of `tags` once, where it first is, with the last value given
 /// to it: the tags as read when a name given twice (`pgn:duplicate-tag`)
-/// takes its last value. (A name is looked up among those before it while
-/// they are few, in a map past that: a game of a million tags takes time
+/// takes its last value. (Names are looked up as the reader does, in time
 /// linear in their number.)
 pub fn distinct_tags(tags: &[Tag]) -> Vec<(&str, &str)> {
-    const LIST_MAX: usize = 32;
     let mut distinct: Vec<(&str, &str)> = Vec::with_capacity(tags.len());
-    let mut index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut positions = super::reader::TagNames::default();
     for tag in tags {
         let (name, value) = (tag.name.as_str(), tag.value.as_str());
-        let earlier = if distinct.len() < LIST_MAX {
-            distinct.iter().position(|&(earlier, _)| earlier == name)
-        } else {
-            if index.is_empty() {
-                index.extend(distinct.iter().enumerate().map(|(i, &(earlier, _))| (earlier, i)));
-            }
-            index.get(name).copied()
-        };
-        match earlier {
-            Some(i) => distinct[i].1 = value,
-            None => {
-                if distinct.len() >= LIST_MAX {
-                    index.insert(name, distinct.len());
-                }
-                distinct.push((name, value));
-            }
+        // (fewer than 2^32 tags: each takes 48 bytes, a game read 8 MiB at most)
+        match positions.insert(name.as_bytes(), distinct.len() as u32) {
+            Some(first) => distinct[first as usize].1 = value,
+            None => distinct.push((name, value)),
         }
     }
     distinct
@@ -1235,6 +1221,23 @@ impl Visitor for Builder<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A name given again takes its last value at its first place, before
+    /// and after the lookup moves from the list to the map (64 names).
+    #[test]
+    fn distinct_tags_keep_first_places_and_last_values() {
+        let tag = |name: &str, value: &str| Tag { name: name.to_owned(), value: value.to_owned() };
+        let mut tags: Vec<Tag> = (0..100).map(|i| tag(&format!("T{i}"), &i.to_string())).collect();
+        tags.insert(3, tag("T1", "again"));
+        tags.extend([tag("T0", "last"), tag("T70", "seventy"), tag("New", "n"), tag("T1", "third")]);
+        let distinct = distinct_tags(&tags);
+        assert_eq!(distinct.len(), 101);
+        assert_eq!(distinct[..3], [("T0", "last"), ("T1", "third"), ("T2", "2")]);
+        assert_eq!(distinct[3..5], [("T3", "3"), ("T4", "4")]);
+        assert_eq!(distinct[70], ("T70", "seventy"));
+        assert_eq!(distinct[99..], [("T99", "99"), ("New", "n")]);
+        assert_eq!(distinct_tags(&[]), []);
+    }
 
     /// Many games with text between them, over several chunks of
     /// [`GAME_CHUNK_TARGET`] bytes.

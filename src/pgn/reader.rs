@@ -965,20 +965,21 @@ pub struct Reader<'a> {
     indexed: usize,
 }
 
-/// The names of a game's tags, each with the line it is first on (for
-/// `pgn:duplicate-tag`, and for the rule that a name given again after a blank
-/// line starts the next game, which the chunker follows too): a flat buffer
-/// reused from game to game, and a bit per name's hash so that a new name is
-/// told apart without comparing it to every other; past `LIST_MAX` names, a
-/// hash map (keyed at random: no input makes it slow), so that a game of a
-/// million tags takes time linear in its size.
+/// Tag names, each with a number given with it when first added (its line,
+/// for `pgn:duplicate-tag` and for the rule that a name given again after a
+/// blank line starts the next game, which the chunker follows too; its
+/// position, for [`distinct_tags`](super::game::distinct_tags)): a flat
+/// buffer reused from game to game, and a bit per name's hash so that a new
+/// name is told apart without comparing it to every other; past `LIST_MAX`
+/// names, a hash map (keyed at random: no input makes it slow), so that a
+/// game of a million tags takes time linear in its size.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TagNames {
     bytes: Vec<u8>,
-    /// Where each name ends in `bytes`, and its line.
+    /// Where each name ends in `bytes`, and its number.
     names: Vec<(usize, u32)>,
     hashes: u64,
-    /// Past `LIST_MAX` names: each name's first line.
+    /// Past `LIST_MAX` names: each name's number.
     index: HashMap<Box<[u8]>, u32>,
 }
 
@@ -997,8 +998,8 @@ impl TagNames {
         1 << ((name.len() + 7 * first as usize + 13 * last as usize) & 63)
     }
 
-    /// The line of the first tag named `name`, if any.
-    pub(crate) fn first_line(&self, name: &[u8]) -> Option<u32> {
+    /// The number given with `name`, if it was added.
+    pub(crate) fn get(&self, name: &[u8]) -> Option<u32> {
         if self.names.len() >= Self::LIST_MAX {
             return self.index.get(name).copied();
         }
@@ -1006,33 +1007,33 @@ impl TagNames {
             return None;
         }
         let mut start = 0;
-        for &(end, line) in &self.names {
+        for &(end, number) in &self.names {
             if &self.bytes[start..end] == name {
-                return Some(line);
+                return Some(number);
             }
             start = end;
         }
         None
     }
 
-    /// Adds `name`, on `line`; gives the line of the first tag of that name
-    /// when there is one already (and adds nothing).
-    pub(crate) fn insert(&mut self, name: &[u8], line: u32) -> Option<u32> {
-        if let Some(first) = self.first_line(name) {
+    /// Adds `name` with `number`; gives the number it was added with when
+    /// it was already (and adds nothing).
+    pub(crate) fn insert(&mut self, name: &[u8], number: u32) -> Option<u32> {
+        if let Some(first) = self.get(name) {
             return Some(first);
         }
         if self.names.len() >= Self::LIST_MAX {
-            self.index.insert(name.into(), line);
+            self.index.insert(name.into(), number);
             return None;
         }
         self.hashes |= Self::bit(name);
         self.bytes.extend_from_slice(name);
-        self.names.push((self.bytes.len(), line));
+        self.names.push((self.bytes.len(), number));
         if self.names.len() == Self::LIST_MAX {
             // from now on, the map
             let mut start = 0;
-            for &(end, line) in &self.names {
-                self.index.insert(self.bytes[start..end].into(), line);
+            for &(end, number) in &self.names {
+                self.index.insert(self.bytes[start..end].into(), number);
                 start = end;
             }
         }
@@ -1255,7 +1256,7 @@ impl<'a> Reader<'a> {
             self.tag_index.insert(&self.input[start..end], 0);
         }
         self.indexed = self.tag_names.len();
-        self.tag_index.first_line(name).is_some()
+        self.tag_index.get(name).is_some()
     }
 
     /// Reads the tags; `true` when the game ends with them (at the end of the
