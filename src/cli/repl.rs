@@ -30,8 +30,10 @@ use std::hash::{BuildHasher, Hasher};
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::os::unix::fs::{FileExt, MetadataExt};
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use rustix::fs::FlockOperation;
+use rustix::io::Errno;
 use rustyline::completion::{self, Pair};
 use rustyline::error::ReadlineError;
 use rustyline::highlight::Highlighter;
@@ -380,13 +382,15 @@ fn write_new(path: &Path, bytes: &[u8], codec: Option<FileCodec>, only_new: bool
 /// frame or stream of its own, which their tools and sanfen read as one
 /// text with the file's; the game comes after a blank line. The file
 /// keeps its owner, mode, links and attributes (it is written, not
-/// replaced), and on an error is cut back to its size before. Refused: a
-/// read-only file (no write bit in its mode), and a file a game added to
-/// could not be read back from ([`text_end`]). The codec the game was
-/// compressed by.
+/// replaced), and on an error is cut back to its size before. Its lock is
+/// held meanwhile ([`lock_to_append`]). Refused: a read-only file (no write
+/// bit in its mode), a file locked for longer than [`APPEND_LOCK_WAIT`], and
+/// a file a game added to could not be read back from ([`text_end`]). The
+/// codec the game was compressed by.
 fn append(path: &Path, bytes: &[u8]) -> Result<Option<FileCodec>, Error> {
     let error = |source| Error::File { path: shown_name(path.as_os_str()), source };
     let mut file = fs::File::options().read(true).append(true).open(path).map_err(error)?;
+    lock_to_append(&file, APPEND_LOCK_WAIT).map_err(error)?;
     let metadata = file.metadata().map_err(error)?;
     let mode = metadata.mode() & 0o7777;
     if mode & 0o222 == 0 {
@@ -405,11 +409,41 @@ fn append(path: &Path, bytes: &[u8]) -> Result<Option<FileCodec>, Error> {
     added.write_all(separator).and_then(|()| added.write_all(bytes)).map_err(error)?;
     let added = added.finish().map_err(error)?;
     if let Err(err) = file.write_all(&added).and_then(|()| file.sync_all()) {
-        // nothing half-written stays
-        let _ = file.set_len(size);
+        // nothing half-written stays, and only what was written goes: not
+        // what a program that takes no lock may have added meanwhile
+        if file.metadata().is_ok_and(|now| now.len() <= size + added.len() as u64) {
+            let _ = file.set_len(size);
+        }
         return Err(error(err));
     }
     Ok(codec)
+}
+
+/// How long `append` waits for another program adding to the file.
+const APPEND_LOCK_WAIT: Duration = Duration::from_secs(5);
+
+/// Takes the file's lock (`flock`, exclusive) for an append: another sanfen
+/// adding to it meanwhile would make the end just read (and so the blank
+/// line between the games) wrong, and would lose its game if this one's
+/// failed and was cut back. Waits up to `wait` for a program holding it; a
+/// file system without locks appends without.
+fn lock_to_append(file: &fs::File, wait: Duration) -> io::Result<()> {
+    let start = Instant::now();
+    loop {
+        match rustix::fs::flock(file, FlockOperation::NonBlockingLockExclusive) {
+            Ok(()) => return Ok(()),
+            Err(Errno::WOULDBLOCK) if start.elapsed() < wait => std::thread::sleep(Duration::from_millis(20)),
+            Err(Errno::WOULDBLOCK) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::WouldBlock,
+                    format!("locked by another program (waited {} s): not appended to", wait.as_secs()),
+                ));
+            }
+            Err(Errno::INTR) => {}
+            // (`ENOLCK`, `EOPNOTSUPP`: no locks there)
+            Err(_) => return Ok(()),
+        }
+    }
 }
 
 /// The codec of the data of `file` (of `size` bytes, not 0) and the last
@@ -987,6 +1021,33 @@ mod tests {
         fs::write(&later, "edited\n").unwrap();
         assert_eq!(say(&format!("save {later}")), refused(&later));
         assert_eq!(fs::read(&later).unwrap(), b"edited\n");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// An append waits for the lock of another one to the same file, and
+    /// reads the file's end only once it holds it: the blank line goes after
+    /// what the other added. A lock held too long refuses it.
+    #[test]
+    fn appends_to_one_file_wait_for_each_other() {
+        let dir = std::env::temp_dir().join(format!("sanfen-repl-append-lock-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("shared.pgn");
+        fs::write(&path, "1. e4 *").unwrap();
+        let mut other = fs::File::options().append(true).open(&path).unwrap();
+        rustix::fs::flock(&other, FlockOperation::LockExclusive).unwrap();
+        let refused = lock_to_append(&fs::File::open(&path).unwrap(), Duration::from_millis(50)).unwrap_err();
+        assert_eq!(refused.kind(), io::ErrorKind::WouldBlock);
+        assert_eq!(refused.to_string(), "locked by another program (waited 0 s): not appended to");
+        let appending = std::thread::spawn({
+            let path = path.clone();
+            move || append(&path, b"1. c4 *\n").map_err(|err| err.to_string())
+        });
+        std::thread::sleep(Duration::from_millis(300));
+        assert_eq!(fs::read(&path).unwrap(), b"1. e4 *");
+        other.write_all(b"\n\n1. d4 *\n").unwrap();
+        drop(other);
+        assert_eq!(appending.join().unwrap(), Ok(None));
+        assert_eq!(fs::read(&path).unwrap(), b"1. e4 *\n\n1. d4 *\n\n1. c4 *\n");
         fs::remove_dir_all(&dir).unwrap();
     }
 
