@@ -530,6 +530,8 @@ struct Tags {
     variant: Option<Range<usize>>,
     /// Which of the Seven Tag Roster were seen (bit i: `SEVEN_TAG_ROSTER[i]`).
     roster: u8,
+    /// The line of each of the Seven Tag Roster seen (by its bit's number).
+    roster_lines: [u32; 7],
 }
 
 /// Where findings go: kept (with their context) or only counted.
@@ -834,7 +836,8 @@ pub struct Validator<'a> {
     recorder: Recorder<'a>,
     report: GameReport,
     tags: Tags,
-    /// The names of the game's tags so far, for `pgn:duplicate-tag`.
+    /// The names of the game's tags so far but the roster's (`Tags`), for
+    /// `pgn:duplicate-tag`.
     tag_names: TagNames,
     lines: Vec<Line>,
     /// The movetext is not judged (variant, bad FEN tag).
@@ -1078,12 +1081,9 @@ impl Visitor for Validator<'_> {
         {
             self.recorder.push(FindingKind::UnescapedQuote, at, name, None);
         }
-        if let Some(first_line) = self.tag_names.insert(name, at.line) {
-            self.recorder.push(FindingKind::DuplicateTag { first_line }, at, name, None);
-        }
         // one comparison per tag: the roster bit (`SEVEN_TAG_ROSTER` order) and what is kept
         let tags = &mut self.tags;
-        tags.roster |= match name {
+        let bit = match name {
             b"Event" => {
                 tags.event = Some(range);
                 1
@@ -1116,6 +1116,19 @@ impl Visitor for Validator<'_> {
             }
             _ => 0,
         };
+        // a roster name seen before is told by its bit; only the others are looked up
+        let first_line = if bit == 0 {
+            self.tag_names.insert(name, at.line)
+        } else if tags.roster & bit != 0 {
+            Some(tags.roster_lines[bit.trailing_zeros() as usize])
+        } else {
+            tags.roster_lines[bit.trailing_zeros() as usize] = at.line;
+            None
+        };
+        tags.roster |= bit;
+        if let Some(first_line) = first_line {
+            self.recorder.push(FindingKind::DuplicateTag { first_line }, at, name, None);
+        }
     }
 
     fn end_tags(&mut self) -> Skip {
