@@ -198,7 +198,8 @@ impl InPlace {
         let Some(directory) = target.parent() else {
             return Err(refuse("no directory for the temporary file".to_owned()));
         };
-        let temporary = Temporary::create(directory, "fmt").map_err(|err| temporary_error(&display, None, err))?;
+        let temporary =
+            Temporary::create(directory, "fmt", 0o600).map_err(|err| temporary_error(&display, None, err))?;
         let attributes = if through { Vec::new() } else { attributes(&original).map_err(file_error)? };
         let file = InPlace { name: display, target, original, before, through, attributes, temporary };
         if !file.through {
@@ -448,8 +449,9 @@ pub fn open_device(path: &Path) -> Option<io::Result<File>> {
 /// name once it is complete ([`NewFile::commit`]): until then whoever looks
 /// sees the file as it was (or no file), and an error, a drop without
 /// commit or a signal ([`remove_temporary_on_signals`]) removes what was
-/// written. The new file's mode is 0666 less the umask, as for any file a
-/// program creates. A file already there is replaced on commit, as it is:
+/// written. A new file gets the mode any file a program creates gets (0666
+/// less the umask, or as the directory's default ACL says). A file already
+/// there is replaced on commit, as it is:
 ///
 /// - a symbolic link is followed: its target is replaced, the link kept
 ///   (one to no file is refused);
@@ -519,7 +521,11 @@ impl NewFile {
             Some(parent) if !parent.as_os_str().is_empty() => parent,
             _ => Path::new("."),
         };
-        let temporary = Temporary::create(directory, kind).map_err(|err| temporary_error(&name, None, err))?;
+        // a new file's mode is left to the kernel (the umask, or the
+        // directory's default ACL), as for any file a program creates
+        let created_mode = if existing.is_some() { 0o600 } else { 0o666 };
+        let temporary =
+            Temporary::create(directory, kind, created_mode).map_err(|err| temporary_error(&name, None, err))?;
         let mut attributes = Vec::new();
         if let Some(existing) = &existing {
             let current =
@@ -605,20 +611,16 @@ impl NewFile {
         Error::File { path: self.name.clone(), source }
     }
 
-    /// The temporary file made ready to take the name: its mode (the
-    /// replaced file's, or 0666 less the umask), its attributes again, its
-    /// text on the disk.
+    /// The temporary file made ready to take the name: the replaced file's
+    /// mode and attributes again (a new file keeps the mode it was created
+    /// with), its text on the disk.
     fn complete(&self) -> Result<(), Error> {
-        // (the umask read and put back: nothing else runs now)
-        let mode = self.mode.unwrap_or_else(|| {
-            let umask = rustix::process::umask(Mode::empty());
-            rustix::process::umask(umask);
-            0o666 & !umask.bits()
-        });
         let error = |err| self.error(err);
-        // again: writing removed a capability
-        give_attributes(&self.temporary.file, &self.attributes).map_err(error)?;
-        self.temporary.file.set_permissions(Permissions::from_mode(mode)).map_err(error)?;
+        if let Some(mode) = self.mode {
+            // again: writing removed a capability
+            give_attributes(&self.temporary.file, &self.attributes).map_err(error)?;
+            self.temporary.file.set_permissions(Permissions::from_mode(mode)).map_err(error)?;
+        }
         self.temporary.file.sync_all().map_err(error)
     }
 
@@ -686,15 +688,16 @@ struct Temporary {
 impl Temporary {
     /// `DIRECTORY/.sanfen-KIND-XXXXXXXX.tmp` (8 random hexadecimal digits),
     /// new (never an existing file or link: another name is tried then),
-    /// mode 0600.
-    fn create(directory: &Path, kind: &str) -> io::Result<Temporary> {
+    /// created with `mode` (less the umask, or as the directory's default
+    /// ACL says).
+    fn create(directory: &Path, kind: &str, mode: u32) -> io::Result<Temporary> {
         let mut pending = pending();
         let random = RandomState::new();
         let mut attempt = 0u32;
         loop {
             let suffix = random.hash_one((std::process::id(), attempt)) as u32;
             let path = directory.join(format!(".sanfen-{kind}-{suffix:08x}.tmp"));
-            let created = File::options().read(true).write(true).create_new(true).mode(0o600).open(&path);
+            let created = File::options().read(true).write(true).create_new(true).mode(mode).open(&path);
             match created {
                 Ok(file) => {
                     pending.push(path.clone());

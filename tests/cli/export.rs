@@ -704,6 +704,45 @@ fn a_reader_that_stops_ends_a_parquet_export_quietly() {
     assert_eq!(output.status.code(), Some(0));
 }
 
+/// A new output file gets the mode any program's new file gets: 0666 less
+/// the umask, or what the directory's default ACL says, the umask ignored
+/// (regression: the mode was computed from the umask and set, which
+/// narrowed the ACL's mask).
+#[test]
+fn a_new_file_has_the_mode_the_kernel_gives() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = Dir::new("new-mode");
+    let pgn = dir.file("games.pgn", PGN.as_bytes());
+    let export = |output: &str, umask: &str| {
+        let script = format!("umask {umask} && exec \"$0\" export --format csv -o \"$1\" \"$2\"");
+        let output =
+            Command::new("sh").args(["-c", &script, env!("CARGO_BIN_EXE_sanfen"), output, &pgn]).output().unwrap();
+        assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+        assert_eq!(output.status.code(), Some(0));
+    };
+    let mode = |path: &str| fs::metadata(path).unwrap().mode() & 0o7777;
+    for (umask, wanted) in [("022", 0o644), ("027", 0o640), ("077", 0o600)] {
+        let path = dir.path(&format!("umask-{umask}.csv"));
+        export(&path, umask);
+        assert_eq!(mode(&path), wanted, "umask {umask}");
+    }
+    let shared = dir.0.join("shared");
+    fs::create_dir(&shared).unwrap();
+    // owner rw, the user 1234 rw, group r, mask rw, others nothing
+    if set_attribute(&shared, "system.posix_acl_default", &acl(6, 6, 4, 6, 0)).is_ok() {
+        let path = shared.join("table.csv");
+        let path = path.to_str().unwrap();
+        export(path, "077");
+        assert_eq!(mode(path), 0o660);
+        let given: Vec<(String, Vec<u8>)> =
+            attributes(Path::new(path)).into_iter().filter(|(name, _)| name == "system.posix_acl_access").collect();
+        assert_eq!(given, [("system.posix_acl_access".to_owned(), acl(6, 6, 4, 6, 0))]);
+    } else {
+        eprintln!("a_new_file_has_the_mode_the_kernel_gives: default ACLs not tested: none here");
+    }
+    assert_eq!(dir.names(), ["games.pgn", "shared", "umask-022.csv", "umask-027.csv", "umask-077.csv"]);
+}
+
 #[test]
 fn a_file_there_is_replaced_as_it_is_or_refused() {
     use std::os::unix::fs::{MetadataExt, PermissionsExt};
