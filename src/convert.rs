@@ -53,6 +53,7 @@ impl Fen {
 
 /// FEN text that names no legal position.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ParsePositionError {
     /// The text is not FEN: every syntax problem, located.
     Fen(ParseFenError),
@@ -126,6 +127,7 @@ impl FromStr for Position {
 
 /// A UCI move that is not a legal move of the position.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum UciMoveError {
     /// The text is not UCI (for `?` after [`Uci::from_str`]).
     Syntax(ParseUciError),
@@ -202,6 +204,7 @@ impl Uci {
 
 /// SAN that is not the canonical SAN of a legal move ([`SanPlus::to_move_strict`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum StrictSanError {
     /// No legal move fits, or more than one does.
     Move(SanError),

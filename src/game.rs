@@ -569,6 +569,7 @@ pub const MOVE_LOG_RECORD: usize = 16;
 /// A binary move log ([`Game::from_move_log`]) that cannot be replayed: what
 /// is wrong and where. Moves are counted from 1; byte offsets from 0.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum MoveLogError {
     /// The log does not hold a whole number of 16-byte moves.
     Length {

@@ -56,6 +56,7 @@ pub enum ImpossibleCheck {
 
 /// What is wrong with a setup. Squares involved are in [`Reason::squares`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ReasonKind {
     /// No piece at all.
     EmptyBoard,

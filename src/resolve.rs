@@ -25,6 +25,7 @@ use crate::{Bitboard, File, Move, Piece, Position, Rank, Role, Square};
 
 /// Why a candidate origin square cannot be the move's origin.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Rejection {
     /// The SAN names another origin file.
     WrongFile,
@@ -58,6 +59,32 @@ impl Rejection {
     /// is illegal, so explanations leave them out.
     pub const fn is_geometric(&self) -> bool {
         matches!(self, Rejection::WrongFile | Rejection::WrongRank | Rejection::CannotReach)
+    }
+
+    /// A stable identifier, kebab-case: `wrong-file`, `wrong-rank`,
+    /// `cannot-reach`, `blocked`, `nothing-to-capture`, `pinned`,
+    /// `leaves-king-in-check`.
+    pub const fn code(&self) -> &'static str {
+        match self {
+            Rejection::WrongFile => "wrong-file",
+            Rejection::WrongRank => "wrong-rank",
+            Rejection::CannotReach => "cannot-reach",
+            Rejection::Blocked { .. } => "blocked",
+            Rejection::NothingToCapture => "nothing-to-capture",
+            Rejection::Pinned { .. } => "pinned",
+            Rejection::LeavesKingInCheck { .. } => "leaves-king-in-check",
+        }
+    }
+
+    /// The squares of the pieces the rejection names: the blocking piece,
+    /// the pinning piece, the pieces that would give check; empty for the
+    /// others.
+    pub fn squares(&self) -> Bitboard {
+        match self {
+            Rejection::Blocked { by } | Rejection::Pinned { by } => Bitboard::from(*by),
+            Rejection::LeavesKingInCheck { by } => *by,
+            _ => Bitboard::EMPTY,
+        }
     }
 
     /// The rejection as the end of a sentence about the piece: `is blocked
@@ -107,6 +134,7 @@ pub struct Candidate {
 /// piece of that kind reaches the square at all; and only then what stops
 /// the pieces that do reach it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Problem {
     /// The side to move has no legal move at all: checkmate or stalemate.
     GameOver {
@@ -285,6 +313,7 @@ impl std::error::Error for SanError {}
 
 /// Input accepted, but not as canonical SAN writes it (position-dependent lint).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, strum::EnumIter)]
+#[non_exhaustive]
 pub enum MoveLint {
     /// A capture written without `x`.
     MissingCaptureMark,
@@ -865,6 +894,24 @@ mod tests {
             ]
         );
         assert!(r.is_canonical());
+    }
+
+    /// Each rejection's code and the squares it names.
+    #[test]
+    fn rejection_codes_and_squares() {
+        let squares = |rejection: &Rejection| rejection.squares().into_iter().collect::<Vec<Square>>();
+        let two = Bitboard::from(Square::B4) | Bitboard::from(Square::H4);
+        for (rejection, code, named) in [
+            (Rejection::WrongFile, "wrong-file", vec![]),
+            (Rejection::WrongRank, "wrong-rank", vec![]),
+            (Rejection::CannotReach, "cannot-reach", vec![]),
+            (Rejection::Blocked { by: Square::E2 }, "blocked", vec![Square::E2]),
+            (Rejection::NothingToCapture, "nothing-to-capture", vec![]),
+            (Rejection::Pinned { by: Square::A5 }, "pinned", vec![Square::A5]),
+            (Rejection::LeavesKingInCheck { by: two }, "leaves-king-in-check", vec![Square::B4, Square::H4]),
+        ] {
+            assert_eq!((rejection.code(), squares(&rejection)), (code, named), "{rejection:?}");
+        }
     }
 
     #[test]

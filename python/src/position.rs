@@ -14,7 +14,7 @@ use sanfen::pgn::Node;
 use sanfen::play::{self, Options, Played};
 use sanfen::resolve::{MoveLint, Rejection, SanError, resolve_text};
 use sanfen::san::{Letters, SanLint, SanOptions, SanPlus};
-use sanfen::{GameEnd, Move as LibMove, Severity, Uci};
+use sanfen::{Bitboard, GameEnd, Move as LibMove, Severity, Uci};
 
 use crate::errors;
 use crate::fen::{Judgement, ReduceTo, castling_mode, repr, text_bytes};
@@ -225,24 +225,14 @@ impl Candidate {
 
 impl Candidate {
     fn of(candidate: &sanfen::resolve::Candidate) -> Candidate {
-        let (rejection, by): (Option<&'static str>, Vec<String>) = match &candidate.rejection {
-            None => (None, Vec::new()),
-            Some(Rejection::WrongFile) => (Some("wrong-file"), Vec::new()),
-            Some(Rejection::WrongRank) => (Some("wrong-rank"), Vec::new()),
-            Some(Rejection::CannotReach) => (Some("cannot-reach"), Vec::new()),
-            Some(Rejection::Blocked { by }) => (Some("blocked"), vec![by.to_string()]),
-            Some(Rejection::NothingToCapture) => (Some("nothing-to-capture"), Vec::new()),
-            Some(Rejection::Pinned { by }) => (Some("pinned"), vec![by.to_string()]),
-            Some(Rejection::LeavesKingInCheck { by }) => {
-                (Some("leaves-king-in-check"), by.into_iter().map(|sq| sq.to_string()).collect())
-            }
-        };
+        let rejection = candidate.rejection.as_ref();
+        let by = rejection.map_or(Bitboard::EMPTY, Rejection::squares);
         Candidate {
             square: candidate.from.to_string(),
             kept: candidate.rejection.is_none(),
             reason: candidate.rejection.as_ref().map(ToString::to_string),
-            rejection: rejection.map(str::to_owned),
-            by,
+            rejection: rejection.map(|rejection| rejection.code().to_owned()),
+            by: by.into_iter().map(|square| square.to_string()).collect(),
         }
     }
 }

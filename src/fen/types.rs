@@ -59,6 +59,7 @@ impl core::fmt::Display for FenField {
 
 /// Input accepted, but not as canonical FEN writes it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum FenLintKind {
     /// Whitespace before the placement field.
     LeadingWhitespace,

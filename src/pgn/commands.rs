@@ -40,6 +40,7 @@ pub struct Comment {
 
 /// A command of a comment, `[%name args]`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Command {
     /// `[%clk h:mm:ss]`: the clock of the side that moved, after the move.
     Clock(Duration),

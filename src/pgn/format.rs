@@ -143,6 +143,7 @@ pub struct FormatError {
 
 /// What keeps a game from being rewritten.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum FormatErrorKind {
     /// The reader found broken PGN syntax.
     Syntax(SyntaxErrorKind, String),

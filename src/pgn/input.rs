@@ -114,6 +114,7 @@ impl core::fmt::Display for Compression {
 /// Why a stream is not PGN text, when its start says so clearly (see
 /// [`NotText::of_start`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum NotText {
     /// It looks like UTF-16 text ([`looks_utf16`]).
     Utf16,

@@ -75,6 +75,7 @@ pub enum ResultToken {
 
 /// What is wrong with the input, beyond single tokens.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum SyntaxErrorKind {
     /// A `{` comment with no `}`.
     UnclosedComment,

@@ -56,6 +56,7 @@ pub struct Options {
 
 /// What a finding is about.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum FindingKind {
     /// The reader found broken PGN syntax.
     Syntax(SyntaxErrorKind),
