@@ -83,7 +83,9 @@ impl Rejection {
         match self {
             Rejection::Blocked { by } | Rejection::Pinned { by } => Bitboard::from(*by),
             Rejection::LeavesKingInCheck { by } => *by,
-            _ => Bitboard::EMPTY,
+            Rejection::WrongFile | Rejection::WrongRank | Rejection::CannotReach | Rejection::NothingToCapture => {
+                Bitboard::EMPTY
+            }
         }
     }
 

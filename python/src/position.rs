@@ -229,8 +229,8 @@ impl Candidate {
         let by = rejection.map_or(Bitboard::EMPTY, Rejection::squares);
         Candidate {
             square: candidate.from.to_string(),
-            kept: candidate.rejection.is_none(),
-            reason: candidate.rejection.as_ref().map(ToString::to_string),
+            kept: rejection.is_none(),
+            reason: rejection.map(ToString::to_string),
             rejection: rejection.map(|rejection| rejection.code().to_owned()),
             by: by.into_iter().map(|square| square.to_string()).collect(),
         }

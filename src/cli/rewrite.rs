@@ -523,7 +523,8 @@ impl NewFile {
         };
         // a new file's mode is left to the kernel (the umask, or the
         // directory's default ACL), as for any file a program creates
-        let created_mode = if existing.is_some() { 0o600 } else { 0o666 };
+        let mode = existing.as_ref().map(|existing| existing.mode() & 0o777);
+        let created_mode = if mode.is_some() { 0o600 } else { 0o666 };
         let temporary =
             Temporary::create(directory, kind, created_mode).map_err(|err| temporary_error(&name, None, err))?;
         let mut attributes = Vec::new();
@@ -542,7 +543,6 @@ impl NewFile {
             // now, so that a refusal costs nothing
             give_attributes(&temporary.file, &attributes).map_err(|err| refuse(err.to_string()))?;
         }
-        let mode = existing.map(|existing| existing.mode() & 0o777);
         Ok(NewFile { name, target, mode, attributes, temporary })
     }
 
