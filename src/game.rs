@@ -385,10 +385,19 @@ fn end_of_reversible(positions: &[Position]) -> Option<GameEnd> {
 /// The game does not stop itself: moves can still be played after the game
 /// is over (a PGN may go on after a fivefold repetition), and [`Game::end`]
 /// always judges the current position.
+///
+/// The game keeps its moves, the position reached, and every
+/// [`Game::KEPT_EVERY`]th position: a few bytes a move, where a position
+/// takes a couple of hundred (a game of two million plies, which a PGN game
+/// of 8 MiB can be, held 450 MB of positions). Earlier positions are
+/// played again when asked for ([`Game::position_at`], [`Game::positions`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
-    /// `positions[0]` is the initial position, `positions[i]` the one after `moves[i - 1]`.
-    positions: Vec<Position>,
+    /// `kept[k]` is the position after `k * KEPT_EVERY` moves (`kept[0]` the
+    /// initial one): `moves.len() / KEPT_EVERY + 1` of them.
+    kept: Vec<Position>,
+    /// The position after the last move.
+    current: Position,
     moves: Vec<Move>,
     /// Undone moves, the next to redo last.
     redo: Vec<Move>,
@@ -408,19 +417,23 @@ impl From<Position> for Game {
 }
 
 impl Game {
+    /// How often a position is kept: every this many moves (a few in unit
+    /// tests, so that their short games go past it).
+    pub const KEPT_EVERY: usize = if cfg!(test) { 4 } else { 32 };
+
     /// A game starting from `initial`, with no move played.
     pub fn new(initial: Position) -> Game {
-        Game { positions: vec![initial], moves: Vec::new(), redo: Vec::new() }
+        Game { kept: vec![initial.clone()], current: initial, moves: Vec::new(), redo: Vec::new() }
     }
 
     /// The position the game started from.
     pub fn initial(&self) -> &Position {
-        &self.positions[0]
+        &self.kept[0]
     }
 
     /// The current position.
     pub fn position(&self) -> &Position {
-        self.positions.last().expect("a game always holds its initial position")
+        &self.current
     }
 
     /// The moves played, first to last.
@@ -428,10 +441,52 @@ impl Game {
         &self.moves
     }
 
-    /// Every position of the game: the initial one first, then the position
-    /// after each move (so one more than [`Game::moves`]).
-    pub fn positions(&self) -> &[Position] {
-        &self.positions
+    /// The position after the first `ply` moves (the initial one for 0), or
+    /// `None` past the moves played. It is played again from the last
+    /// position kept before it: fewer than [`Game::KEPT_EVERY`] moves.
+    ///
+    /// ```
+    /// use sanfen::{Game, Position};
+    ///
+    /// let mut game = Game::default();
+    /// let first = game.position().legal_moves()[0];
+    /// game.play(first).unwrap();
+    /// assert_eq!(game.position_at(0).as_ref(), Some(game.initial()));
+    /// assert_eq!(game.position_at(1).as_ref(), Some(game.position()));
+    /// assert_eq!(game.position_at(2), None);
+    /// ```
+    pub fn position_at(&self, ply: usize) -> Option<Position> {
+        if ply > self.moves.len() {
+            return None;
+        }
+        let from = ply / Self::KEPT_EVERY * Self::KEPT_EVERY;
+        let mut position = self.kept[from / Self::KEPT_EVERY].clone();
+        for &m in &self.moves[from..ply] {
+            // the moves were legal where they were played
+            position.play_unchecked(m);
+        }
+        Some(position)
+    }
+
+    /// Every position of the game, played again from the initial one: the
+    /// initial one first, then the position after each move (so one more
+    /// than [`Game::moves`]). Zipped with [`Game::moves`], each move with
+    /// the position it was played in.
+    ///
+    /// ```
+    /// use sanfen::{Game, Position};
+    ///
+    /// let mut game = Game::default();
+    /// for _ in 0..3 {
+    ///     let first = game.position().legal_moves()[0];
+    ///     game.play(first).unwrap();
+    /// }
+    /// let positions: Vec<Position> = game.positions().collect();
+    /// assert_eq!(positions.len(), 4);
+    /// assert_eq!((&positions[0], &positions[3]), (game.initial(), game.position()));
+    /// ```
+    pub fn positions(&self) -> Positions<'_> {
+        Positions { next: Some(self.initial().clone()), moves: self.moves.iter() }
     }
 
     /// The moves [`Game::redo`] would play again, the next one first.
@@ -457,7 +512,7 @@ impl Game {
     /// moves known in advance is then made without its vectors doubling.
     pub fn reserve(&mut self, additional: usize) {
         self.moves.reserve(additional);
-        self.positions.reserve(additional);
+        self.kept.reserve(additional / Self::KEPT_EVERY + 1);
     }
 
     /// Plays a legal move without checking it, and clears the redo stack.
@@ -480,22 +535,38 @@ impl Game {
     /// assert_eq!(game.redo_moves().len(), 0);
     /// ```
     pub fn play_unchecked(&mut self, m: Move) {
-        let mut next = self.position().clone();
-        next.play_unchecked(m);
-        self.push(m, next);
+        self.push_unchecked(m);
         self.redo.clear();
     }
 
     fn push(&mut self, m: Move, next: Position) {
         self.moves.push(m);
-        self.positions.push(next);
+        self.current = next;
+        self.keep();
+    }
+
+    /// Plays `m`, legal in the current position.
+    fn push_unchecked(&mut self, m: Move) {
+        self.moves.push(m);
+        self.current.play_unchecked(m);
+        self.keep();
+    }
+
+    /// Keeps the current position when its ply is a multiple of
+    /// [`Game::KEPT_EVERY`].
+    fn keep(&mut self) {
+        if self.moves.len().is_multiple_of(Self::KEPT_EVERY) {
+            self.kept.push(self.current.clone());
+        }
     }
 
     /// Takes back the last move and returns it, or `None` at the initial
     /// position. The move can be played again with [`Game::redo`].
     pub fn undo(&mut self) -> Option<Move> {
         let m = self.moves.pop()?;
-        self.positions.pop();
+        let ply = self.moves.len();
+        self.kept.truncate(ply / Self::KEPT_EVERY + 1);
+        self.current = self.position_at(ply).expect("the ply of a move played");
         self.redo.push(m);
         Some(m)
     }
@@ -504,10 +575,8 @@ impl Game {
     /// is nothing to redo (no undo since the last [`Game::play`]).
     pub fn redo(&mut self) -> Option<Move> {
         let m = self.redo.pop()?;
-        let mut next = self.position().clone();
         // the move was legal here when it was undone, and the position is the same
-        next.play_unchecked(m);
-        self.push(m, next);
+        self.push_unchecked(m);
         Some(m)
     }
 
@@ -517,19 +586,21 @@ impl Game {
     /// square. Positions before the initial one are not known and not counted.
     pub fn repetitions(&self) -> usize {
         let current = self.position();
-        let mut count = 1;
+        let ply = self.moves.len();
         // Only positions since the last capture or pawn move can repeat the
-        // current one (both are irreversible); step back two plies at a time
-        // (same side to move).
-        let mut i = self.moves.len();
-        while i >= 2 {
-            if self.moves[i - 1].is_zeroing() || self.moves[i - 2].is_zeroing() {
-                break;
-            }
-            i -= 2;
-            if same_position(&self.positions[i], current) {
+        // current one (both are irreversible): played again from there, those
+        // with the same side to move (an even number of plies before it).
+        let since = self.moves.iter().rposition(|m| m.is_zeroing()).map_or(0, |last| last + 1);
+        if ply - since < 2 {
+            return 1;
+        }
+        let mut position = self.position_at(since).expect("the ply of a move played");
+        let mut count = 1;
+        for (before, &m) in (since..ply).map(|i| ply - i).zip(&self.moves[since..]) {
+            if before.is_multiple_of(2) && same_position(&position, current) {
                 count += 1;
             }
+            position.play_unchecked(m);
         }
         count
     }
@@ -561,6 +632,44 @@ impl Game {
         }
     }
 }
+
+/// The positions of a [`Game`], played again from its initial one
+/// ([`Game::positions`]).
+#[derive(Clone, Debug)]
+pub struct Positions<'a> {
+    /// The position to give next.
+    next: Option<Position>,
+    /// The moves after it.
+    moves: core::slice::Iter<'a, Move>,
+}
+
+impl Iterator for Positions<'_> {
+    type Item = Position;
+
+    fn next(&mut self) -> Option<Position> {
+        let position = self.next.take()?;
+        if let Some(&m) = self.moves.next() {
+            let mut after = position.clone();
+            // the moves were legal where they were played
+            after.play_unchecked(m);
+            self.next = Some(after);
+        }
+        Some(position)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let len = self.len();
+        (len, Some(len))
+    }
+}
+
+impl ExactSizeIterator for Positions<'_> {
+    fn len(&self) -> usize {
+        usize::from(self.next.is_some()) + self.moves.len()
+    }
+}
+
+impl core::iter::FusedIterator for Positions<'_> {}
 
 /// Bytes per move in the binary move log ([`Game::move_log`]): four
 /// little-endian 32-bit integers.
@@ -799,6 +908,76 @@ mod tests {
                 let among = if narrow > 0 { moves.len().min(2) } else { moves.len() };
                 game.play(moves[usize::from(choice) % among]).unwrap();
                 proptest::prop_assert_eq!(end_of_legal_line(&start, game.moves().iter().copied()), game.end());
+            }
+        }
+    }
+
+    /// How many times the last of `positions` (a game's, with `moves` between
+    /// them) occurred: every earlier one with the same side to move and no
+    /// capture or pawn move since, compared as [`Game::repetitions`] does.
+    fn repetitions_of(positions: &[Position], moves: &[Move]) -> usize {
+        let last = positions.last().unwrap();
+        let since = moves.iter().rposition(|m| m.is_zeroing()).map_or(0, |z| z + 1);
+        let same_side = (since..positions.len()).filter(|&i| (positions.len() - 1 - i).is_multiple_of(2));
+        same_side.filter(|&i| same_position(&positions[i], last)).count()
+    }
+
+    proptest::proptest! {
+        /// A game keeps a position every few moves and plays the others
+        /// again: after any mix of moves, undos and redos, every position it
+        /// gives, and its repetition count, are those of a game that kept
+        /// every position.
+        #[test]
+        fn the_positions_played_again_are_the_positions_played(
+            start in 0..STARTS.len(),
+            steps in proptest::collection::vec((0u8..10, proptest::prelude::any::<u16>()), 0..120),
+        ) {
+            let mut game = Game::new(position(STARTS[start]));
+            // the positions and moves of the game, and what redo would play
+            let mut positions = vec![game.position().clone()];
+            let mut moves: Vec<Move> = Vec::new();
+            let mut redo: Vec<Move> = Vec::new();
+            for (step, choice) in steps {
+                match step {
+                    0 | 1 => {
+                        let undone = game.undo();
+                        proptest::prop_assert_eq!(undone, moves.pop());
+                        if let Some(m) = undone {
+                            positions.pop();
+                            redo.push(m);
+                        }
+                    }
+                    2 => {
+                        let redone = game.redo();
+                        proptest::prop_assert_eq!(redone, redo.pop());
+                        if let Some(m) = redone {
+                            positions.push(positions.last().unwrap().play(m).unwrap());
+                            moves.push(m);
+                        }
+                    }
+                    _ => {
+                        let legal = game.position().legal_moves();
+                        if legal.is_empty() {
+                            continue;
+                        }
+                        // mostly one of the first two moves, so that positions repeat
+                        let among = if step > 3 { legal.len().min(2) } else { legal.len() };
+                        let m = legal[usize::from(choice) % among];
+                        game.play(m).unwrap();
+                        positions.push(positions.last().unwrap().play(m).unwrap());
+                        moves.push(m);
+                        redo.clear();
+                    }
+                }
+                proptest::prop_assert_eq!(game.moves(), &moves[..]);
+                proptest::prop_assert_eq!(game.position(), positions.last().unwrap());
+                proptest::prop_assert_eq!(game.positions().len(), positions.len());
+                proptest::prop_assert_eq!(game.positions().collect::<Vec<_>>(), positions.clone());
+                for (ply, expected) in positions.iter().enumerate() {
+                    proptest::prop_assert_eq!(game.position_at(ply), Some(expected.clone()));
+                }
+                proptest::prop_assert_eq!(game.position_at(positions.len()), None);
+                proptest::prop_assert_eq!(game.repetitions(), repetitions_of(&positions, &moves));
             }
         }
     }

@@ -28,8 +28,8 @@ fuzz_target!(|data: &[u8]| {
     let Ok(game) = Game::from_move_log(initial.clone(), log) else { return };
     assert_eq!(game.move_log(), log, "{fen}");
     let mut position = initial;
-    for (m, after) in game.moves().iter().zip(&game.positions()[1..]) {
+    for (m, after) in game.moves().iter().zip(game.positions().skip(1)) {
         position = position.play(*m).unwrap_or_else(|err| panic!("{fen}: {m:?}: {err}"));
-        assert_eq!(&position, after, "{fen}");
+        assert_eq!(position, after, "{fen}");
     }
 });

@@ -168,6 +168,11 @@ impl Move {
         }
     }
 
+    /// `m`, played in `before` with `lints`, as ``play`` gave it back.
+    fn replayed(before: &sanfen::Position, m: LibMove, lints: &[Lint]) -> Move {
+        Move::new(before, m, SanPlus::from_move(before, m).to_string(), lints.to_vec())
+    }
+
     fn played(pos: &sanfen::Position, played: &Played) -> Option<Move> {
         let m = played.m?;
         let lints = lints(&played.spelling, &played.lints, Some(&played.san));
@@ -655,7 +660,8 @@ impl Position {
     /// The moves played on this position since it was made, first to last.
     #[getter]
     fn move_stack(&self) -> Vec<Move> {
-        (0..self.lints.len()).map(|ply| self.shown(ply)).collect()
+        let moves = self.game.positions().zip(self.game.moves()).zip(&self.lints);
+        moves.map(|((before, &m), lints)| Move::replayed(&before, m, lints)).collect()
     }
 
     /// Whether the current position has occurred at least ``count`` times
@@ -915,16 +921,11 @@ impl Position {
         self.lints.push(lints);
     }
 
-    /// The move of ply `ply` (from 0) as ``play`` gave it back.
-    fn shown(&self, ply: usize) -> Move {
-        let before = &self.game.positions()[ply];
-        let m = self.game.moves()[ply];
-        Move::new(before, m, SanPlus::from_move(before, m).to_string(), self.lints[ply].clone())
-    }
-
     /// The last move played, as ``play`` gave it back.
     fn last(&self) -> Option<Move> {
-        self.lints.len().checked_sub(1).map(|ply| self.shown(ply))
+        let ply = self.lints.len().checked_sub(1)?;
+        let before = self.game.position_at(ply)?;
+        Some(Move::replayed(&before, self.game.moves()[ply], &self.lints[ply]))
     }
 }
 

@@ -91,8 +91,7 @@ impl Game {
             set(&mut written, name, value);
         }
         set(&mut written, "Result", result.map_or("*", Outcome::as_str));
-        let positions = game.positions();
-        let moves = game.moves().iter().enumerate().map(|(ply, &m)| node(&positions[ply], m, ply));
+        let moves = game.positions().zip(game.moves()).enumerate().map(|(ply, (before, &m))| node(&before, m, ply));
         Ok(Game {
             at: Location::default(),
             before: Vec::new(),

@@ -1131,7 +1131,8 @@ impl Session {
                 let (mut plies, mut taken) = (0, 0);
                 while taken < count && plies < played {
                     // the side that made the move taken back
-                    if self.game.positions()[played - 1 - plies].turn() != engine {
+                    let before = self.game.position_at(played - 1 - plies).expect("the ply of a move played");
+                    if before.turn() != engine {
                         taken += 1;
                     }
                     plies += 1;
@@ -1219,14 +1220,13 @@ impl Session {
     /// `1... e5` when the range starts with a Black move.
     fn movetext(&self, range: Range<usize>) -> Vec<String> {
         let mut out = Vec::new();
-        let first = range.start;
-        for i in range {
-            let position = &self.game.positions()[i];
-            let m = self.game.moves()[i];
-            if position.turn() == Color::White || i == first {
-                out.push(MoveNumber::before(position).to_string());
+        let Some(mut position) = self.game.position_at(range.start) else { return out };
+        for (i, &m) in range.clone().zip(&self.game.moves()[range.clone()]) {
+            if position.turn() == Color::White || i == range.start {
+                out.push(MoveNumber::before(&position).to_string());
             }
-            out.push(notation::san_plus(position, m).to_string());
+            out.push(notation::san_plus(&position, m).to_string());
+            position.play_unchecked(m);
         }
         out
     }
@@ -1249,8 +1249,7 @@ impl Session {
     /// the first variation of the move played instead.
     pub fn pgn(&self) -> String {
         let result = self.over().map(|over| over.result);
-        let played = self.game.moves();
-        record::pgn_game(&self.tags, self.loaded.as_ref(), self.game.positions(), played, result).to_pgn()
+        record::pgn_game(&self.tags, self.loaded.as_ref(), &self.game, result).to_pgn()
     }
 
     /// `save FILE`, `save! FILE`, `append FILE`: the game as PGN, or as a

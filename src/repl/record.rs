@@ -8,7 +8,7 @@ pub(super) use crate::pgn::played::{is_tag_name, set};
 use crate::pgn::played::{node, roster};
 use crate::pgn::reader::{Location, ResultToken};
 use crate::pgn::validate::GameReport;
-use crate::{Color, Move, Outcome, Position};
+use crate::{Color, Game, Move, Outcome, Position};
 
 /// The tags a session sets itself from its game: the result, and the
 /// starting position and variant. `tag` refuses to set them.
@@ -68,13 +68,7 @@ pub(super) fn complete_roster(tags: &mut Vec<Tag>) {
 /// mainline, that game's comments, NAGs and variations; where they leave it,
 /// the loaded continuation becomes the first variation of the move played
 /// instead.
-pub(super) fn pgn_game(
-    tags: &[Tag],
-    loaded: Option<&PgnGame>,
-    positions: &[Position],
-    moves: &[Move],
-    result: Option<Outcome>,
-) -> PgnGame {
+pub(super) fn pgn_game(tags: &[Tag], loaded: Option<&PgnGame>, game: &Game, result: Option<Outcome>) -> PgnGame {
     let mut tags = tags.to_vec();
     set(&mut tags, "Result", result.map_or("*", Outcome::as_str));
     let empty = Line::default();
@@ -84,8 +78,8 @@ pub(super) fn pgn_game(
         before: Vec::new(),
         tags,
         escapes: loaded.map(|game| game.escapes.clone()).unwrap_or_default(),
-        start: positions.first().cloned(),
-        mainline: merged_line(loaded_line, positions, moves),
+        start: Some(game.initial().clone()),
+        mainline: merged_line(loaded_line, game),
         result: Some(result.map_or(ResultToken::Unknown, ResultToken::Outcome)),
         after_result: loaded.map(|game| game.after_result.clone()).unwrap_or_default(),
         after: Vec::new(),
@@ -95,12 +89,16 @@ pub(super) fn pgn_game(
 
 /// The moves played as a line: the loaded line's nodes while they are the
 /// same moves, new nodes after (see [`pgn_game`]).
-fn merged_line(loaded: &Line, positions: &[Position], moves: &[Move]) -> Line {
+fn merged_line(loaded: &Line, game: &Game) -> Line {
+    let moves = game.moves();
     let common = loaded.moves.iter().zip(moves).take_while(|&(node, &m)| node.played == Some(m)).count();
     let mut line = Line { comments: loaded.comments.clone(), nags: loaded.nags.clone(), moves: Vec::new() };
     line.moves.extend_from_slice(&loaded.moves[..common]);
-    for (ply, (position, &m)) in positions.iter().zip(moves).enumerate().skip(common) {
-        line.moves.push(node(position, m, ply));
+    if let Some(mut position) = game.position_at(common) {
+        for (ply, &m) in moves.iter().enumerate().skip(common) {
+            line.moves.push(node(&position, m, ply));
+            position.play_unchecked(m);
+        }
     }
     if common < moves.len() && common < loaded.moves.len() {
         // the loaded line went on otherwise: keep it, as the first
