@@ -386,8 +386,8 @@ fn end_of_reversible(positions: &[Position]) -> Option<GameEnd> {
 /// is over (a PGN may go on after a fivefold repetition), and [`Game::end`]
 /// always judges the current position.
 ///
-/// The game keeps its moves, the position reached, and every
-/// [`Game::KEPT_EVERY`]th position: a few bytes a move, where a position
+/// The game keeps its moves, the position reached, and every 32nd
+/// position: a few bytes a move, where a position
 /// takes a couple of hundred (a game of two million plies, which a PGN game
 /// of 8 MiB can be, held 450 MB of positions). Earlier positions are
 /// played again when asked for ([`Game::position_at`], [`Game::positions`]).
@@ -419,7 +419,7 @@ impl From<Position> for Game {
 impl Game {
     /// How often a position is kept: every this many moves (a few in unit
     /// tests, so that their short games go past it).
-    pub const KEPT_EVERY: usize = if cfg!(test) { 4 } else { 32 };
+    const KEPT_EVERY: usize = if cfg!(test) { 4 } else { 32 };
 
     /// A game starting from `initial`, with no move played.
     pub fn new(initial: Position) -> Game {
@@ -443,7 +443,7 @@ impl Game {
 
     /// The position after the first `ply` moves (the initial one for 0), or
     /// `None` past the moves played. It is played again from the last
-    /// position kept before it: fewer than [`Game::KEPT_EVERY`] moves.
+    /// position kept before it: fewer than 32 moves.
     ///
     /// ```
     /// use sanfen::{Game, Position};
@@ -553,7 +553,7 @@ impl Game {
     }
 
     /// Keeps the current position when its ply is a multiple of
-    /// [`Game::KEPT_EVERY`].
+    /// `KEPT_EVERY`.
     fn keep(&mut self) {
         if self.moves.len().is_multiple_of(Self::KEPT_EVERY) {
             self.kept.push(self.current.clone());
