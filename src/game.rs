@@ -468,6 +468,23 @@ impl Game {
         Some(position)
     }
 
+    /// The last move played and the position it was played in, or `None`
+    /// at the initial position.
+    ///
+    /// ```
+    /// use sanfen::{Game, Position};
+    ///
+    /// let mut game = Game::default();
+    /// assert_eq!(game.last_move(), None);
+    /// let first = game.position().legal_moves()[0];
+    /// game.play(first).unwrap();
+    /// assert_eq!(game.last_move(), Some((Position::default(), first)));
+    /// ```
+    pub fn last_move(&self) -> Option<(Position, Move)> {
+        let ply = self.moves.len().checked_sub(1)?;
+        Some((self.position_at(ply)?, self.moves[ply]))
+    }
+
     /// Every position of the game, played again from the initial one: the
     /// initial one first, then the position after each move (so one more
     /// than [`Game::moves`]). Zipped with [`Game::moves`], each move with

@@ -923,9 +923,8 @@ impl Position {
 
     /// The last move played, as ``play`` gave it back.
     fn last(&self) -> Option<Move> {
-        let ply = self.lints.len().checked_sub(1)?;
-        let before = self.game.position_at(ply)?;
-        Some(Move::replayed(&before, self.game.moves()[ply], &self.lints[ply]))
+        let (before, m) = self.game.last_move()?;
+        Some(Move::replayed(&before, m, self.lints.last()?))
     }
 }
 

@@ -111,8 +111,7 @@ fn cell(board: &Board, sq: Square, style: Style, marks: &Marks) -> String {
 pub fn status(game: &Game, over: Option<&GameOver>) -> String {
     let position = game.position();
     let mut line = String::new();
-    let last = game.moves().len().checked_sub(1);
-    if let (Some(&m), Some(before)) = (game.moves().last(), last.and_then(|ply| game.position_at(ply))) {
+    if let Some((before, m)) = game.last_move() {
         line = format!("last move: {} {}, ", MoveNumber::before(&before), notation::san_plus(&before, m));
     }
     let side = if position.turn().is_white() { "White" } else { "Black" };
