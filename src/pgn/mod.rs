@@ -43,7 +43,7 @@ pub const SEVEN_TAG_ROSTER: [(&str, &str); 7] = [
 pub use check::{CheckError, CheckOptions, Checks, check_input, check_path, check_reader};
 pub use chunk::{Chunk, Chunker};
 pub use game::{
-    Game, GameCountError, Games, Line, Node, ParallelGames, ReadError, Tag, read_games, read_games_from_slice,
+    Game, GameCountError, Games, Line, Node, ParallelGames, ReadError, Tag, ThinVec, read_games, read_games_from_slice,
     read_games_input, read_games_path,
 };
 pub use input::{Compression, Input, shown_name};

@@ -98,7 +98,7 @@ impl Game {
             tags: written,
             escapes: Vec::new(),
             start: Some(game.initial().clone()),
-            mainline: Line { comments: Vec::new(), nags: Vec::new(), moves: moves.collect() },
+            mainline: Line { moves: moves.collect(), ..Line::default() },
             result: Some(result.map_or(ResultToken::Unknown, ResultToken::Outcome)),
             after_result: Vec::new(),
             after: Vec::new(),
@@ -174,8 +174,8 @@ pub(crate) fn node(position: &Position, m: Move, ply: usize) -> Node {
         number: position.fullmoves(),
         side: position.turn(),
         ply: u32::try_from(ply + 1).unwrap_or(u32::MAX),
-        nags: Vec::new(),
-        comments: Vec::new(),
-        variations: Vec::new(),
+        nags: Default::default(),
+        comments: Default::default(),
+        variations: Default::default(),
     }
 }

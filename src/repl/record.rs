@@ -106,7 +106,7 @@ fn merged_line(loaded: &Line, game: &Game) -> Line {
         let mut old: Vec<Node> = loaded.moves[common..].to_vec();
         let alternatives = core::mem::take(&mut old[0].variations);
         let node = &mut line.moves[common];
-        node.variations.push(Line { comments: Vec::new(), nags: Vec::new(), moves: old });
+        node.variations.push(Line { moves: old, ..Line::default() });
         node.variations.extend(alternatives);
     }
     line

@@ -23,13 +23,13 @@ type MoveShape = (Option<Move>, Vec<u8>, Vec<String>, Vec<Shape>);
 fn shape(line: &Line) -> Shape {
     Shape {
         comments: line.comments.iter().map(|c| c.text().to_owned()).collect(),
-        nags: line.nags.clone(),
+        nags: line.nags.to_vec(),
         moves: line
             .moves
             .iter()
             .map(|node| {
                 let comments = node.comments.iter().map(|c| c.text().to_owned()).collect();
-                (node.played, node.nags.clone(), comments, node.variations.iter().map(shape).collect())
+                (node.played, node.nags.to_vec(), comments, node.variations.iter().map(shape).collect())
             })
             .collect(),
     }
