@@ -459,17 +459,20 @@ fn move_text(value: &Bound<'_, PyAny>, function: &str) -> PyResult<String> {
 /// ``legal_moves``, explained with ``resolve``, and taken back with ``pop``;
 /// the moves played since the position was made (``move_stack``) are what
 /// ``outcome`` and ``is_repetition`` count repetitions in, as python-chess's
-/// ``Board`` does. Each move played keeps the position it led to (some 230
-/// bytes): for games played one after another, make a ``Position`` for each.
+/// ``Board`` does. Each move played is kept (about 20 bytes, with a position
+/// every 32 moves): for games played one after another, make a ``Position``
+/// for each.
 #[pyclass(module = "sanfen")]
 #[derive(Clone)]
 pub struct Position {
     /// The position made, the moves played on it and the positions they led to.
     game: sanfen::Game,
-    /// The lints of each of the game's moves, as ``play`` found them (the
-    /// rest of each ``Move`` is made again from the game when asked for: a
-    /// game of a million moves read from PGN holds no strings).
-    lints: Vec<Vec<Lint>>,
+    /// The lints of the game's moves that have some, as ``play`` found
+    /// them, by the move's index (from 0, ascending): the rest of each
+    /// ``Move`` is made again from the game when asked for (a game of a
+    /// million moves read from PGN holds no strings, and nothing for its
+    /// canonical moves).
+    lints: Vec<(usize, Vec<Lint>)>,
 }
 
 #[pymethods]
@@ -647,7 +650,9 @@ impl Position {
     fn pop(&mut self) -> PyResult<Move> {
         let shown = self.last().ok_or_else(no_move)?;
         self.game.undo();
-        self.lints.pop();
+        if self.lints.last().is_some_and(|&(i, _)| i == self.game.moves().len()) {
+            self.lints.pop();
+        }
         Ok(shown)
     }
 
@@ -660,8 +665,14 @@ impl Position {
     /// The moves played on this position since it was made, first to last.
     #[getter]
     fn move_stack(&self) -> Vec<Move> {
-        let moves = self.game.positions().zip(self.game.moves()).zip(&self.lints);
-        moves.map(|((before, &m), lints)| Move::replayed(&before, m, lints)).collect()
+        let mut lints = self.lints.iter().peekable();
+        let moves = self.game.positions().zip(self.game.moves()).enumerate();
+        moves
+            .map(|(i, (before, &m))| {
+                let these = lints.next_if(|&&(at, _)| at == i).map_or(&[][..], |(_, lints)| lints);
+                Move::replayed(&before, m, these)
+            })
+            .collect()
     }
 
     /// Whether the current position has occurred at least ``count`` times
@@ -876,13 +887,12 @@ impl Position {
         Position::with_room(position, 0)
     }
 
-    /// `position` with room for `moves` moves: a game of a million moves
-    /// takes 224 MB of positions, not up to twice that while its vectors
-    /// double.
+    /// `position` with room for `moves` moves (not up to twice as much
+    /// memory while the game's vectors double).
     fn with_room(position: sanfen::Position, moves: usize) -> Position {
         let mut game = sanfen::Game::new(position);
         game.reserve(moves);
-        Position { game, lints: Vec::with_capacity(moves) }
+        Position { game, lints: Vec::new() }
     }
 
     /// `start` with the moves of `nodes` played on it, up to the first that
@@ -917,14 +927,18 @@ impl Position {
     /// Plays `m`, a legal move of the current position, with the lints of
     /// its text.
     fn push(&mut self, m: LibMove, lints: Vec<Lint>) {
+        if !lints.is_empty() {
+            self.lints.push((self.game.moves().len(), lints));
+        }
         self.game.play_unchecked(m);
-        self.lints.push(lints);
     }
 
     /// The last move played, as ``play`` gave it back.
     fn last(&self) -> Option<Move> {
         let (before, m) = self.game.last_move()?;
-        Some(Move::replayed(&before, m, self.lints.last()?))
+        let last = self.game.moves().len() - 1;
+        let lints = self.lints.last().filter(|&&(i, _)| i == last).map_or(&[][..], |(_, lints)| lints);
+        Some(Move::replayed(&before, m, lints))
     }
 }
 

@@ -377,6 +377,16 @@ def test_pop_peek_and_the_move_stack():
     taken = position.pop()
     assert (taken.san, taken.uci, [lint.code for lint in taken.lints]) == ("Nf3", "g1f3", ["san:long-algebraic", "san:over-disambiguated"])
     assert (position.fen(), position.move_stack) == (START, [])
+    # each move keeps its own lints through pops and plays
+    for text in ["Ng1-f3", "e5", "Nb1c3"]:
+        position.play(text)
+    position.pop()
+    position.play("d4")
+    codes = [[lint.code for lint in m.lints] for m in position.move_stack]
+    assert codes == [["san:long-algebraic", "san:over-disambiguated"], [], []]
+    position.play("Nb8c6")
+    assert [lint.code for lint in position.peek().lints] == ["san:over-disambiguated"]
+    assert [lint.code for lint in position.move_stack[3].lints] == ["san:over-disambiguated"]
     # from a FEN: its moves are not known
     mate = sanfen.Position("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
     mate.play("Ra8")
