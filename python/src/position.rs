@@ -650,9 +650,8 @@ impl Position {
     fn pop(&mut self) -> PyResult<Move> {
         let shown = self.last().ok_or_else(no_move)?;
         self.game.undo();
-        if self.lints.last().is_some_and(|&(i, _)| i == self.game.moves().len()) {
-            self.lints.pop();
-        }
+        let played = self.game.moves().len();
+        self.lints.pop_if(|(i, _)| *i == played);
         Ok(shown)
     }
 
