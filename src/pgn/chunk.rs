@@ -496,11 +496,17 @@ impl<R: Read> Chunker<R> {
     fn cut(&mut self, mut buffer: Vec<u8>) -> Chunk {
         let at = self.scan;
         let lines = memchr::memchr_iter(b'\n', &self.buf[..at]).count();
-        buffer.clear();
-        buffer.extend_from_slice(&self.buf[at..self.filled]);
+        // The rest read goes to the front of `buffer`; the bytes after it
+        // (a chunk handed out before, given back) are room to read into
+        // that needs no zeroing again.
+        let rest = self.filled - at;
+        if buffer.len() < rest {
+            buffer.resize(rest, 0);
+        }
+        buffer[..rest].copy_from_slice(&self.buf[at..self.filled]);
         std::mem::swap(&mut self.buf, &mut buffer);
         buffer.truncate(at);
-        self.filled = self.buf.len();
+        self.filled = rest;
         let start = self.start;
         let line = start.line.saturating_add(u32::try_from(lines).unwrap_or(u32::MAX));
         self.start = Location { line, column: 1, offset: start.offset + at as u64 };
@@ -520,8 +526,11 @@ impl<R: Read> Chunker<R> {
             // Zeroed once, then read into as often as it takes.
             self.buf.resize(self.filled + BLOCK, 0);
         }
+        // (a block at most, however much room a buffer given back has: the
+        // rest after a cut, copied into the next buffer, stays short)
+        let room = self.filled..self.buf.len().min(self.filled + BLOCK);
         let read = loop {
-            match self.input.read(&mut self.buf[self.filled..]) {
+            match self.input.read(&mut self.buf[room.clone()]) {
                 Ok(n) => break n,
                 Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
                 Err(err) => {

@@ -263,6 +263,31 @@ fn assert_chunks_read_alike(name: &str, data: &[u8], input: impl Read, target: u
     (chunks, games)
 }
 
+/// A buffer given back is room to read into: what it held (here a
+/// megabyte of `[`, more than a chunk) never shows in a chunk, and the
+/// chunks are those of new buffers.
+#[test]
+fn buffers_given_back_hold_nothing_of_their_past() {
+    let mut text = String::new();
+    for n in 0..20_000 {
+        text.push_str(&format!("[Event \"{n}\"]\n\n1. e4 {{ game {n} }} e5 2. Nf3 Nc6 *\n\n"));
+    }
+    let chunks = |give_back: &dyn Fn(Vec<u8>) -> Vec<u8>| {
+        let mut chunker = Chunker::with_target(text.as_bytes(), 64 << 10);
+        let (mut chunks, mut buffer) = (Vec::new(), Vec::new());
+        while let Some(chunk) = chunker.next_chunk(give_back(buffer)).unwrap() {
+            buffer = chunk.data.clone();
+            chunks.push(chunk);
+        }
+        chunks
+    };
+    let fresh = chunks(&|_| Vec::new());
+    assert!(fresh.len() > 10);
+    assert_eq!(fresh.iter().map(|chunk| chunk.data.len()).sum::<usize>(), text.len());
+    assert_eq!(chunks(&|buffer| buffer), fresh);
+    assert_eq!(chunks(&|_| vec![b'['; 1 << 20]), fresh);
+}
+
 /// Reader and chunker speed with a visitor that does nothing (run with
 /// `cargo test --release --test pgn_reader -- --ignored --nocapture`).
 #[test]
