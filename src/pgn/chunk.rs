@@ -312,8 +312,8 @@ impl<R: Read> Chunker<R> {
     }
 
     /// The next chunk, or `None` at the end of the stream. `buffer` is where
-    /// the chunk's bytes go (cleared first): pass a spent chunk's `data` to
-    /// reuse it, or `Vec::new()`.
+    /// the chunk's bytes go (what it holds is overwritten): pass a spent
+    /// chunk's `data` to reuse it, or `Vec::new()`.
     ///
     /// # Errors
     ///
