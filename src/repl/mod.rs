@@ -348,7 +348,8 @@ impl Session {
     /// castling `O-O`/`0-0`, no square `e4`, no figurine), at least two of
     /// them, the SAN reader does not read it (in the session's letters, legal
     /// or not), and it does not start like a move: not `OO` (castling), not a
-    /// file letter then `x` (`exd`), not two file letters alone (a pawn
+    /// file letter then `x` and a file letter or nothing (`exd`, `ex`:
+    /// `explain` is a command word), not two file letters alone (a pawn
     /// capture written short: `ed`), not an uppercase piece letter of the
     /// session's letters (English letters included) then a file letter or `x`
     /// (`Nxe`, `Bad`; in Portuguese `Dama` too). So `castle`, `hepl` and
@@ -360,7 +361,7 @@ impl Session {
         }
         let file = |b: u8| (b'a'..=b'h').contains(&b);
         let starts_like_a_move = bytes.starts_with(b"OO")
-            || (file(bytes[0]) && bytes[1] == b'x')
+            || (file(bytes[0]) && bytes[1] == b'x' && bytes.get(2).is_none_or(|&b| file(b)))
             || (bytes.len() == 2 && file(bytes[0]) && file(bytes[1]))
             || (bytes[0].is_ascii_uppercase()
                 && self.letters.role_of(char::from(bytes[0])).is_some()
