@@ -33,7 +33,7 @@ pub struct Args {
     /// than a part would be): part k ends at the first game start found at
     /// or after k * SIZE / N, SIZE the input's size (decompressed: a
     /// compressed file is read twice, first to count its bytes).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = parse_part_count)]
     parts: Option<NonZeroUsize>,
     /// Write parts of at least BYTES each (but the last), each ending at the
     /// first game start found that far from its start: a number with an
@@ -415,6 +415,11 @@ fn strip_suffix<'a>(name: &'a [u8], suffixes: &[&str]) -> &'a [u8] {
         }
     }
     name
+}
+
+/// `--parts N`: a number from 1.
+fn parse_part_count(text: &str) -> Result<NonZeroUsize, String> {
+    text.parse::<NonZeroUsize>().map_err(|_| "expected a number of parts from 1".to_owned())
 }
 
 /// `--ranges N`: a number from 1 to [`MOST_RANGES`].

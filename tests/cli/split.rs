@@ -417,3 +417,19 @@ fn usage_errors() {
         assert!(String::from_utf8_lossy(&output.stderr).starts_with("error: "), "{args:?}");
     }
 }
+
+#[test]
+fn a_count_of_parts_or_ranges_that_is_no_count_is_said_so() {
+    for (option, value, expected) in [
+        ("--parts", "0", "expected a number of parts from 1"),
+        ("--parts", "x", "expected a number of parts from 1"),
+        ("--parts", "99999999999999999999", "expected a number of parts from 1"),
+        ("--ranges", "0", "expected a number of ranges from 1 to 1000000 (one a worker)"),
+        ("--ranges", "1000001", "expected a number of ranges from 1 to 1000000 (one a worker)"),
+    ] {
+        let output = sanfen(&["split", option, value, "games.pgn"]).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{option} {value}");
+        let first = String::from_utf8_lossy(&output.stderr).lines().next().unwrap_or_default().to_owned();
+        assert_eq!(first, format!("error: invalid value '{value}' for '{option} <N>': {expected}"));
+    }
+}
