@@ -28,8 +28,9 @@ use std::ffi::OsString;
 use std::fs;
 use std::hash::{BuildHasher, Hasher};
 use std::io::{self, BufRead, IsTerminal, Write};
-use std::os::unix::fs::{FileExt, MetadataExt};
+use std::os::unix::fs::{FileExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use rustix::fs::FlockOperation;
@@ -52,7 +53,7 @@ use sanfen::san::Letters;
 use super::board_view::{self, Style};
 use super::check::escape;
 use super::compressed::{Encoder, FileCodec};
-use super::rewrite::{NewFile, open_device};
+use super::rewrite::{NewFile, is_device};
 use super::{Error, ExitCode, moves};
 
 /// What `sanfen repl` is asked to do.
@@ -271,7 +272,7 @@ fn write_response(
             }
             // (the name typed may hold any character too)
             Output::Save(save) => {
-                let said = write_file(save, saved).unwrap_or_else(|failed| {
+                let said = write_file(save, saved, &session.stop_flag()).unwrap_or_else(|failed| {
                     written = false;
                     failed
                 });
@@ -330,11 +331,12 @@ impl Stamp {
 ///   with its mode, group and extended attributes (or refuses it, as
 ///   `NewFile` does).
 /// - `append` adds the game at the end of the file ([`append`]).
-/// - A FIFO or a device is written to as it is.
-fn write_file(save: &Save, saved: &mut Saved) -> Result<String, String> {
+/// - A FIFO or a device is written to as it is ([`write_device`]), until
+///   `stop` is raised (Ctrl-C) if it has to wait.
+fn write_file(save: &Save, saved: &mut Saved, stop: &AtomicBool) -> Result<String, String> {
     let path = &typed_path(&save.path);
-    if let Some(device) = open_device(path) {
-        return match device.and_then(|mut file| file.write_all(&save.bytes)) {
+    if is_device(path) {
+        return match write_device(path, &save.bytes, stop) {
             Ok(()) => Ok(save.saved(None)),
             Err(error) => Err(save.failed(&error)),
         };
@@ -365,6 +367,41 @@ fn write_file(save: &Save, saved: &mut Saved) -> Result<String, String> {
         Err(Error::File { source, .. }) => Err(save.failed(&source)),
         Err(error) => Err(save.failed(&error)),
     }
+}
+
+/// Writes `bytes` to the FIFO or device at `path` without ever blocking
+/// on it, so that Ctrl-C (raising `stop`) ends a wait: for a program to
+/// open a FIFO to read it, or to read what fills the FIFO.
+fn write_device(path: &Path, bytes: &[u8], stop: &AtomicBool) -> io::Result<()> {
+    // a flag raised before this save stops nothing
+    stop.store(false, Ordering::Relaxed);
+    let wait = || {
+        if stop.swap(false, Ordering::Relaxed) {
+            return Err(io::Error::other("interrupted (Ctrl-C)"));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+        Ok(())
+    };
+    let nonblocking = rustix::fs::OFlags::NONBLOCK.bits() as i32;
+    let mut file = loop {
+        match fs::File::options().write(true).custom_flags(nonblocking).open(path) {
+            Ok(file) => break file,
+            // a FIFO that no program has open to read yet
+            Err(error) if error.raw_os_error() == Some(Errno::NXIO.raw_os_error()) => wait()?,
+            Err(error) => return Err(error),
+        }
+    };
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        match file.write(rest) {
+            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+            Ok(n) => rest = &rest[n..],
+            Err(error) if error.kind() == io::ErrorKind::WouldBlock => wait()?,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(())
 }
 
 /// Writes `bytes` (compressed by `codec`) to a [`NewFile`] at `path`,
@@ -878,6 +915,53 @@ mod tests {
             [1, 0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0, 6, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0]
         );
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_save_to_a_fifo_waits_for_its_reader_until_the_stop_flag_is_raised() {
+        use std::sync::Arc;
+        let dir = std::env::temp_dir().join(format!("sanfen-repl-save-fifo-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("live.pgn");
+        assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+        assert!(is_device(&fifo) && !is_device(&dir) && !is_device(&dir.join("none")));
+        let stop = Arc::new(AtomicBool::new(true));
+        // no reader: the wait ends when the flag is raised (one raised before
+        // the save stops nothing)
+        let raise = {
+            let stop = Arc::clone(&stop);
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(200));
+                stop.store(true, Ordering::Relaxed);
+            })
+        };
+        let error = write_device(&fifo, b"1. e4 *\n", &stop).unwrap_err();
+        assert_eq!(error.to_string(), "interrupted (Ctrl-C)");
+        raise.join().unwrap();
+        assert!(!stop.load(Ordering::Relaxed));
+        // a reader that comes later, and reads slowly: 4 MB, far more than a
+        // FIFO holds, all written
+        let bytes: Vec<u8> = (0..4_000_000u32).map(|i| (i % 251) as u8).collect();
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(100));
+                let mut file = fs::File::open(fifo).unwrap();
+                let mut read = Vec::new();
+                let mut block = [0; 65536];
+                loop {
+                    std::thread::sleep(Duration::from_millis(1));
+                    match io::Read::read(&mut file, &mut block).unwrap() {
+                        0 => return read,
+                        n => read.extend_from_slice(&block[..n]),
+                    }
+                }
+            })
+        };
+        write_device(&fifo, &bytes, &stop).unwrap();
+        assert!(reader.join().unwrap() == bytes);
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     /// The lines a script printed that are not FENs, and its exit code.

@@ -441,8 +441,12 @@ fn give_attributes(file: &File, wanted: &[Attribute]) -> io::Result<()> {
 /// as it is (such a file is not replaced: [`NewFile`] refuses it); `None`
 /// for anything else (a regular file, a directory, no file).
 pub fn open_device(path: &Path) -> Option<io::Result<File>> {
-    let metadata = fs::metadata(path).ok()?;
-    (!metadata.is_file() && !metadata.is_dir()).then(|| File::options().write(true).open(path))
+    is_device(path).then(|| File::options().write(true).open(path))
+}
+
+/// Whether `path` names a FIFO or a device (see [`open_device`]).
+pub fn is_device(path: &Path) -> bool {
+    fs::metadata(path).is_ok_and(|metadata| !metadata.is_file() && !metadata.is_dir())
 }
 
 /// A new file, written under a temporary name beside it that takes its

@@ -395,7 +395,12 @@ pub fn read_games<R: Read>(input: R) -> Games<R> {
 /// shows it is not PGN text (binary data, UTF-16): then nothing is read.
 /// Errors met later come from the iterator.
 pub fn read_games_path(path: impl AsRef<std::path::Path>) -> Result<Games<Box<dyn Read + Send>>, InputError> {
-    let input = Input::open(path)?;
+    read_games_text(Input::open(path)?)
+}
+
+/// The games of `input` as [`read_games`] reads them, unless its start shows
+/// it is not PGN text ([`Input::not_text`]).
+pub(crate) fn read_games_text(input: Input) -> Result<Games<Box<dyn Read + Send>>, InputError> {
     if let Some(not_text) = input.not_text {
         return Err(InputError { kind: std::io::ErrorKind::InvalidData, message: not_text.to_string() });
     }

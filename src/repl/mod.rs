@@ -59,7 +59,9 @@
 //! given time (`go 5s`), or to a given depth (`go 8`, `go depth 8`) but never
 //! longer than [`DEPTH_TIME_LIMIT`]; it also stops when the session's stop
 //! flag ([`Session::stop_flag`]) is raised (the front end raises it on
-//! Ctrl-C), and then plays its best move so far.
+//! Ctrl-C), and then plays its best move so far. The flag also ends a
+//! `load` that waits for its file (a FIFO no program writes to yet) or
+//! takes long to read it.
 
 mod complete;
 mod input;
@@ -74,7 +76,7 @@ use std::time::{Duration, Instant};
 
 use crate::engine::{self, Engine, Limits, Score, SearchResult};
 use crate::notation::{self, Notation};
-use crate::pgn::game::{Game as PgnGame, ReadError, Tag};
+use crate::pgn::game::{Game as PgnGame, ReadError, Tag, read_games_text};
 use crate::pgn::reader::ResultToken;
 use crate::play::{self, MoveNumber, PlayError};
 use crate::resolve::SanError;
@@ -241,8 +243,9 @@ impl Session {
     }
 
     /// The flag that stops the engine's search when raised: the search then
-    /// plays its best move so far. Each search lowers it when it starts, so a
-    /// flag raised while no search runs stops nothing.
+    /// plays its best move so far. It also ends a `load` still reading its
+    /// file (nothing is then loaded). Each search and load lowers it when it
+    /// starts, so a flag raised while neither runs stops nothing.
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.stop)
     }
@@ -707,56 +710,99 @@ impl Session {
             self.load_move_log(path, &shown, response);
             return;
         }
-        let games = match crate::pgn::read_games_path(path) {
-            Ok(games) => games,
-            Err(error) => {
-                response.fail(format!("cannot read {shown}: {error}"));
-                return;
-            }
-        };
         let wanted = number.unwrap_or(1);
-        let mut count = 0;
-        for item in games {
-            match item {
-                Ok(game) => {
-                    count += 1;
-                    if count == wanted {
-                        self.adopt(game, &format!("game {wanted} of {shown}"), response);
-                        return;
+        let found = self.read_apart(path, move |file| {
+            // as `read_games_path` reads a file
+            let size = file.file.metadata().ok().map(|metadata| metadata.len());
+            let games = match crate::pgn::Input::from_reader(file, size).and_then(read_games_text) {
+                Ok(games) => games,
+                Err(error) => return Found::Unreadable(error.to_string()),
+            };
+            let mut count = 0;
+            for item in games {
+                match item {
+                    Ok(game) => {
+                        count += 1;
+                        if count == wanted {
+                            return Found::Game(Box::new(game));
+                        }
                     }
-                }
-                Err(error @ ReadError::TooLarge { .. }) => {
-                    count += 1;
-                    if count == wanted {
-                        response.fail(format!("cannot load game {wanted} of {shown}: {error}"));
-                        return;
+                    Err(error @ ReadError::TooLarge { .. }) => {
+                        count += 1;
+                        if count == wanted {
+                            return Found::TooLarge(error);
+                        }
                     }
+                    Err(error) => return Found::Unreadable(error.to_string()),
                 }
-                Err(error) => {
-                    response.fail(format!("cannot read {shown}: {error}"));
-                    return;
+            }
+            Found::Count(count)
+        });
+        match found {
+            Err(why) => response.fail(format!("cannot read {shown}: {why}")),
+            Ok(Found::Game(game)) => self.adopt(*game, &format!("game {wanted} of {shown}"), response),
+            Ok(Found::TooLarge(error)) => response.fail(format!("cannot load game {wanted} of {shown}: {error}")),
+            Ok(Found::Unreadable(error)) => response.fail(format!("cannot read {shown}: {error}")),
+            Ok(Found::Count(count)) => response.fail(match count {
+                0 => format!("{shown} holds no game"),
+                1 => format!("{shown} holds 1 game: there is no game {wanted}"),
+                _ => format!("{shown} holds {count} games: there is no game {wanted}"),
+            }),
+        }
+    }
+
+    /// `read` on the file at `path`, opened and read on a thread of its own
+    /// while this one waits for it or for the stop flag (raised by Ctrl-C):
+    /// opening a FIFO waits for a program to write to it, and a large file
+    /// takes time. When the flag is raised first: `Err`, the session as it
+    /// was, and the thread stops at its next read (or, waiting for a FIFO's
+    /// writer, when one comes or the program ends).
+    fn read_apart<T: Send + 'static>(
+        &self,
+        path: &Path,
+        read: impl FnOnce(Stoppable) -> T + Send + 'static,
+    ) -> Result<T, String> {
+        use std::sync::mpsc::{RecvTimeoutError, channel};
+        self.stop.store(false, Ordering::Relaxed);
+        let stopped = Arc::new(AtomicBool::new(false));
+        let (send, receive) = channel();
+        let (path, flag) = (path.to_path_buf(), Arc::clone(&stopped));
+        std::thread::Builder::new()
+            .name("sanfen-load".to_owned())
+            .spawn(move || {
+                let opened = std::fs::File::open(&path).map(|file| Stoppable { file, stopped: flag });
+                let _ = send.send(opened.map(read));
+            })
+            .map_err(|error| format!("cannot start a thread to read it: {error}"))?;
+        loop {
+            match receive.recv_timeout(Duration::from_millis(50)) {
+                Ok(read) => return read.map_err(|error| error.to_string()),
+                Err(RecvTimeoutError::Timeout) if self.stop.swap(false, Ordering::Relaxed) => {
+                    stopped.store(true, Ordering::Relaxed);
+                    return Err("interrupted (Ctrl-C); nothing loaded".to_owned());
                 }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => return Err("its reading thread ended".to_owned()),
             }
         }
-        response.fail(match count {
-            0 => format!("{shown} holds no game"),
-            1 => format!("{shown} holds 1 game: there is no game {wanted}"),
-            _ => format!("{shown} holds {count} games: there is no game {wanted}"),
-        });
     }
 
     /// Replays a binary move log from the session's first position.
     fn load_move_log(&mut self, path: &Path, shown: &str, response: &mut Response) {
         // 16 bytes a move: a longer log is no game anyone played
         const MAX_BYTES: u64 = 16 * 100_000;
-        let bytes = match read_at_most(path, MAX_BYTES) {
-            Ok(Some(bytes)) => bytes,
-            Ok(None) => {
+        let bytes = match self.read_apart(path, |file| read_at_most(file, MAX_BYTES)) {
+            Ok(Ok(Some(bytes))) => bytes,
+            Ok(Ok(None)) => {
                 response.fail(format!("cannot load {shown}: a binary move log of more than {MAX_BYTES} bytes"));
                 return;
             }
-            Err(error) => {
+            Ok(Err(error)) => {
                 response.fail(format!("cannot read {shown}: {error}"));
+                return;
+            }
+            Err(why) => {
+                response.fail(format!("cannot read {shown}: {why}"));
                 return;
             }
         };
@@ -1403,11 +1449,39 @@ fn looks_like_a_file_name(text: &str) -> bool {
 }
 
 /// A file's bytes, or `None` when it holds more than `max` bytes.
-fn read_at_most(path: &Path, max: u64) -> std::io::Result<Option<Vec<u8>>> {
+fn read_at_most(file: Stoppable, max: u64) -> std::io::Result<Option<Vec<u8>>> {
     use std::io::Read;
     let mut bytes = Vec::new();
-    std::fs::File::open(path)?.take(max + 1).read_to_end(&mut bytes)?;
+    file.take(max + 1).read_to_end(&mut bytes)?;
     Ok((bytes.len() as u64 <= max).then_some(bytes))
+}
+
+/// What `load FILE N` finds in a PGN file.
+enum Found {
+    /// Game N.
+    Game(Box<PgnGame>),
+    /// Game N is too large to read.
+    TooLarge(ReadError),
+    /// The file cannot be read (up to game N).
+    Unreadable(String),
+    /// The games of the file, fewer than N.
+    Count(usize),
+}
+
+/// A file that `load` reads apart ([`Session::read_apart`]): its reads fail
+/// once `stopped` is raised.
+struct Stoppable {
+    file: std::fs::File,
+    stopped: Arc<AtomicBool>,
+}
+
+impl std::io::Read for Stoppable {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.stopped.load(Ordering::Relaxed) {
+            return Err(std::io::Error::other("interrupted"));
+        }
+        self.file.read(buf)
+    }
 }
 
 /// The commands that take no argument (with the aliases `?` and `exit`).

@@ -840,6 +840,44 @@ fn redo_n_redoes_n_moves_and_says_when_fewer_were_left() {
     assert_eq!(fen(&s), after_nc6);
 }
 
+#[test]
+fn a_load_that_waits_ends_when_the_stop_flag_is_raised() {
+    use std::sync::atomic::Ordering;
+    let dir = temp_dir("load-fifo");
+    let (idle, live) = (dir.join("idle.pgn"), dir.join("live.pgn"));
+    for fifo in [&idle, &live] {
+        assert!(std::process::Command::new("mkfifo").arg(fifo).status().unwrap().success());
+    }
+    let mut s = session();
+    s.eval("e4");
+    let after_e4 = fen(&s);
+    // no program writes to `idle`: opening it waits until Ctrl-C raises the flag
+    for line in [format!("load {}", idle.display()), format!("load {} 2", idle.display())] {
+        let stop = s.stop_flag();
+        let raise = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            stop.store(true, Ordering::Relaxed);
+        });
+        let expected = format!("cannot read {}: interrupted (Ctrl-C); nothing loaded", idle.display());
+        check(&mut s, &line, &[&expected], true);
+        raise.join().unwrap();
+        assert_eq!(fen(&s), after_e4);
+        assert!(!s.stop_flag().load(Ordering::Relaxed), "the flag is lowered again");
+    }
+    // a writer lets the threads left waiting on `idle` go on: their reads
+    // fail, and they end (the write fails when they are gone before it)
+    let _ = std::fs::write(&idle, "1. c4 *\n");
+    // a FIFO a program writes to is read as a file
+    let writer = {
+        let live = live.clone();
+        std::thread::spawn(move || std::fs::write(live, "[White \"A\"]\n\n1. d4 d5 *\n").unwrap())
+    };
+    let response = s.eval(&format!("load {}", live.display()));
+    assert_eq!(lines(&response)[0], format!("loaded game 1 of {}: A - ?, 2 moves, *", live.display()));
+    writer.join().unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// A fresh directory for a test's files.
 fn temp_dir(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("sanfen-repl-{name}-{}", std::process::id()));
