@@ -14,7 +14,8 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError, TryLockError};
 
 use pyo3::IntoPyObjectExt;
 use pyo3::exceptions::{
-    PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError, PyRuntimeError, PyTypeError, PyValueError,
+    PyBlockingIOError, PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError, PyRuntimeError,
+    PyTypeError, PyValueError,
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
@@ -143,8 +144,15 @@ impl Read for FileObject {
                 } else if let Ok(text) = chunk.cast::<PyString>() {
                     Ok(text.to_cow()?.as_bytes().to_vec())
                 } else if chunk.is_none() {
-                    // a non-blocking stream with nothing yet: taken as the end
-                    Ok(Vec::new())
+                    // a non-blocking stream with nothing yet, not its end
+                    // (taken as the end, the rest of the input would be
+                    // dropped without a word)
+                    let eagain: i32 = py.import("errno")?.getattr("EAGAIN")?.extract()?;
+                    Err(PyBlockingIOError::new_err((
+                        eagain,
+                        "the file object's read() gave None (a non-blocking stream with no data yet): \
+                         sanfen reads blocking streams",
+                    )))
                 } else {
                     chunk.extract::<Vec<u8>>().map_err(|_| {
                         PyTypeError::new_err(format!(
@@ -338,7 +346,8 @@ impl GameReader {
 /// Raises `FileNotFoundError`, `IsADirectoryError`, `PermissionError` or
 /// another `OSError` when the input cannot be opened or read (at the game
 /// where reading failed: the games before it are given first), the file
-/// object's own exception when its `read` raises, `ValueError` when the
+/// object's own exception when its `read` raises, `BlockingIOError` when
+/// it gives `None` (a non-blocking stream), `ValueError` when the
 /// input is not PGN text (binary data, UTF-16) or a compressed stream is
 /// broken or cut short, and `ValueError` for a game larger than 8 MiB
 /// (iteration may go on after it with `next()`). Everything wrong inside a

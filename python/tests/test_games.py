@@ -3,6 +3,7 @@ the same findings as `sanfen check --json`, the same whatever the threads,
 and clear exceptions on bad input."""
 
 import bz2
+import errno
 import functools
 import gzip
 import io
@@ -734,3 +735,20 @@ def test_ctrl_c_stops_a_long_read(call, tmp_path):
         feeder.join()
     # the reader left long before the end (a few chunks read ahead at most)
     assert written[-1] < 32 << 20, written
+
+
+def test_a_non_blocking_stream_with_no_data_yet_is_not_taken_as_the_end():
+    # a pipe whose writer has more to give: read() gives None, not b""
+    r, w = os.pipe()
+    os.set_blocking(r, False)
+    os.write(w, b"1. e4 e5 *\n\n" * 100)
+    read = []
+    with open(r, "rb", buffering=0) as source:
+        with pytest.raises(BlockingIOError, match="read\\(\\) gave None") as raised:
+            for game in sanfen.read_games(source):
+                read.append(game)
+    os.close(w)
+    assert raised.value.errno == errno.EAGAIN
+    # the games given before it, every one
+    assert len(read) == 100
+    assert [node.san for node in read[-1].mainline] == ["e4", "e5"]
