@@ -84,7 +84,7 @@ pub fn is_compressed(name: &OsStr) -> bool {
 pub fn open(name: &OsStr, hint: &Hint) -> Result<Source, Error> {
     if name == "-" {
         hint.show_if_terminal();
-        return from_reader("<stdin>".to_owned(), EndStays::new(io::stdin()), None);
+        return from_reader("<stdin>".to_owned(), io::stdin(), None);
     }
     let display = shown_name(name);
     match Input::open(name) {
@@ -106,63 +106,6 @@ pub fn from_reader(name: String, raw: impl Read + Send + 'static, size: Option<u
     }
 }
 
-/// A reader that stays at its end once it reached it. A terminal ends standard
-/// input once per Ctrl-D, and the library reads ahead (to tell compression and
-/// binary data) before the reading proper: without this, each of those reads
-/// would wait for its own Ctrl-D.
-struct EndStays<R> {
-    inner: R,
-    ended: bool,
-}
-
-impl<R> EndStays<R> {
-    fn new(inner: R) -> EndStays<R> {
-        EndStays { inner, ended: false }
-    }
-}
-
-impl<R: Read> Read for EndStays<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.ended {
-            return Ok(0);
-        }
-        let read = self.inner.read(buf)?;
-        self.ended = read == 0 && !buf.is_empty();
-        Ok(read)
-    }
-}
-
 fn file_error(path: String, err: InputError) -> Error {
     Error::File { path, source: err.into() }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn end_of_input_stays_after_the_first_end() {
-        // like a terminal: an end (Ctrl-D), then more text typed after it
-        struct Terminal(Vec<&'static [u8]>);
-        impl Read for Terminal {
-            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-                if buf.is_empty() || self.0.is_empty() {
-                    return Ok(0);
-                }
-                let chunk = self.0.remove(0);
-                buf[..chunk.len()].copy_from_slice(chunk);
-                Ok(chunk.len())
-            }
-        }
-        let mut reader = EndStays::new(Terminal(vec![b"1. e4", b"", b"more"]));
-        let mut buf = [0; 16];
-        assert_eq!(reader.read(&mut buf).unwrap(), 5);
-        assert_eq!(reader.read(&mut buf).unwrap(), 0);
-        assert_eq!(reader.read(&mut buf).unwrap(), 0);
-        // an empty buffer says nothing about the end
-        let mut reader = EndStays::new(Terminal(vec![b"x"]));
-        assert_eq!(reader.read(&mut []).unwrap(), 0);
-        assert_eq!(reader.read(&mut buf).unwrap(), 1);
-        assert_eq!(reader.read(&mut buf).unwrap(), 0);
-    }
 }

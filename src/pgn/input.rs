@@ -288,6 +288,8 @@ impl Input {
     /// An input over any reader of the raw bytes: compression recognised by
     /// the first bytes, the start of the decompressed stream looked at.
     /// `size` is the size of the raw stream, when known (for progress).
+    /// The input ends at the reader's first end, though a terminal's goes
+    /// on after a Ctrl-D.
     ///
     /// # Errors
     ///
@@ -295,7 +297,7 @@ impl Input {
     /// `compression` feature is off ([`io::ErrorKind::Unsupported`]). A read
     /// error met on the first bytes is not one: it comes on the first read.
     pub fn from_reader(raw: impl Read + Send + 'static, size: Option<u64>) -> Result<Input, InputError> {
-        let raw = Peeked::new(raw, MAGIC);
+        let raw = Peeked::new(EndStays::new(raw), MAGIC);
         let compression = Compression::of_magic(&raw.head);
         let reader = match compression {
             None => Box::new(raw),
@@ -429,6 +431,33 @@ fn decompress(_raw: impl Read + Send + 'static, compression: Compression) -> Res
     })
 }
 
+/// A reader that stays at its end once it reached it. A terminal (standard
+/// input, `/dev/tty`, a path to either) ends once per Ctrl-D, and an input
+/// is read ahead (for magic bytes and binary data) before the reading
+/// proper: without this, each of those reads would wait for a Ctrl-D of its
+/// own, and take the text typed after the first as more input.
+struct EndStays<R> {
+    inner: R,
+    ended: bool,
+}
+
+impl<R> EndStays<R> {
+    fn new(inner: R) -> EndStays<R> {
+        EndStays { inner, ended: false }
+    }
+}
+
+impl<R: Read> Read for EndStays<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.ended {
+            return Ok(0);
+        }
+        let read = self.inner.read(buf)?;
+        self.ended = read == 0 && !buf.is_empty();
+        Ok(read)
+    }
+}
+
 /// A reader whose first bytes were read ahead: it gives them, then the
 /// rest. A read error met while reading ahead comes in its place.
 struct Peeked<R> {
@@ -552,6 +581,46 @@ mod tests {
         let mut all = Vec::new();
         assert!(peeked.read_to_end(&mut all).is_err());
         assert_eq!(all, b"ab");
+    }
+
+    /// Like a terminal: each chunk a read, an empty one an end (Ctrl-D),
+    /// with more text typed after it.
+    struct Terminal(Vec<&'static [u8]>);
+
+    impl Read for Terminal {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if buf.is_empty() || self.0.is_empty() {
+                return Ok(0);
+            }
+            let chunk = self.0.remove(0);
+            buf[..chunk.len()].copy_from_slice(chunk);
+            Ok(chunk.len())
+        }
+    }
+
+    #[test]
+    fn end_of_input_stays_after_the_first_end() {
+        let mut reader = EndStays::new(Terminal(vec![b"1. e4", b"", b"more"]));
+        let mut buf = [0; 16];
+        assert_eq!(reader.read(&mut buf).unwrap(), 5);
+        assert_eq!(reader.read(&mut buf).unwrap(), 0);
+        assert_eq!(reader.read(&mut buf).unwrap(), 0);
+        // an empty buffer says nothing about the end
+        let mut reader = EndStays::new(Terminal(vec![b"x"]));
+        assert_eq!(reader.read(&mut []).unwrap(), 0);
+        assert_eq!(reader.read(&mut buf).unwrap(), 1);
+        assert_eq!(reader.read(&mut buf).unwrap(), 0);
+    }
+
+    #[test]
+    fn an_input_ends_at_its_first_end_though_read_ahead() {
+        // the text typed after the first Ctrl-D is not the input's (the
+        // reads ahead for magic bytes and binary data each met an end)
+        let mut input = Input::from_reader(Terminal(vec![b"1. e4", b"", b"e5 *\n", b"", b"Nf3"]), None).unwrap();
+        let mut all = Vec::new();
+        input.reader.read_to_end(&mut all).unwrap();
+        assert_eq!(all, b"1. e4");
+        assert_eq!(input.reader.read(&mut [0; 8]).unwrap(), 0);
     }
 
     #[test]
