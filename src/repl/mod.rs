@@ -300,6 +300,10 @@ impl Session {
             response.fail(format!("{name} takes no argument; usage: {name}"));
             return response;
         }
+        if first.starts_with('[') {
+            self.pgn_line(line.trim(), &mut response);
+            return response;
+        }
         match name.as_str() {
             "board" => self.board_command(&rest, &mut response),
             "fen" => response.line(self.game.position().to_string()),
@@ -387,6 +391,10 @@ impl Session {
                 Ok(read) => read,
                 Err(Unread::Syntax(error)) => {
                     syntax_error(line, span.clone(), text, &error, response);
+                    if text.starts_with(['{', ';', '$', '(']) {
+                        response
+                            .line("(PGN comments, NAGs and variations: load reads them, as in load 1. e4 {best} e5)");
+                    }
                     not_played(&moves[index + 1..], response);
                     break;
                 }
@@ -819,6 +827,34 @@ impl Session {
         }
     }
 
+    /// A line that starts with a tag pair, which no move or command does: PGN
+    /// text, typed or pasted. Tags alone are set as `tag` sets them (a game
+    /// pasted a line at a time gets its tags, then its moves played); with
+    /// movetext, the game is loaded as `load PGN` loads it (a game pasted
+    /// whole, its lines in one).
+    fn pgn_line(&mut self, text: &str, response: &mut Response) {
+        let games = crate::pgn::read_games_from_slice(text.as_bytes());
+        if let [game] = games.as_slice()
+            && game.mainline.moves.is_empty()
+            && game.result.is_none()
+            && !game.report.findings.iter().any(|finding| finding.severity == Severity::Error)
+        {
+            for tag in &game.tags {
+                let name = self.tag_name(&tag.name);
+                self.set_tag(&name, &tag.value, response);
+            }
+            return;
+        }
+        let error = games
+            .first()
+            .filter(|game| game.tags.is_empty() && game.mainline.moves.is_empty())
+            .and_then(|game| game.report.findings.iter().find(|finding| finding.severity == Severity::Error));
+        match error {
+            Some(error) => response.fail(format!("cannot read \"{text}\" as PGN: {}", error.kind)),
+            None => self.load_pgn_text(text, response),
+        }
+    }
+
     /// `load PGN`: the first game of PGN text typed or pasted on the line.
     fn load_pgn_text(&mut self, text: &str, response: &mut Response) {
         let mut games = crate::pgn::read_games_from_slice(text.as_bytes());
@@ -957,10 +993,7 @@ impl Session {
             response.fail(format!("{USAGE}: \"{name}\" is not a tag name (letters, digits and _+#=:-)"));
             return;
         }
-        // a tag the game has, or a roster tag, whatever the case typed
-        let roster = crate::pgn::SEVEN_TAG_ROSTER.iter().map(|&(n, _)| n);
-        let known = self.tags.iter().map(|t| t.name.as_str()).chain(roster).find(|n| n.eq_ignore_ascii_case(name));
-        let name = known.map_or_else(|| name.to_owned(), str::to_owned);
+        let name = self.tag_name(name);
         let value = text[text.find(char::is_whitespace).unwrap_or(text.len())..].trim();
         if value.is_empty() {
             match self.tags().into_iter().find(|t| t.name == name) {
@@ -969,7 +1002,22 @@ impl Session {
             }
             return;
         }
-        if let Some(derived) = DERIVED_TAGS.iter().find(|d| d.eq_ignore_ascii_case(&name)) {
+        self.set_tag(&name, &unquote(value), response);
+    }
+
+    /// A tag name as the game has it, or a roster tag's, whatever the case
+    /// typed (`event` is `Event`).
+    fn tag_name(&self, name: &str) -> String {
+        let roster = crate::pgn::SEVEN_TAG_ROSTER.iter().map(|&(n, _)| n);
+        let known = self.tags.iter().map(|t| t.name.as_str()).chain(roster).find(|n| n.eq_ignore_ascii_case(name));
+        known.map_or_else(|| name.to_owned(), str::to_owned)
+    }
+
+    /// Sets tag `name` to `value` (empty: removed, or unknown for a roster
+    /// tag), and says it; refused for a tag the game sets itself and for a
+    /// value with a control character.
+    fn set_tag(&mut self, name: &str, value: &str, response: &mut Response) {
+        if let Some(derived) = DERIVED_TAGS.iter().find(|d| d.eq_ignore_ascii_case(name)) {
             let by = if *derived == "Result" {
                 "the game: resign, draw or claim end it"
             } else {
@@ -978,14 +1026,13 @@ impl Session {
             response.fail(format!("{derived} is set by {by}"));
             return;
         }
-        let value = unquote(value);
         if value.chars().any(char::is_control) {
-            response.fail(format!("{USAGE}: a tag value holds no control character"));
+            response.fail(format!("tag {name}: a tag value holds no control character"));
             return;
         }
         let unknown = crate::pgn::SEVEN_TAG_ROSTER.iter().find(|&&(n, _)| n == name).map(|&(_, unknown)| unknown);
         match (value.is_empty(), unknown) {
-            (true, Some(unknown)) => record::set(&mut self.tags, &name, unknown),
+            (true, Some(unknown)) => record::set(&mut self.tags, name, unknown),
             (true, None) => {
                 let before = self.tags.len();
                 self.tags.retain(|t| t.name != name);
@@ -996,7 +1043,7 @@ impl Session {
                 }
                 return;
             }
-            (false, _) => record::set(&mut self.tags, &name, &value),
+            (false, _) => record::set(&mut self.tags, name, value),
         }
         if let Some(tag) = self.tags.iter().find(|t| t.name == name) {
             response.line(tag_line(tag));

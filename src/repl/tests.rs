@@ -1046,6 +1046,63 @@ fn load_reads_chess960_castling_when_the_position_needs_it() {
 }
 
 #[test]
+fn a_pgn_game_pasted_a_line_at_a_time_gets_its_tags_then_its_moves() {
+    let mut s = Session::new(Options { date: Some("2026.11.24".into()), ..Options::default() });
+    s.eval("e4");
+    // tags alone are set as tag sets them (the name's case as the roster's),
+    // the game going on
+    check(&mut s, "[Event \"Club \\\\ open\"]", &["[Event \"Club \\\\ open\"]"], false);
+    check(&mut s, "[white \"Ana\"] [Black \"Rui\"]", &["[White \"Ana\"]", "[Black \"Rui\"]"], false);
+    check(&mut s, "[Site \"\"] [Annotator \"Bo\"]", &["[Site \"?\"]", "[Annotator \"Bo\"]"], false);
+    // those the game sets itself are refused, saying how to set them
+    check(&mut s, "[Result \"1-0\"]", &["Result is set by the game: resign, draw or claim end it"], true);
+    check(
+        &mut s,
+        "[FEN \"8/8/8/8/8/8/8/K1k5 w - - 0 1\"]",
+        &["FEN is set by the starting position: load or new change it"],
+        true,
+    );
+    check(&mut s, "[Event \"x]", &["cannot read \"[Event \"x]\" as PGN: not a tag pair [Name \"value\"]"], true);
+    assert_eq!(s.game().moves().len(), 1, "tags leave the moves alone");
+    // a comment in moves typed: what reads it is said
+    check(
+        &mut s,
+        "e5 {best} Nf3",
+        &[
+            "1... e5",
+            AFTER_E4_E5,
+            "syntax error in \"{best}\": found \"{\", expected a move such as e4, Nf3, exd5, e8=Q or O-O",
+            "  e5 {best} Nf3",
+            "     ^",
+            "(PGN comments, NAGs and variations: load reads them, as in load 1. e4 {best} e5)",
+            "not played: Nf3",
+        ],
+        true,
+    );
+    assert_eq!(
+        s.pgn(),
+        "[Event \"Club \\\\ open\"]\n[Site \"?\"]\n[Date \"2026.11.24\"]\n[Round \"?\"]\n[White \"Ana\"]\n\
+         [Black \"Rui\"]\n[Result \"*\"]\n[Annotator \"Bo\"]\n\n1. e4 e5 *\n"
+    );
+}
+
+#[test]
+fn a_pgn_game_pasted_whole_is_loaded() {
+    let mut s = session();
+    s.eval("d4");
+    // a bracketed paste: the game's lines in one
+    let response = s.eval("[White \"Ana\"]\n[Black \"Rui\"]\n\n1. e4 {a comment} e5 2. Nf3 (2. Qh5) 2... Nc6 *\n");
+    assert_eq!(
+        lines(&response),
+        [
+            "loaded the game given: Ana - Rui, 4 moves, *",
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+        ]
+    );
+    assert!(s.pgn().ends_with("\n\n1. e4 {a comment} 1... e5 2. Nf3 (2. Qh5) 2... Nc6 *\n"), "{}", s.pgn());
+}
+
+#[test]
 fn load_pgn_text_keeps_its_tags_comments_and_result() {
     let mut s = session();
     let response =
