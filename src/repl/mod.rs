@@ -1576,6 +1576,8 @@ fn move_count(command: &str, args: &[&str], response: &mut Response) -> Option<u
         [] => Some(1),
         [n] => match n.parse::<usize>() {
             Ok(n) if n > 0 => Some(n),
+            // more moves than any game has: all of them, as for 1000
+            Err(error) if *error.kind() == core::num::IntErrorKind::PosOverflow => Some(usize::MAX),
             _ => {
                 response.fail(format!("usage: {command} [N]: \"{n}\" is not a positive number"));
                 None

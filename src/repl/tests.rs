@@ -834,6 +834,14 @@ fn redo_n_redoes_n_moves_and_says_when_fewer_were_left() {
     check(&mut s, "redo", &["nothing to redo"], true);
     s.eval("undo 3");
     check(&mut s, "redo 9", &["redone: 1... e5 2. Nf3 Nc6 (only 3 moves to redo)", after_nc6], false);
+    // a count past any game's moves is all of them, as 10 is
+    check(&mut s, "undo 99999999999999999999", &["undone: 1. e4 e5 2. Nf3 Nc6", START], false);
+    check(
+        &mut s,
+        "redo 99999999999999999999",
+        &["redone: 1. e4 e5 2. Nf3 Nc6 (only 4 moves to redo)", after_nc6],
+        false,
+    );
     check(&mut s, "redo 0", &["usage: redo [N]: \"0\" is not a positive number"], true);
     check(&mut s, "redo x", &["usage: redo [N]: \"x\" is not a positive number"], true);
     check(&mut s, "redo 1 2", &["usage: redo [N]"], true);
