@@ -851,13 +851,18 @@ impl Session {
             .and_then(|game| game.report.findings.iter().find(|finding| finding.severity == Severity::Error));
         match error {
             Some(error) => response.fail(format!("cannot read \"{text}\" as PGN: {}", error.kind)),
-            None => self.load_pgn_text(text, response),
+            None => self.adopt_first(games, text, response),
         }
     }
 
     /// `load PGN`: the first game of PGN text typed or pasted on the line.
     fn load_pgn_text(&mut self, text: &str, response: &mut Response) {
-        let mut games = crate::pgn::read_games_from_slice(text.as_bytes());
+        let games = crate::pgn::read_games_from_slice(text.as_bytes());
+        self.adopt_first(games, text, response);
+    }
+
+    /// Makes the first of `games`, read from `text`, the session's game.
+    fn adopt_first(&mut self, mut games: Vec<PgnGame>, text: &str, response: &mut Response) {
         let count = games.len();
         let playable = games.first().is_some_and(|game| !game.tags.is_empty() || !game.mainline.moves.is_empty());
         if !playable {
