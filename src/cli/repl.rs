@@ -30,6 +30,7 @@ use std::hash::{BuildHasher, Hasher};
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::os::unix::fs::{FileExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -157,7 +158,13 @@ pub fn run(options: &Options) -> Result<ExitCode, Error> {
     let color = interactive && io::stdout().is_terminal() && !no_color;
     let board = interactive && !options.no_board;
     let date = chrono::Local::now().format("%Y.%m.%d").to_string();
-    let mut session = Session::new(SessionOptions { start, letters: options.letters, board, date: Some(date) });
+    let mut session = Session::new(SessionOptions {
+        start,
+        letters: options.letters,
+        board,
+        date: Some(date),
+        open: Some(open_polled),
+    });
     let style = Style { ascii: options.ascii, color };
     let mut intro = Response::default();
     if let Some(line) = chess960_line {
@@ -402,6 +409,47 @@ fn write_device(path: &Path, bytes: &[u8], stop: &AtomicBool) -> io::Result<()> 
         }
     }
     Ok(())
+}
+
+/// How `load` opens a file here ([`sanfen::repl::OpenFile`]): without
+/// waiting (`O_NONBLOCK`), each read after `poll` says there is something
+/// to read, looking at `stopped` every 50 ms meanwhile. So a `load` that
+/// Ctrl-C ends leaves no thread behind in `open` or `read`, to take the
+/// bytes a FIFO's writer sends later or the next key typed on a terminal.
+/// (A FIFO that no program has opened to write to yet is not at its end:
+/// `poll` waits for the writer, where `read` would say the end.)
+fn open_polled(path: &Path, stopped: Arc<AtomicBool>) -> io::Result<Box<dyn io::Read + Send>> {
+    let nonblocking = rustix::fs::OFlags::NONBLOCK.bits() as i32;
+    let file = fs::File::options().read(true).custom_flags(nonblocking).open(path)?;
+    Ok(Box::new(Polled { file, stopped }))
+}
+
+/// A file read after `poll` ([`open_polled`]).
+struct Polled {
+    file: fs::File,
+    stopped: Arc<AtomicBool>,
+}
+
+impl io::Read for Polled {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        use rustix::event::{PollFd, PollFlags, Timespec, poll};
+        let wait = Timespec { tv_sec: 0, tv_nsec: 50_000_000 };
+        loop {
+            if self.stopped.load(Ordering::Relaxed) {
+                return Err(io::Error::other("interrupted"));
+            }
+            let mut fds = [PollFd::new(&self.file, PollFlags::IN)];
+            match poll(&mut fds, Some(&wait)) {
+                Ok(0) | Err(Errno::INTR) => continue,
+                Ok(_) => {}
+                Err(error) => return Err(error.into()),
+            }
+            match io::Read::read(&mut self.file, buf) {
+                Err(error) if matches!(error.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted) => {}
+                read => return read,
+            }
+        }
+    }
 }
 
 /// Writes `bytes` (compressed by `codec`) to a [`NewFile`] at `path`,
@@ -919,7 +967,6 @@ mod tests {
 
     #[test]
     fn a_save_to_a_fifo_waits_for_its_reader_until_the_stop_flag_is_raised() {
-        use std::sync::Arc;
         let dir = std::env::temp_dir().join(format!("sanfen-repl-save-fifo-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
@@ -961,6 +1008,49 @@ mod tests {
         };
         write_device(&fifo, &bytes, &stop).unwrap();
         assert!(reader.join().unwrap() == bytes);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_load_ended_by_the_stop_flag_leaves_no_reader_to_take_a_later_writers_game() {
+        let dir = std::env::temp_dir().join(format!("sanfen-repl-load-fifo-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("live.pgn");
+        assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+        let mut session = Session::new(SessionOptions { open: Some(open_polled), ..SessionOptions::default() });
+        let flag = session.stop_flag();
+        let raise_in = |millis| {
+            let stop = Arc::clone(&flag);
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(millis));
+                stop.store(true, Ordering::Relaxed);
+            })
+        };
+        // no writer: the load waits until the flag is raised
+        let raise = raise_in(200);
+        let response = session.load_file(&fifo, None);
+        raise.join().unwrap();
+        let shown = fifo.display();
+        assert_eq!(
+            response.lines().collect::<Vec<_>>(),
+            [format!("cannot read {shown}: interrupted (Ctrl-C); nothing loaded")]
+        );
+        // its reading thread is gone (it looks at the flag every 50 ms): a
+        // writer that comes now waits for the next load, which gets its
+        // whole game (a thread left in `open` took the writer, the next load
+        // then waiting for one until the watchdog's flag)
+        std::thread::sleep(Duration::from_millis(200));
+        let writer = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || fs::write(fifo, "[White \"W\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n"))
+        };
+        std::thread::sleep(Duration::from_millis(100));
+        // (not joined: the test ends with the load)
+        drop(raise_in(5000));
+        let response = session.load_file(&fifo, None);
+        assert_eq!(response.lines().next(), Some(format!("loaded game 1 of {shown}: W - ?, 4 moves, *").as_str()));
+        writer.join().unwrap().unwrap();
         fs::remove_dir_all(&dir).unwrap();
     }
 

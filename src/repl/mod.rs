@@ -113,12 +113,23 @@ pub struct Options {
     /// The `Date` tag of the games played (`2026.11.24`); unknown
     /// (`????.??.??`) when `None`.
     pub date: Option<String>,
+    /// How `load` opens a file; `None`: [`std::fs::File::open`], whose
+    /// reads fail once the stop flag is raised (see [`OpenFile`]).
+    pub open: Option<OpenFile>,
 }
+
+/// How `load` opens the file at a path, on a thread of its own: a reader
+/// whose reads fail once the flag given is raised (Ctrl-C). The standard
+/// library's `open` and `read` wait for a FIFO's writer and a terminal's
+/// input, and cannot be stopped: a thread left waiting in them takes the
+/// first bytes that come. A front end that can wait otherwise (`poll`)
+/// gives its own.
+pub type OpenFile = fn(&Path, Arc<AtomicBool>) -> std::io::Result<Box<dyn std::io::Read + Send>>;
 
 impl Default for Options {
     /// The initial position, English letters, no board after moves, no date.
     fn default() -> Options {
-        Options { start: Position::default(), letters: Letters::English, board: false, date: None }
+        Options { start: Position::default(), letters: Letters::English, board: false, date: None, open: None }
     }
 }
 
@@ -163,6 +174,8 @@ pub struct Session {
     ending: Option<Ending>,
     /// The `Date` tag of new games.
     date: Option<String>,
+    /// How `load` opens a file.
+    open: OpenFile,
 }
 
 impl Session {
@@ -184,6 +197,7 @@ impl Session {
             loaded: None,
             ending: None,
             date: options.date,
+            open: options.open.unwrap_or(open_stoppable),
         }
     }
 
@@ -719,9 +733,10 @@ impl Session {
             return;
         }
         let wanted = number.unwrap_or(1);
+        let at = path.to_path_buf();
         let found = self.read_apart(path, move |file| {
             // as `read_games_path` reads a file
-            let size = file.file.metadata().ok().map(|metadata| metadata.len());
+            let size = std::fs::metadata(at).ok().map(|metadata| metadata.len());
             let games = match crate::pgn::Input::from_reader(file, size).and_then(read_games_text) {
                 Ok(games) => games,
                 Err(error) => return Found::Unreadable(error.to_string()),
@@ -763,23 +778,22 @@ impl Session {
     /// while this one waits for it or for the stop flag (raised by Ctrl-C):
     /// opening a FIFO waits for a program to write to it, and a large file
     /// takes time. When the flag is raised first: `Err`, the session as it
-    /// was, and the thread stops at its next read (or, waiting for a FIFO's
-    /// writer, when one comes or the program ends).
+    /// was, and the thread stops as its [`OpenFile`] can: the default one at
+    /// its next read (or, waiting for a FIFO's writer, when one comes).
     fn read_apart<T: Send + 'static>(
         &self,
         path: &Path,
-        read: impl FnOnce(Stoppable) -> T + Send + 'static,
+        read: impl FnOnce(Box<dyn std::io::Read + Send>) -> T + Send + 'static,
     ) -> Result<T, String> {
         use std::sync::mpsc::{RecvTimeoutError, channel};
         self.stop.store(false, Ordering::Relaxed);
         let stopped = Arc::new(AtomicBool::new(false));
         let (send, receive) = channel();
-        let (path, flag) = (path.to_path_buf(), Arc::clone(&stopped));
+        let (path, flag, open) = (path.to_path_buf(), Arc::clone(&stopped), self.open);
         std::thread::Builder::new()
             .name("sanfen-load".to_owned())
             .spawn(move || {
-                let opened = std::fs::File::open(&path).map(|file| Stoppable { file, stopped: flag });
-                let _ = send.send(opened.map(read));
+                let _ = send.send(open(&path, flag).map(read));
             })
             .map_err(|error| format!("cannot start a thread to read it: {error}"))?;
         loop {
@@ -1501,7 +1515,7 @@ fn looks_like_a_file_name(text: &str) -> bool {
 }
 
 /// A file's bytes, or `None` when it holds more than `max` bytes.
-fn read_at_most(file: Stoppable, max: u64) -> std::io::Result<Option<Vec<u8>>> {
+fn read_at_most(file: impl std::io::Read, max: u64) -> std::io::Result<Option<Vec<u8>>> {
     use std::io::Read;
     let mut bytes = Vec::new();
     file.take(max + 1).read_to_end(&mut bytes)?;
@@ -1518,6 +1532,12 @@ enum Found {
     Unreadable(String),
     /// The games of the file, fewer than N.
     Count(usize),
+}
+
+/// How `load` opens a file by default ([`OpenFile`]): the standard
+/// library's `open`, as a [`Stoppable`].
+fn open_stoppable(path: &Path, stopped: Arc<AtomicBool>) -> std::io::Result<Box<dyn std::io::Read + Send>> {
+    Ok(Box::new(Stoppable { file: std::fs::File::open(path)?, stopped }))
 }
 
 /// A file that `load` reads apart ([`Session::read_apart`]): its reads fail
