@@ -965,13 +965,20 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
-    #[test]
-    fn a_save_to_a_fifo_waits_for_its_reader_until_the_stop_flag_is_raised() {
-        let dir = std::env::temp_dir().join(format!("sanfen-repl-save-fifo-{}", std::process::id()));
+    /// A new directory named `name` in the temporary one, with a FIFO
+    /// `live.pgn` in it.
+    fn fifo_in(name: &str) -> (PathBuf, PathBuf) {
+        let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
         let fifo = dir.join("live.pgn");
         assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+        (dir, fifo)
+    }
+
+    #[test]
+    fn a_save_to_a_fifo_waits_for_its_reader_until_the_stop_flag_is_raised() {
+        let (dir, fifo) = fifo_in("sanfen-repl-save-fifo");
         assert!(is_device(&fifo) && !is_device(&dir) && !is_device(&dir.join("none")));
         let stop = Arc::new(AtomicBool::new(true));
         // no reader: the wait ends when the flag is raised (one raised before
@@ -1013,11 +1020,7 @@ mod tests {
 
     #[test]
     fn a_load_ended_by_the_stop_flag_leaves_no_reader_to_take_a_later_writers_game() {
-        let dir = std::env::temp_dir().join(format!("sanfen-repl-load-fifo-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        let fifo = dir.join("live.pgn");
-        assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+        let (dir, fifo) = fifo_in("sanfen-repl-load-fifo");
         let mut session = Session::new(SessionOptions { open: Some(open_polled), ..SessionOptions::default() });
         let flag = session.stop_flag();
         let raise_in = |millis| {
