@@ -433,6 +433,9 @@ struct Polled {
 impl io::Read for Polled {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         use rustix::event::{PollFd, PollFlags, Timespec, poll};
+        if buf.is_empty() {
+            return Ok(0);
+        }
         let wait = Timespec { tv_sec: 0, tv_nsec: 50_000_000 };
         loop {
             if self.stopped.load(Ordering::Relaxed) {
