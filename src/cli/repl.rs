@@ -389,9 +389,8 @@ fn write_device(path: &Path, bytes: &[u8], stop: &AtomicBool) -> io::Result<()> 
         std::thread::sleep(Duration::from_millis(20));
         Ok(())
     };
-    let nonblocking = rustix::fs::OFlags::NONBLOCK.bits() as i32;
     let mut file = loop {
-        match fs::File::options().write(true).custom_flags(nonblocking).open(path) {
+        match open_without_waiting(fs::File::options().write(true), path) {
             Ok(file) => break file,
             // a FIFO that no program has open to read yet
             Err(error) if error.raw_os_error() == Some(Errno::NXIO.raw_os_error()) => wait()?,
@@ -419,9 +418,14 @@ fn write_device(path: &Path, bytes: &[u8], stop: &AtomicBool) -> io::Result<()> 
 /// (A FIFO that no program has opened to write to yet is not at its end:
 /// `poll` waits for the writer, where `read` would say the end.)
 fn open_polled(path: &Path, stopped: Arc<AtomicBool>) -> io::Result<Box<dyn io::Read + Send>> {
-    let nonblocking = rustix::fs::OFlags::NONBLOCK.bits() as i32;
-    let file = fs::File::options().read(true).custom_flags(nonblocking).open(path)?;
+    let file = open_without_waiting(fs::File::options().read(true), path)?;
     Ok(Box::new(Polled { file, stopped }))
+}
+
+/// Opens `path` as `options` say, `O_NONBLOCK`: opening a FIFO does not
+/// wait for the program at its other end, nor do its reads and writes.
+fn open_without_waiting(options: &mut fs::OpenOptions, path: &Path) -> io::Result<fs::File> {
+    options.custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32).open(path)
 }
 
 /// A file read after `poll` ([`open_polled`]).
