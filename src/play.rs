@@ -4,7 +4,7 @@
 //!
 //! [`play`] tries the fast path first: canonical SAN naming exactly one legal
 //! move, found without generating the legal moves and without allocating.
-//! Anything else goes to the lenient resolver ([`resolve_text`]), which reads
+//! Anything else goes to the lenient resolver ([`resolve_text`](crate::resolve::resolve_text)), which reads
 //! every spelling and explains a refusal. A null move (`--`) is then played or
 //! refused as [`Options::null_moves`] says. [`read`] does the same on a copy
 //! of the position.
@@ -38,7 +38,7 @@
 
 use crate::movegen::Undo;
 use crate::quick::{self, Quick};
-use crate::resolve::{MoveLint, SanError, resolve_text, suffix_lints};
+use crate::resolve::{MoveLint, SanError, resolve_text_with, suffix_lints};
 use crate::san::{Annotation, Letters, ParseSanError, San, SanLint, SanOptions, SanPlus, Suffix};
 use crate::{Bitboard, Color, Move, Position, notation};
 
@@ -51,15 +51,19 @@ pub struct Options {
     /// Whether a null move (`--`, `Z0`, ...) is played (PGN analysis writes
     /// them; never in check), or refused as the resolver refuses it.
     pub null_moves: bool,
+    /// Whether an illegal move's error suggests the legal moves nearest to
+    /// it (they cost the SAN of every legal move: off when no one reads
+    /// them, as when findings are only counted).
+    pub suggestions: bool,
 }
 
 impl Options {
     /// PGN movetext: English letters, null moves played.
-    pub const PGN: Options = Options { letters: Letters::English, null_moves: true };
+    pub const PGN: Options = Options { letters: Letters::English, null_moves: true, suggestions: true };
 
     /// A move someone typed, in the letters of `letters`: null moves refused.
     pub const fn typed(letters: Letters) -> Options {
-        Options { letters, null_moves: false }
+        Options { letters, null_moves: false, suggestions: true }
     }
 }
 
@@ -218,8 +222,8 @@ pub(crate) fn earned_suffix(after: &Position, checkers: Bitboard, written: &SanP
 /// The lenient resolver, then the null-move policy.
 #[inline(never)]
 pub(crate) fn play_slow(pos: &mut Position, token: &[u8], options: Options) -> Result<Played, PlayError> {
-    let resolved = resolve_text(pos, token, SanOptions { strict: false, letters: options.letters })
-        .map_err(PlayError::NotAMove)?;
+    let san_options = SanOptions { strict: false, letters: options.letters };
+    let resolved = resolve_text_with(pos, token, san_options, options.suggestions).map_err(PlayError::NotAMove)?;
     let reading = resolved.parsed.readings[resolved.reading];
     if reading.san == San::Null && options.null_moves {
         if pos.is_check() {
@@ -405,6 +409,23 @@ mod tests {
         let mut check: Position = "4k3/8/8/8/8/8/8/4K2r w - - 0 1".parse().unwrap();
         assert_eq!(play(&mut check, b"--", Options::PGN), Err(PlayError::NullMoveInCheck));
         assert_eq!(check.to_string(), "4k3/8/8/8/8/8/8/4K2r w - - 0 1");
+    }
+
+    #[test]
+    fn an_illegal_moves_suggestions_are_made_as_the_options_say() {
+        let mut pos = Position::default();
+        let error = play(&mut pos, b"Nf4", Options::PGN).unwrap_err();
+        assert_eq!(error.to_string(), "illegal: no knight can move to f4; did you mean Nf3, f4, Na3?");
+        let quiet = Options { suggestions: false, ..Options::PGN };
+        let error = play(&mut pos, b"Nf4", quiet).unwrap_err();
+        assert_eq!(error.to_string(), "illegal: no knight can move to f4");
+        // a token with two readings (the pawn's is the error given)
+        let error = play(&mut pos, b"bc4", Options::PGN).unwrap_err();
+        let pawn = "illegal: no pawn can move to c4: the pawn on c2 stands on another file than the one given";
+        assert_eq!(error.to_string(), format!("{pawn}; did you mean c4?"));
+        let error = play(&mut pos, b"bc4", quiet).unwrap_err();
+        assert_eq!(error.to_string(), pawn);
+        assert_eq!(pos, Position::default());
     }
 
     #[test]

@@ -385,6 +385,12 @@ pub struct Resolution {
 
 /// Resolves SAN (any [`San`] form) against a position.
 pub fn resolve(pos: &Position, san_plus: &SanPlus) -> Resolution {
+    resolve_with(pos, san_plus, true)
+}
+
+/// [`resolve`], an illegal move's suggestions made only `with_suggestions`
+/// (they cost the SAN of every legal move: none when no one reads them).
+pub(crate) fn resolve_with(pos: &Position, san_plus: &SanPlus, with_suggestions: bool) -> Resolution {
     let legal = pos.legal_moves();
     if let Some(end) = pos.end_by_position().filter(|_| legal.is_empty()) {
         return Resolution {
@@ -419,7 +425,7 @@ pub fn resolve(pos: &Position, san_plus: &SanPlus) -> Resolution {
             }
         }
         Err(Outcome::Illegal(problem)) => {
-            let suggestions = suggest(pos, &legal, san_plus);
+            let suggestions = if with_suggestions { suggest(pos, &legal, san_plus) } else { Vec::new() };
             Resolution {
                 candidates,
                 outcome: Err(SanError::Illegal { problem, suggestions }),
@@ -460,12 +466,23 @@ impl TextResolution {
 /// [`ParseSanError`] when the text is not a move at all; an illegal or
 /// ambiguous move is a successful call whose `resolution.outcome` says why.
 pub fn resolve_text(pos: &Position, text: &[u8], options: SanOptions) -> Result<TextResolution, ParseSanError> {
+    resolve_text_with(pos, text, options, true)
+}
+
+/// [`resolve_text`], an illegal move's suggestions made only
+/// `with_suggestions` (as [`resolve_with`]).
+pub(crate) fn resolve_text_with(
+    pos: &Position,
+    text: &[u8],
+    options: SanOptions,
+    with_suggestions: bool,
+) -> Result<TextResolution, ParseSanError> {
     let parsed = parse_san(text, options)?;
-    let first = resolve(pos, parsed.first());
+    let first = resolve_with(pos, parsed.first(), with_suggestions);
     let chosen = match parsed.readings.get(1) {
         None => (0, first),
         Some(second_reading) => {
-            let second = resolve(pos, second_reading);
+            let second = resolve_with(pos, second_reading, with_suggestions);
             match (&first.outcome, &second.outcome) {
                 (Ok(a), Ok(b)) if a != b => {
                     let spellings =

@@ -728,7 +728,9 @@ impl Recorder<'_> {
         at: Location,
         context: Option<(u32, u32, Color)>,
     ) -> Option<(Option<crate::Move>, SanPlus)> {
-        match play::play_slow(&mut line.pos, token, play::Options::PGN) {
+        // counted findings show no suggestion: none is made
+        let options = play::Options { suggestions: !self.options.count_only, ..play::Options::PGN };
+        match play::play_slow(&mut line.pos, token, options) {
             Ok(played) => {
                 if !played.is_canonical() {
                     self.push_lints(&played, at, token, context);
