@@ -36,11 +36,14 @@
 //! assert_eq!(pos.to_string(), "rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2");
 //! ```
 
+use core::ops::Range;
+
 use crate::movegen::Undo;
+use crate::pgn::ResultToken;
 use crate::quick::{self, Quick};
 use crate::resolve::{MoveLint, SanError, resolve_text_with, suffix_lints};
 use crate::san::{Annotation, Letters, ParseSanError, San, SanLint, SanOptions, SanPlus, Suffix};
-use crate::{Bitboard, Color, Move, Position, notation};
+use crate::{Bitboard, Color, Move, Outcome, Position, notation};
 
 /// How [`play`] reads a token.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -277,23 +280,46 @@ pub fn read(pos: &Position, token: &[u8], options: Options) -> Result<Played, Pl
     play(&mut after, token, options)
 }
 
-/// The moves in text as people type or paste them (a REPL line, command-line
-/// arguments, movetext without comments): the byte range of each move in
-/// `text`, in order. Words are separated by whitespace. Move numbers alone
-/// (`1.`, `12...`), NAGs (`$1`) and game results (`1-0`, `½-½`, `*`) are no
-/// moves; a move number glued to a move is cut off (`1.e4`, `12...Nf6`); an
-/// en passant mark written apart (`exd6 e.p.`, `exd6 ep`) is joined to its
-/// move, which [`play`] then reads with it.
+/// A word of text as people type or paste it (see [`words_in`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Word {
+    /// A move: its byte range in the text, a move number glued to it cut off
+    /// and an en passant mark written apart joined to it.
+    Move(Range<usize>),
+    /// A game result (`1-0`, `0-1`, `1/2-1/2` or `½-½`, `*`) and its byte
+    /// range.
+    Result(ResultToken, Range<usize>),
+}
+
+impl Word {
+    /// The word's byte range in its text.
+    pub fn span(&self) -> Range<usize> {
+        match self {
+            Word::Move(span) | Word::Result(_, span) => span.clone(),
+        }
+    }
+}
+
+/// The moves and game results in text as people type or paste them (a REPL
+/// line, command-line arguments, movetext without comments), in order.
+/// Words are separated by whitespace. Move numbers alone (`1.`, `12...`) and
+/// NAGs (`$1`) are left out; a move number glued to a move or a result is
+/// cut off (`1.e4`, `12...Nf6`); an en passant mark written apart (`exd6
+/// e.p.`, `exd6 ep`) is joined to its move, which [`play`] then reads with
+/// it.
 ///
 /// ```
-/// use sanfen::play::moves_in;
+/// use sanfen::play::{Word, words_in};
+/// use sanfen::pgn::ResultToken;
+/// use sanfen::{Color, Outcome};
 ///
 /// let text = "1. e4 e5 2.Nf3 $1 exd6 e.p. 1-0";
-/// let moves: Vec<&str> = moves_in(text).into_iter().map(|range| &text[range]).collect();
-/// assert_eq!(moves, ["e4", "e5", "Nf3", "exd6 e.p."]);
+/// let words = words_in(text);
+/// assert_eq!(words[3], Word::Move(18..27));
+/// assert_eq!(words[4], Word::Result(ResultToken::Outcome(Outcome::Decisive { winner: Color::White }), 28..31));
 /// ```
-pub fn moves_in(text: &str) -> Vec<core::ops::Range<usize>> {
-    let mut out: Vec<core::ops::Range<usize>> = Vec::new();
+pub fn words_in(text: &str) -> Vec<Word> {
+    let mut out: Vec<Word> = Vec::new();
     let mut rest = text;
     let mut offset = 0;
     loop {
@@ -310,20 +336,49 @@ pub fn moves_in(text: &str) -> Vec<core::ops::Range<usize>> {
         let dots = word[digits..].bytes().take_while(|&b| b == b'.').count();
         let skip = if digits > 0 && dots > 0 { digits + dots } else { 0 };
         let move_text = &word[skip..];
+        let span = word_start + skip..word_end;
         let nag =
             move_text.len() > 1 && move_text.starts_with('$') && move_text[1..].bytes().all(|b| b.is_ascii_digit());
-        let result = matches!(move_text, "1-0" | "0-1" | "1/2-1/2" | "½-½" | "*");
-        if move_text.is_empty() || nag || result {
+        if move_text.is_empty() || nag {
+            continue;
+        }
+        let result = match move_text {
+            "*" => Some(ResultToken::Unknown),
+            "½-½" => Some(ResultToken::Outcome(Outcome::Draw)),
+            _ => Outcome::from_ascii(move_text.as_bytes()).map(ResultToken::Outcome),
+        };
+        if let Some(result) = result {
+            out.push(Word::Result(result, span));
             continue;
         }
         if matches!(move_text.to_ascii_lowercase().as_str(), "e.p." | "ep")
-            && let Some(last) = out.last_mut()
+            && let Some(Word::Move(last)) = out.last_mut()
         {
             last.end = word_end;
             continue;
         }
-        out.push(word_start + skip..word_end);
+        out.push(Word::Move(span));
     }
+}
+
+/// The moves in text as people type or paste them: [`words_in`]'s moves,
+/// the byte range of each, in order (game results are no moves).
+///
+/// ```
+/// use sanfen::play::moves_in;
+///
+/// let text = "1. e4 e5 2.Nf3 $1 exd6 e.p. 1-0";
+/// let moves: Vec<&str> = moves_in(text).into_iter().map(|range| &text[range]).collect();
+/// assert_eq!(moves, ["e4", "e5", "Nf3", "exd6 e.p."]);
+/// ```
+pub fn moves_in(text: &str) -> Vec<Range<usize>> {
+    words_in(text)
+        .into_iter()
+        .filter_map(|word| match word {
+            Word::Move(span) => Some(span),
+            Word::Result(..) => None,
+        })
+        .collect()
 }
 
 /// The number written before a move: `12.` before White's move, `12...`
@@ -409,6 +464,20 @@ mod tests {
         let mut check: Position = "4k3/8/8/8/8/8/8/4K2r w - - 0 1".parse().unwrap();
         assert_eq!(play(&mut check, b"--", Options::PGN), Err(PlayError::NullMoveInCheck));
         assert_eq!(check.to_string(), "4k3/8/8/8/8/8/8/4K2r w - - 0 1");
+    }
+
+    #[test]
+    fn results_are_words_of_their_own() {
+        let text = "e4 ½-½ 3.0-1 * 1/2-1/2 exd6 ep 1-0 ep";
+        let words: Vec<(bool, &str)> =
+            words_in(text).iter().map(|word| (matches!(word, Word::Move(_)), &text[word.span()])).collect();
+        let expected = [(true, "e4"), (false, "½-½"), (false, "0-1"), (false, "*"), (false, "1/2-1/2")];
+        assert_eq!(words[..5], expected);
+        // an en passant mark after a result is no move's
+        assert_eq!(words[5..], [(true, "exd6 ep"), (false, "1-0"), (true, "ep")]);
+        let draw = ResultToken::Outcome(Outcome::Draw);
+        assert_eq!(words_in("½-½ 1/2-1/2"), [Word::Result(draw, 0..5), Word::Result(draw, 6..13)]);
+        assert_eq!(words_in("*"), [Word::Result(ResultToken::Unknown, 0..1)]);
     }
 
     #[test]

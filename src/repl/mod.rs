@@ -78,7 +78,7 @@ use crate::engine::{self, Engine, Limits, Score, SearchResult};
 use crate::notation::{self, Notation};
 use crate::pgn::game::{Game as PgnGame, ReadError, Tag, read_games_text};
 use crate::pgn::reader::ResultToken;
-use crate::play::{self, MoveNumber, PlayError};
+use crate::play::{self, MoveNumber, PlayError, Word};
 use crate::resolve::SanError;
 use crate::san::{Letters, ParseSanError};
 use crate::views;
@@ -390,40 +390,49 @@ impl Session {
         !starts_like_a_move && matches!(self.read_move(word), Err(Unread::Syntax(_)))
     }
 
-    /// Plays the moves of a line until one cannot be played.
+    /// Plays the moves of a line until one cannot be played; a game result
+    /// among them ends the game there ([`Session::typed_result`]).
     fn play_line(&mut self, line: &str, response: &mut Response) {
-        let moves: Vec<(Range<usize>, String)> =
-            play::moves_in(line).into_iter().map(|range| (range.clone(), line[range].to_owned())).collect();
+        let words = play::words_in(line);
+        let texts: Vec<&str> = words.iter().map(|word| &line[word.span()]).collect();
         let mut played = false;
-        for (index, (span, text)) in moves.iter().enumerate() {
+        for (index, word) in words.iter().enumerate() {
+            let (span, text) = (word.span(), texts[index]);
+            if let Word::Result(result, _) = *word {
+                if self.typed_result(result, text, response) {
+                    continue;
+                }
+                not_played(&texts[index + 1..], response);
+                break;
+            }
             if let Some(over) = self.over() {
-                let texts: Vec<String> = moves[index..].iter().map(|(_, t)| format!("\"{t}\"")).collect();
-                response.fail(format!("{}: {} not played; undo or new to play on", game_over(&over), texts.join(" ")));
+                let quoted: Vec<String> = texts[index..].iter().map(|t| format!("\"{t}\"")).collect();
+                response.fail(format!("{}: {} not played; undo or new to play on", game_over(&over), quoted.join(" ")));
                 break;
             }
             let (m, canonical) = match self.read_move(text) {
                 Ok(read) => read,
                 Err(Unread::Syntax(error)) => {
-                    syntax_error(line, span.clone(), text, &error, response);
+                    syntax_error(line, span, text, &error, response);
                     if text.starts_with(['{', ';', '$', '(']) {
                         response
                             .line("(PGN comments, NAGs and variations: load reads them, as in load 1. e4 {best} e5)");
                     }
-                    not_played(&moves[index + 1..], response);
+                    not_played(&texts[index + 1..], response);
                     break;
                 }
                 Err(Unread::Refused(error)) => {
                     refusal(text, &error, response);
-                    not_played(&moves[index + 1..], response);
+                    not_played(&texts[index + 1..], response);
                     break;
                 }
                 Err(Unread::NullMove(reason)) => {
                     response.fail(format!("\"{text}\": {reason}"));
-                    not_played(&moves[index + 1..], response);
+                    not_played(&texts[index + 1..], response);
                     break;
                 }
             };
-            let typed = if canonical { None } else { Some(text.as_str()) };
+            let typed = if canonical { None } else { Some(text) };
             if !self.play_move(m, typed, response) {
                 break;
             }
@@ -435,6 +444,36 @@ impl Session {
         if played && self.show_board {
             response.board(self.board_view(Marks::default()));
         }
+    }
+
+    /// A game result typed among moves (`1. e4 e5 ... 1-0`, as a scoresheet
+    /// ends): the game ends there with it, off the board, as `resign` and
+    /// `draw` end it (`undo` takes it back). A result the game's end already
+    /// gives passes; any other after the end is refused, as is a decisive
+    /// or drawn result against the engine (`resign`, `draw` and `claim` end
+    /// such a game). `*` is no end. False when refused.
+    fn typed_result(&mut self, result: ResultToken, text: &str, response: &mut Response) -> bool {
+        let outcome = match (self.over(), result) {
+            (Some(over), ResultToken::Outcome(outcome)) if over.result == outcome => return true,
+            (Some(over), _) => {
+                response.fail(format!("{}: the result \"{text}\" does not fit", game_over(&over)));
+                return false;
+            }
+            (None, ResultToken::Unknown) => {
+                response.line(format!("\"{text}\": no result yet, the game goes on"));
+                return true;
+            }
+            (None, ResultToken::Outcome(_)) if self.engine_side.is_some() => {
+                response.fail(format!(
+                    "\"{text}\": against the engine, a game ends on the board or by resign, draw or claim"
+                ));
+                return false;
+            }
+            (None, ResultToken::Outcome(outcome)) => outcome,
+        };
+        self.end_off_the_board(outcome, "result as typed".to_owned());
+        self.announce_end(response);
+        true
     }
 
     /// Reads a typed move (any spelling the lenient SAN reader accepts, in
@@ -1676,10 +1715,9 @@ fn refusal(text: &str, error: &SanError, response: &mut Response) {
 }
 
 /// The moves of a line left unplayed after a refusal.
-fn not_played(rest: &[(Range<usize>, String)], response: &mut Response) {
+fn not_played(rest: &[&str], response: &mut Response) {
     if !rest.is_empty() {
-        let texts: Vec<&str> = rest.iter().map(|(_, t)| t.as_str()).collect();
-        response.line(format!("not played: {}", texts.join(" ")));
+        response.line(format!("not played: {}", rest.join(" ")));
     }
 }
 

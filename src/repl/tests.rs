@@ -58,7 +58,7 @@ fn a_few_moves() {
 }
 
 #[test]
-fn move_numbers_annotations_and_results_are_skipped() {
+fn move_numbers_and_annotations_are_skipped() {
     let mut s = session();
     check(
         &mut s,
@@ -72,9 +72,49 @@ fn move_numbers_annotations_and_results_are_skipped() {
             "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
             "2... Nc6",
             "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            "\"*\": no result yet, the game goes on",
         ],
         false,
     );
+}
+
+#[test]
+fn a_result_typed_among_moves_ends_the_game_with_it() {
+    let mut s = session();
+    check(
+        &mut s,
+        "1. e4 e5 1-0",
+        &["1. e4", AFTER_E4, "1... e5", AFTER_E4_E5, "game over: result as typed, 1-0 (White wins)"],
+        false,
+    );
+    assert!(s.pgn().ends_with("[Result \"1-0\"]\n\n1. e4 e5 1-0\n"), "{}", s.pgn());
+    // the same result again passes; another, or moves, are refused
+    check(&mut s, "1-0", &[], false);
+    let over = "the game is over (result as typed, 1-0)";
+    check(&mut s, "½-½ Nf3", &[&format!("{over}: the result \"½-½\" does not fit"), "not played: Nf3"], true);
+    check(&mut s, "*", &[&format!("{over}: the result \"*\" does not fit")], true);
+    check(&mut s, "2.Nf3", &[&format!("{over}: \"Nf3\" not played; undo or new to play on")], true);
+    check(&mut s, "undo", &["undone: result as typed; play on", AFTER_E4_E5], false);
+    check(
+        &mut s,
+        "1/2-1/2 Nf3",
+        &[
+            "game over: result as typed, 1/2-1/2 (draw)",
+            "the game is over (result as typed, 1/2-1/2): \"Nf3\" not played; undo or new to play on",
+        ],
+        true,
+    );
+    s.eval("undo");
+    // a result glued to its move number, after a mate that gives it
+    s.eval("new");
+    s.eval("f3 e5 g4 Qh4#");
+    check(&mut s, "3.0-1", &[], false);
+    check(&mut s, "1-0", &["the game is over (checkmate, 0-1): the result \"1-0\" does not fit"], true);
+    // against the engine, the game ends on the board or by a command
+    s.eval("new");
+    s.eval("play black 1");
+    check(&mut s, "0-1", &["\"0-1\": against the engine, a game ends on the board or by resign, draw or claim"], true);
+    assert_eq!(s.over(), None);
 }
 
 #[test]
