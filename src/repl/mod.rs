@@ -348,7 +348,10 @@ impl Session {
                 self.save(line.trim_start()[first.len()..].trim(), mode, &mut response);
             }
             "help" | "?" => {
-                response.line("type moves (e4 e5 Nf3, 1. e4 e5, 0-0, Ng1-f3, e8Q, ...) or a command:");
+                response.line(
+                    "type moves (e4 e5 Nf3, 1. e4 e5, 0-0, Ng1-f3, e8Q, ...), a result (1-0, 0-1, 1/2-1/2) \
+                     or a command:",
+                );
                 for (usage, what) in COMMANDS {
                     response.line(format!("  {usage:<30} {what}"));
                 }
@@ -1077,7 +1080,7 @@ impl Session {
     fn set_tag(&mut self, name: &str, value: &str, response: &mut Response) {
         if let Some(derived) = DERIVED_TAGS.iter().find(|d| d.eq_ignore_ascii_case(name)) {
             let by = if *derived == "Result" {
-                "the game: resign, draw or claim end it"
+                "the game: resign, draw, claim or a result typed after the moves (1-0) end it"
             } else {
                 "the starting position: load or new change it"
             };

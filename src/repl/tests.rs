@@ -957,7 +957,12 @@ fn tags_are_listed_set_and_removed() {
     check(&mut s, "tag WhiteElo 1850", &["[WhiteElo \"1850\"]"], false);
     check(&mut s, "tag whiteelo", &["[WhiteElo \"1850\"]"], false);
     check(&mut s, "tag Annotator", &["no tag Annotator"], true);
-    check(&mut s, "tag Result 1-0", &["Result is set by the game: resign, draw or claim end it"], true);
+    check(
+        &mut s,
+        "tag Result 1-0",
+        &["Result is set by the game: resign, draw, claim or a result typed after the moves (1-0) end it"],
+        true,
+    );
     check(
         &mut s,
         "tag fen 8/8/8/8/8/8/8/8 w - - 0 1",
@@ -1103,7 +1108,12 @@ fn a_pgn_game_pasted_a_line_at_a_time_gets_its_tags_then_its_moves() {
     check(&mut s, "[white \"Ana\"] [Black \"Rui\"]", &["[White \"Ana\"]", "[Black \"Rui\"]"], false);
     check(&mut s, "[Site \"\"] [Annotator \"Bo\"]", &["[Site \"?\"]", "[Annotator \"Bo\"]"], false);
     // those the game sets itself are refused, saying how to set them
-    check(&mut s, "[Result \"1-0\"]", &["Result is set by the game: resign, draw or claim end it"], true);
+    check(
+        &mut s,
+        "[Result \"1-0\"]",
+        &["Result is set by the game: resign, draw, claim or a result typed after the moves (1-0) end it"],
+        true,
+    );
     check(
         &mut s,
         "[FEN \"8/8/8/8/8/8/8/K1k5 w - - 0 1\"]",
