@@ -18,7 +18,7 @@ use pyo3::exceptions::{
     PyTypeError, PyValueError,
 };
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyMemoryView, PyString, PyTuple};
 use sanfen::Color;
 use sanfen::Severity;
 use sanfen::lint::LintPolicy;
@@ -153,13 +153,15 @@ impl Read for FileObject {
                         "the file object's read() gave None (a non-blocking stream with no data yet): \
                          sanfen reads blocking streams",
                     )))
+                } else if chunk.cast::<PyByteArray>().is_ok() || chunk.cast::<PyMemoryView>().is_ok() {
+                    chunk.extract::<Vec<u8>>()
                 } else {
-                    chunk.extract::<Vec<u8>>().map_err(|_| {
-                        PyTypeError::new_err(format!(
-                            "the file object's read() gave {}, not bytes or str",
-                            chunk.get_type().name().map_or_else(|_| "?".to_owned(), |name| name.to_string())
-                        ))
-                    })
+                    // (a list of small integers, which would extract as
+                    // bytes too, is no file's data)
+                    Err(PyTypeError::new_err(format!(
+                        "the file object's read() gave {}, not bytes or str",
+                        chunk.get_type().name().map_or_else(|_| "?".to_owned(), |name| name.to_string())
+                    )))
                 }
             });
             match block {

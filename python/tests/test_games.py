@@ -649,6 +649,27 @@ def test_a_file_object_that_gives_neither_bytes_nor_str_is_a_type_error():
     with pytest.raises(TypeError, match="read\\(\\) gave int, not bytes or str"):
         list(sanfen.read_games(Odd()))
 
+    # a list of small integers is no file's data, though it would convert
+    class Listed:
+        def read(self, n):
+            return list(b"1. e4 *")
+
+    with pytest.raises(TypeError, match="read\\(\\) gave list, not bytes or str"):
+        list(sanfen.read_games(Listed()))
+
+
+@pytest.mark.parametrize("kind", [bytearray, memoryview])
+def test_a_file_object_that_gives_a_buffer_is_read(kind):
+    class Buffered:
+        def __init__(self):
+            self.data = io.BytesIO(b"1. e4 e5 2. Nf3 *\n\n1. d4 *\n")
+
+        def read(self, n):
+            return kind(self.data.read(n))
+
+    games = list(sanfen.read_games(Buffered()))
+    assert [[m.san for m in game.mainline] for game in games] == [["e4", "e5", "Nf3"], ["d4"]]
+
 
 def test_neither_a_path_nor_a_file_is_a_type_error():
     with pytest.raises(TypeError, match="expected a path"):
