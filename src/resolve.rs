@@ -840,13 +840,20 @@ fn suggest(pos: &Position, legal: &[Move], written: &SanPlus) -> Vec<String> {
         San::Castle(_) => (Some(Role::King), None, None, false),
         San::Null => (None, None, None, false),
     };
-    let mut scored: Vec<(u32, usize, u8, String)> = legal
+    let mut scored: Vec<(u32, usize, u8, String, Move)> = legal
         .iter()
         .filter_map(|&m| {
-            let san = notation::write_move(pos, m, Notation::San, Letters::English);
-            let distance = edit_distance(&text, san.trim_end_matches(['+', '#']));
             let same_role = Some(m.role()) == role;
             let same_to = Some(m.to()) == to;
+            let promotion_for_promotion = promotes && m.promotion().is_some();
+            // (no rank below without one of these: no SAN to write)
+            if !same_role && !same_to && !promotion_for_promotion {
+                return None;
+            }
+            // SAN without its check mark: no other move's is a prefix of it,
+            // so the order is the order of the SAN written
+            let san = notation::san(pos, m).to_string();
+            let distance = edit_distance(&text, &san);
             let near_file = |file: File| to.is_none_or(|to| to.file() == file);
             let close =
                 distance <= 2 && (m.role() != Role::Pawn || near_file(m.from().file()) || near_file(m.to().file()));
@@ -854,7 +861,7 @@ fn suggest(pos: &Position, legal: &[Move], written: &SanPlus) -> Vec<String> {
                 (true, true) => 0,
                 (false, true) => 1,
                 (true, false) if close || from == Some(m.from()) => 1,
-                _ if promotes && m.promotion().is_some() => 2,
+                _ if promotion_for_promotion => 2,
                 _ => return None,
             };
             // among promotions, the queen first
@@ -864,11 +871,12 @@ fn suggest(pos: &Position, legal: &[Move], written: &SanPlus) -> Vec<String> {
                 Some(Role::Bishop) => 2,
                 Some(_) => 3,
             };
-            Some((rank, distance, promotion, san))
+            Some((rank, distance, promotion, san, m))
         })
         .collect();
-    scored.sort();
-    scored.into_iter().take(3).map(|(.., san)| san).collect()
+    // (the SAN breaks every tie: no two moves share it)
+    scored.sort_by(|a, b| (a.0, a.1, a.2, &a.3).cmp(&(b.0, b.1, b.2, &b.3)));
+    scored.into_iter().take(3).map(|(.., m)| notation::write_move(pos, m, Notation::San, Letters::English)).collect()
 }
 
 /// Levenshtein distance between two short strings.
