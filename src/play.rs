@@ -55,8 +55,8 @@ pub struct Options {
     /// them; never in check), or refused as the resolver refuses it.
     pub null_moves: bool,
     /// Whether an illegal move's error suggests the legal moves nearest to
-    /// it (they cost the SAN of every legal move: off when no one reads
-    /// them, as when findings are only counted).
+    /// it (they cost the SAN of each legal move related to it: off when no
+    /// one reads them, as when findings are only counted).
     pub suggestions: bool,
 }
 

@@ -389,7 +389,8 @@ pub fn resolve(pos: &Position, san_plus: &SanPlus) -> Resolution {
 }
 
 /// [`resolve`], an illegal move's suggestions made only `with_suggestions`
-/// (they cost the SAN of every legal move: none when no one reads them).
+/// (they cost the SAN of each legal move related to the one written: none
+/// made when no one reads them).
 pub(crate) fn resolve_with(pos: &Position, san_plus: &SanPlus, with_suggestions: bool) -> Resolution {
     let legal = pos.legal_moves();
     if let Some(end) = pos.end_by_position().filter(|_| legal.is_empty()) {
