@@ -4,8 +4,9 @@
 //!
 //! [`play`] tries the fast path first: canonical SAN naming exactly one legal
 //! move, found without generating the legal moves and without allocating.
-//! Anything else goes to the lenient resolver ([`resolve_text`](crate::resolve::resolve_text)), which reads
-//! every spelling and explains a refusal. A null move (`--`) is then played or
+//! Anything else goes to the lenient resolver
+//! ([`resolve_text`](crate::resolve::resolve_text)), which reads every
+//! spelling and explains a refusal. A null move (`--`) is then played or
 //! refused as [`Options::null_moves`] says. [`read`] does the same on a copy
 //! of the position.
 //!
