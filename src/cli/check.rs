@@ -43,7 +43,7 @@ pub struct Args {
     json: bool,
     /// Threads that check games [default: one per core]. With more than one,
     /// this thread reads and cuts the input.
-    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = super::parse_jobs)]
     jobs: Option<u32>,
     /// Only the summary (and, with `--json`, the summary object).
     #[arg(short, long)]

@@ -89,7 +89,7 @@ pub struct Args {
     /// and another writes the table. A zstd-compressed
     /// CSV or JSON Lines file is compressed on as many threads of zstd's own
     /// (the file is the same whatever N).
-    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = super::parse_jobs)]
     jobs: Option<u32>,
     /// No progress bar, even on a terminal.
     #[arg(long)]

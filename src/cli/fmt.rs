@@ -77,7 +77,7 @@ pub struct Args {
     /// Threads that format games [default: one per core]. With more than
     /// one, this thread reads and cuts the input and writes; the output is
     /// the same whatever the number.
-    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = super::parse_jobs)]
     jobs: Option<u32>,
     /// PGN files (`.gz`, `.zst` decompressed); none, or `-`, reads standard
     /// input.

@@ -379,6 +379,24 @@ pub fn run(args: Args) -> Result<ExitCode, Error> {
     }
 }
 
+/// The most threads `-j` takes: more would only exhaust the system's
+/// threads (a number mistyped).
+const MOST_JOBS: u32 = 1024;
+
+/// Reads the N of `-j N`, the threads of `check`, `fmt`, `export` and
+/// `split`.
+///
+/// # Errors
+///
+/// N is not a number from 1 to [`MOST_JOBS`], however large (the message
+/// names the range).
+fn parse_jobs(text: &str) -> Result<u32, String> {
+    text.parse::<u32>()
+        .ok()
+        .filter(|n| (1..=MOST_JOBS).contains(n))
+        .ok_or_else(|| format!("expected a number of threads from 1 to {MOST_JOBS}"))
+}
+
 #[cfg(test)]
 mod tests {
     use clap::CommandFactory;

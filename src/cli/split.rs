@@ -73,7 +73,7 @@ pub struct Args {
     /// Threads that compress zstd parts [default: one per core]; the parts
     /// are the same byte for byte whatever their number. (gzip and bzip2
     /// compress on one thread, and plain parts need none.)
-    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = super::parse_jobs)]
     jobs: Option<u32>,
     /// The PGN file: plain, or compressed (gzip, zstd, bzip2, told by its
     /// first bytes; `--ranges` refuses them). Not standard input.

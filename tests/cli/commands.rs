@@ -323,6 +323,21 @@ fn usage_errors_exit_2() {
     }
 }
 
+#[test]
+fn jobs_outside_1_to_1024_however_large_are_refused_with_the_range() {
+    for command in ["check", "fmt", "export", "split"] {
+        for jobs in ["0", "1025", "99999999999999999999", "two"] {
+            let args = [command, "-j", jobs, "-"];
+            let assert = sanfen(&args).write_stdin("1. e4 *\n").assert().code(2).stdout("");
+            let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+            let expected = format!(
+                "error: invalid value '{jobs}' for '--jobs <N>': expected a number of threads from 1 to 1024\n"
+            );
+            assert!(stderr.starts_with(&expected), "{args:?}: {stderr}");
+        }
+    }
+}
+
 /// `sanfen --help`: every command, each with a one-line summary that fits in 80
 /// columns.
 const TOP_LEVEL_HELP: &str = "\
