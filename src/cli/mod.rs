@@ -28,6 +28,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
+use sanfen::MAX_PERFT_DEPTH;
 
 pub use error::Error;
 pub use exit_code::ExitCode;
@@ -283,7 +284,7 @@ struct PerftArgs {
     #[arg(long)]
     divide: bool,
     /// Plies to look ahead, at most 32 (a deeper tree could not be counted anyway).
-    #[arg(value_name = "DEPTH")]
+    #[arg(value_name = "DEPTH", value_parser = parse_perft_depth)]
     depth: u32,
 }
 
@@ -395,6 +396,18 @@ fn parse_jobs(text: &str) -> Result<u32, String> {
         .ok()
         .filter(|n| (1..=MOST_JOBS).contains(n))
         .ok_or_else(|| format!("expected a number of threads from 1 to {MOST_JOBS}"))
+}
+
+/// Reads perft's DEPTH.
+///
+/// # Errors
+///
+/// DEPTH is not a number from 0 to [`MAX_PERFT_DEPTH`], however large.
+fn parse_perft_depth(text: &str) -> Result<u32, String> {
+    text.parse::<u32>()
+        .ok()
+        .filter(|&depth| depth <= MAX_PERFT_DEPTH)
+        .ok_or_else(|| format!("expected a depth from 0 to {MAX_PERFT_DEPTH} (a deeper tree could not be counted)"))
 }
 
 #[cfg(test)]

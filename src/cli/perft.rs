@@ -4,9 +4,11 @@
 use std::ffi::OsString;
 use std::io::{self, BufWriter, Write};
 
+#[cfg(doc)]
+use sanfen::MAX_PERFT_DEPTH;
 use sanfen::notation::{self, Notation};
 use sanfen::san::Letters;
-use sanfen::{MAX_PERFT_DEPTH, perft, perft_divide};
+use sanfen::{perft, perft_divide};
 
 use super::moves;
 use super::{Error, ExitCode};
@@ -30,12 +32,9 @@ pub struct Options {
 ///
 /// # Errors
 ///
-/// A depth above [`MAX_PERFT_DEPTH`] (a usage error, before the FEN is
-/// read); writing the output failed.
+/// A depth above [`MAX_PERFT_DEPTH`] (a usage error; the command line
+/// refuses it before, with the arguments); writing the output failed.
 pub fn run(options: &Options) -> Result<ExitCode, Error> {
-    if options.depth > MAX_PERFT_DEPTH {
-        return Err(Error::Usage(format!("perft: depth {} is too deep: at most {MAX_PERFT_DEPTH}", options.depth)));
-    }
     let position = match moves::position(options.fen.as_ref(), options.chess960, false) {
         Ok(position) => position,
         Err(outcome) => return outcome,
