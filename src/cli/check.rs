@@ -327,9 +327,10 @@ pub(super) fn escape(text: &str) -> Cow<'_, str> {
 }
 
 /// `game 7 (White - Black, Event, Round)`, control characters escaped, each
-/// tag's value shown up to [`MAX_TOKEN_TEXT`] bytes (the name starts every
-/// line of the game's findings: a tag of megabytes must not make each one
-/// as long).
+/// tag's value shown up to
+/// [`MAX_TOKEN_TEXT`](sanfen::pgn::validate::MAX_TOKEN_TEXT) bytes (the
+/// name starts every line of the game's findings: a tag of megabytes must
+/// not make each one as long).
 fn identity(number: u64, report: &GameReport) -> String {
     let mut parts = Vec::new();
     let [white, black, event, round] = [&report.white, &report.black, &report.event, &report.round]

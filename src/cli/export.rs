@@ -845,7 +845,7 @@ impl Sink {
     /// A sink of `format` writing to `target`, compressed as `compression`
     /// says (Parquet's pages, or a text file, on `workers` threads for zstd:
     /// see [`Encoder::new`]); with `columns`, Parquet row groups come
-    /// encoded ([`Sink::row_group`]).
+    /// encoded ([`Sink::push_chunk`]).
     fn new(
         format: Format,
         target: Box<dyn Write + Send>,
