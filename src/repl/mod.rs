@@ -405,41 +405,26 @@ impl Session {
                 if self.typed_result(result, text, response) {
                     continue;
                 }
-                not_played(&texts[index + 1..], response);
-                break;
-            }
-            if let Some(over) = self.over() {
+            } else if let Some(over) = self.over() {
                 let quoted: Vec<String> = texts[index..].iter().map(|t| format!("\"{t}\"")).collect();
                 response.fail(format!("{}: {} not played; undo or new to play on", game_over(&over), quoted.join(" ")));
                 break;
-            }
-            let (m, canonical) = match self.read_move(text) {
-                Ok(read) => read,
-                Err(Unread::Syntax(error)) => {
-                    syntax_error(line, span, text, &error, response);
-                    if text.starts_with(['{', ';', '$', '(']) {
-                        response
-                            .line("(PGN comments, NAGs and variations: load reads them, as in load 1. e4 {best} e5)");
+            } else {
+                match self.read_move(text) {
+                    Ok((m, canonical)) => {
+                        let typed = if canonical { None } else { Some(text) };
+                        if !self.play_move(m, typed, response) {
+                            break;
+                        }
+                        played = true;
+                        continue;
                     }
-                    not_played(&texts[index + 1..], response);
-                    break;
+                    Err(unread) => say_unread(line, span, text, &unread, response),
                 }
-                Err(Unread::Refused(error)) => {
-                    refusal(text, &error, response);
-                    not_played(&texts[index + 1..], response);
-                    break;
-                }
-                Err(Unread::NullMove(reason)) => {
-                    response.fail(format!("\"{text}\": {reason}"));
-                    not_played(&texts[index + 1..], response);
-                    break;
-                }
-            };
-            let typed = if canonical { None } else { Some(text) };
-            if !self.play_move(m, typed, response) {
-                break;
             }
-            played = true;
+            // refused, and said why: the rest of the line is not played
+            not_played(&texts[index + 1..], response);
+            break;
         }
         if played {
             self.engine_answers(response);
@@ -1714,6 +1699,22 @@ fn refusal(text: &str, error: &SanError, response: &mut Response) {
                 .fail(format!("ambiguous move \"{text}\": the pieces on {} can {all} make it", squares.join(" and ")));
             response.line(format!("did you mean {}?", spellings.join(" or ")));
         }
+    }
+}
+
+/// Says why a typed word is not played: a syntax error under a caret (with
+/// a hint for PGN's comments, NAGs and variations), a refusal with its
+/// reasons, a null move.
+fn say_unread(line: &str, span: Range<usize>, text: &str, unread: &Unread, response: &mut Response) {
+    match unread {
+        Unread::Syntax(error) => {
+            syntax_error(line, span, text, error, response);
+            if text.starts_with(['{', ';', '$', '(']) {
+                response.line("(PGN comments, NAGs and variations: load reads them, as in load 1. e4 {best} e5)");
+            }
+        }
+        Unread::Refused(error) => refusal(text, error, response),
+        Unread::NullMove(reason) => response.fail(format!("\"{text}\": {reason}")),
     }
 }
 
