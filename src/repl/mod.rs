@@ -170,6 +170,8 @@ pub struct Session {
     /// The game loaded from PGN, if any: its comments, NAGs and variations
     /// are written back where the moves played follow its mainline.
     loaded: Option<PgnGame>,
+    /// The file the game was loaded from, when it holds other games too.
+    shared_file: Option<SharedFile>,
     /// How the game ended off the board, if it did.
     ending: Option<Ending>,
     /// The `Date` tag of new games.
@@ -195,6 +197,7 @@ impl Session {
             stop: Arc::new(AtomicBool::new(false)),
             tags,
             loaded: None,
+            shared_file: None,
             ending: None,
             date: options.date,
             open: options.open.unwrap_or(open_stoppable),
@@ -238,6 +241,7 @@ impl Session {
         self.tags = record::fresh_tags(&start, self.date.as_deref());
         self.game = Game::new(start);
         self.loaded = None;
+        self.shared_file = None;
         self.ending = None;
         self.name_engine();
     }
@@ -769,12 +773,15 @@ impl Session {
                 Err(error) => return Found::Unreadable(error.to_string()),
             };
             let mut count = 0;
-            for item in games {
+            let mut games = games.into_iter();
+            while let Some(item) = games.next() {
                 match item {
                     Ok(game) => {
                         count += 1;
                         if count == wanted {
-                            return Found::Game(Box::new(game));
+                            // (what follows is read as far as its first game)
+                            let others = count > 1 || games.next().is_some();
+                            return Found::Game(Box::new(game), others);
                         }
                     }
                     Err(error @ ReadError::TooLarge { .. }) => {
@@ -790,7 +797,10 @@ impl Session {
         });
         match found {
             Err(why) => response.fail(format!("cannot read {shown}: {why}")),
-            Ok(Found::Game(game)) => self.adopt(*game, &format!("game {wanted} of {shown}"), response),
+            Ok(Found::Game(game, others)) => {
+                let shared = others.then(|| SharedFile { path: path.to_path_buf(), game: wanted });
+                self.adopt(*game, &format!("game {wanted} of {shown}"), shared, response);
+            }
             Ok(Found::TooLarge(error)) => response.fail(format!("cannot load game {wanted} of {shown}: {error}")),
             Ok(Found::Unreadable(error)) => response.fail(format!("cannot read {shown}: {error}")),
             Ok(Found::Count(count)) => response.fail(match count {
@@ -914,13 +924,14 @@ impl Session {
         }
         let label =
             if count == 1 { "the game given".to_owned() } else { format!("the first of the {count} games given") };
-        self.adopt(games.swap_remove(0), &label, response);
+        self.adopt(games.swap_remove(0), &label, None, response);
     }
 
     /// Makes a game read from PGN the session's game: its moves up to the
     /// first that cannot be played (said), its tags, its result when all of
-    /// its mainline was played, and the game itself for `save`.
-    fn adopt(&mut self, record: PgnGame, label: &str, response: &mut Response) {
+    /// its mainline was played, and the game itself for `save`; `shared`,
+    /// the file it comes from if that holds other games too.
+    fn adopt(&mut self, record: PgnGame, label: &str, shared: Option<SharedFile>, response: &mut Response) {
         let Some(start) = record.start.clone() else {
             let why =
                 match (&record.report.skipped, record.report.findings.iter().find(|f| f.severity == Severity::Error)) {
@@ -974,6 +985,7 @@ impl Session {
             ));
         }
         self.loaded = Some(record);
+        self.shared_file = shared;
         self.show_position(response);
         self.announce_end(response);
     }
@@ -1428,7 +1440,10 @@ impl Session {
         } else {
             (self.pgn().into_bytes(), SaveFormat::Pgn)
         };
-        response.outputs.push(Output::Save(Save { path: name, bytes, format, moves: self.game.moves().len(), mode }));
+        let shared_game =
+            (self.shared_file.as_ref()).filter(|file| same_file(&typed_path(&name), &file.path)).map(|file| file.game);
+        let moves = self.game.moves().len();
+        response.outputs.push(Output::Save(Save { path: name, bytes, format, moves, mode, shared_game }));
         let undone = self.game.redo_moves().len();
         if undone > 0 {
             response.line(if undone == 1 {
@@ -1549,10 +1564,36 @@ fn read_at_most(file: impl std::io::Read, max: u64) -> std::io::Result<Option<Ve
     Ok((bytes.len() as u64 <= max).then_some(bytes))
 }
 
+/// A PGN file that holds the game loaded from it and other games.
+#[derive(Clone, Debug)]
+struct SharedFile {
+    path: PathBuf,
+    /// The game's number in it, from 1.
+    game: usize,
+}
+
+/// Whether `a` and `b` name one file: the same once links are followed,
+/// or (on Unix) hard links to one.
+fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(a), Ok(b)) = (std::fs::metadata(a), std::fs::metadata(b))
+            && (a.dev(), a.ino()) == (b.dev(), b.ino())
+        {
+            return true;
+        }
+    }
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
 /// What `load FILE N` finds in a PGN file.
 enum Found {
-    /// Game N.
-    Game(Box<PgnGame>),
+    /// Game N, and whether the file holds other games.
+    Game(Box<PgnGame>, bool),
     /// Game N is too large to read.
     TooLarge(ReadError),
     /// The file cannot be read (up to game N).

@@ -151,6 +151,10 @@ pub struct Save {
     pub moves: usize,
     /// Whether the file is new, replaced or added to.
     pub mode: SaveMode,
+    /// When the file is the one the game was loaded from and holds other
+    /// games too: the game's number in it (counted from 1), which
+    /// [`Save::exists`] tells.
+    pub shared_game: Option<usize>,
 }
 
 impl Save {
@@ -177,11 +181,15 @@ impl Save {
         // (a name with spaces is typed in quotes)
         let typed = if path.contains(char::is_whitespace) { format!("\"{path}\"") } else { path.clone() };
         let (replace, append) = (SaveMode::Replace.command(), SaveMode::Append.command());
-        match self.format {
-            SaveFormat::Pgn => format!(
+        match (self.format, self.shared_game) {
+            (SaveFormat::Pgn, Some(game)) => format!(
+                "{path} exists: not replaced: it holds other games than game {game}, loaded from it ({replace} {typed} \
+                 replaces them all with this one, {append} {typed} adds this game at their end)"
+            ),
+            (SaveFormat::Pgn, None) => format!(
                 "{path} exists: not replaced ({replace} {typed} replaces it, {append} {typed} adds this game at its end)"
             ),
-            SaveFormat::MoveLog => format!("{path} exists: not replaced ({replace} {typed} replaces it)"),
+            (SaveFormat::MoveLog, _) => format!("{path} exists: not replaced ({replace} {typed} replaces it)"),
         }
     }
 

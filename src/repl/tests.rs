@@ -549,6 +549,7 @@ fn save_pgn_and_binary_log() {
         format: SaveFormat::Pgn,
         moves: 7,
         mode: SaveMode::New,
+        shared_game: None,
     };
     assert_eq!(s.eval("save game.pgn").outputs, [Output::Save(save.clone())]);
     assert_eq!(save.saved(None), "saved 7 moves to game.pgn (PGN)");
@@ -1259,6 +1260,53 @@ fn load_a_file_its_nth_game_and_a_binary_log() {
     let response = s.eval(&format!("load {}", log.display()));
     assert!(response.is_error());
     assert_eq!(s.game().moves().len(), 3, "a refused load changes nothing");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn save_over_the_file_a_game_came_from_says_what_else_it_holds() {
+    let dir = temp_dir("shared");
+    let (three, one, other) = (dir.join("three.pgn"), dir.join("one.pgn"), dir.join("other.pgn"));
+    let game = |event: &str| format!("[Event \"{event}\"]\n\n1. e4 e5 *\n\n");
+    std::fs::write(&three, [game("A"), game("B"), game("C")].concat()).unwrap();
+    std::fs::write(&one, game("A")).unwrap();
+    std::fs::write(&other, game("A")).unwrap();
+    std::os::unix::fs::symlink(&three, dir.join("link.pgn")).unwrap();
+    std::fs::hard_link(&three, dir.join("hard.pgn")).unwrap();
+    let shared_game = |s: &mut Session, name: &std::path::Path| {
+        let response = s.eval(&format!("save {}", name.display()));
+        let [Output::Save(save)] = response.outputs.as_slice() else { panic!("{response:?}") };
+        save.shared_game
+    };
+    let mut s = session();
+    // the file, by a symbolic link, by a hard link, by another way to write its name
+    let names = ["three.pgn", "link.pgn", "hard.pgn", "./three.pgn"].map(|name| dir.join(name));
+    for number in [1, 2, 3] {
+        s.eval(&format!("load {} {number}", three.display()));
+        s.eval("Nf3");
+        for name in &names {
+            assert_eq!(shared_game(&mut s, name), Some(number), "game {number}, {}", name.display());
+        }
+        assert_eq!(shared_game(&mut s, &other), None);
+    }
+    let Output::Save(save) = &s.eval(&format!("save {}", three.display())).outputs[0] else { panic!() };
+    let typed = three.display().to_string();
+    assert_eq!(
+        save.exists(),
+        format!(
+            "{typed} exists: not replaced: it holds other games than game 3, loaded from it (save! {typed} replaces \
+             them all with this one, append {typed} adds this game at their end)"
+        )
+    );
+    // a file of one game; the game given up for a new one, or for one typed in
+    s.eval(&format!("load {}", one.display()));
+    assert_eq!(shared_game(&mut s, &one), None);
+    s.eval(&format!("load {} 2", three.display()));
+    s.eval("new");
+    assert_eq!(shared_game(&mut s, &three), None);
+    s.eval(&format!("load {} 2", three.display()));
+    s.eval("load 1. d4 d5 *");
+    assert_eq!(shared_game(&mut s, &three), None);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
