@@ -26,6 +26,7 @@ use sanfen::pgn::check::{CheckError, CheckOptions, Report, TOO_LARGE, check_inpu
 use sanfen::pgn::chunk::TooLargeGame;
 use sanfen::pgn::commands::Score;
 use sanfen::pgn::input::{Input, InputError};
+use sanfen::pgn::parallel::MOST_THREADS;
 use sanfen::pgn::validate::{Finding as RustFinding, GameReport, Options};
 use sanfen::pgn::{Game as RustGame, Line, Node, ParallelGames, ReadError, ResultToken, read_games_input};
 
@@ -222,10 +223,6 @@ pub(crate) fn threads_arg(threads: Option<usize>) -> PyResult<usize> {
         }
     }
 }
-
-/// The most threads a call takes, as `sanfen -j` (more would only exhaust
-/// the system's threads: a number mistyped).
-const MOST_THREADS: usize = 1024;
 
 /// The games of an input, from [`read_games_input`], with what the
 /// Python side needs to raise its errors.

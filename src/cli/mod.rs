@@ -29,6 +29,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 use sanfen::MAX_PERFT_DEPTH;
+use sanfen::pgn::parallel::MOST_THREADS;
 
 pub use error::Error;
 pub use exit_code::ExitCode;
@@ -380,22 +381,19 @@ pub fn run(args: Args) -> Result<ExitCode, Error> {
     }
 }
 
-/// The most threads `-j` takes: more would only exhaust the system's
-/// threads (a number mistyped).
-const MOST_JOBS: u32 = 1024;
-
 /// Reads the N of `-j N`, the threads of `check`, `fmt`, `export` and
 /// `split`.
 ///
 /// # Errors
 ///
-/// N is not a number from 1 to [`MOST_JOBS`], however large (the message
-/// names the range).
+/// N is not a number from 1 to [`MOST_THREADS`], however large (the
+/// message names the range).
 fn parse_jobs(text: &str) -> Result<u32, String> {
-    text.parse::<u32>()
+    text.parse::<usize>()
         .ok()
-        .filter(|n| (1..=MOST_JOBS).contains(n))
-        .ok_or_else(|| format!("expected a number of threads from 1 to {MOST_JOBS}"))
+        .filter(|n| (1..=MOST_THREADS).contains(n))
+        .and_then(|n| u32::try_from(n).ok())
+        .ok_or_else(|| format!("expected a number of threads from 1 to {MOST_THREADS}"))
 }
 
 /// Reads perft's DEPTH.

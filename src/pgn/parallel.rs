@@ -117,6 +117,11 @@ pub enum Piece<P, T> {
 /// waits.
 pub const PARTS_WAITING: usize = 2;
 
+/// The most threads the command line's `-j` and the Python package's
+/// `threads=` take: more would only exhaust the system's threads (a number
+/// mistyped).
+pub const MOST_THREADS: usize = 1024;
+
 /// The number of threads `threads` stands for: itself, or, for 0, one per
 /// core.
 pub fn threads_or_cores(threads: usize) -> usize {
