@@ -339,16 +339,20 @@ impl PartNames {
         let dir_error = |source| Error::File { path: shown.clone(), source };
         let mut made = Made(Vec::new());
         if self.directory.is_some() {
-            let mut missing = Some(directory.as_path());
-            while let Some(dir) =
-                missing.filter(|dir| !dir.as_os_str().is_empty() && fs::symlink_metadata(dir).is_err())
-            {
-                made.0.push(dir.to_path_buf());
-                missing = dir.parent();
-            }
-            made.0.reverse();
-            if !made.0.is_empty() {
-                fs::create_dir_all(&directory).map_err(dir_error)?;
+            // one level at a time, each made kept where it really is: in
+            // `a/b/../c`, `a/b/..` is `a`, made already, and `c` is `a/c`
+            let mut prefix = PathBuf::new();
+            for component in directory.components() {
+                prefix.push(component);
+                if fs::symlink_metadata(&prefix).is_ok() {
+                    continue;
+                }
+                match fs::create_dir(&prefix) {
+                    Ok(()) => made.0.push(fs::canonicalize(&prefix).unwrap_or_else(|_| prefix.clone())),
+                    // made meanwhile, by another program
+                    Err(err) if err.kind() == io::ErrorKind::AlreadyExists => {}
+                    Err(err) => return Err(dir_error(err)),
+                }
             }
         }
         let metadata = fs::metadata(&directory).map_err(dir_error)?;
