@@ -74,6 +74,12 @@ pub use thin_vec::ThinVec;
 pub struct Game {
     /// Where the game starts in the input (its first tag or token).
     pub at: Location,
+    /// Where the game ends in the input: just after its last token, tag or
+    /// comment (those after its termination marker on that line included,
+    /// [`Game::after_result`]). The game's own text is the bytes from
+    /// [`Game::at`] to here; what lies between it and the next game is not
+    /// its own.
+    pub end: Location,
     /// Comments (as written, `{...}` or `;...`) and `%` escape lines between
     /// the game before and this one, in input order.
     pub before: Vec<String>,
@@ -198,6 +204,7 @@ impl Game {
     fn empty(at: Location) -> Game {
         Game {
             at,
+            end: at,
             before: Vec::new(),
             tags: Vec::new(),
             escapes: Vec::new(),
@@ -1218,6 +1225,7 @@ impl Visitor for Builder<'_> {
             self.close();
         }
         let mut game = self.game.take().unwrap_or_else(|| Game::empty(at));
+        game.end = at;
         if let Some(frame) = self.frames.pop() {
             game.mainline = frame.line;
         }

@@ -94,6 +94,7 @@ impl Game {
         let moves = game.positions().zip(game.moves()).enumerate().map(|(ply, (before, &m))| node(&before, m, ply));
         Ok(Game {
             at: Location::default(),
+            end: Location::default(),
             before: Vec::new(),
             tags: written,
             escapes: Vec::new(),

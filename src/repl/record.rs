@@ -75,6 +75,7 @@ pub(super) fn pgn_game(tags: &[Tag], loaded: Option<&PgnGame>, game: &Game, resu
     let loaded_line = loaded.map_or(&empty, |game| &game.mainline);
     PgnGame {
         at: Location::default(),
+        end: Location::default(),
         before: Vec::new(),
         tags,
         escapes: loaded.map(|game| game.escapes.clone()).unwrap_or_default(),
