@@ -266,7 +266,7 @@ fn format_source(
 /// temporary file removed on errors and signals); a file whose text would
 /// not change is left as it is. Whether every game was rewritten.
 fn rewrite_in_place(name: &OsStr, how: How) -> Result<bool, Error> {
-    let file = InPlace::open(name)?;
+    let file = InPlace::open(name, "fmt")?;
     let display = shown_name(name);
     if pgn_input::is_compressed(file.target().as_os_str()) {
         return Err(Error::Usage(format!("fmt --in-place cannot rewrite a compressed file: {display}")));

@@ -47,14 +47,15 @@ use sanfen::Position;
 use sanfen::fen::castling_needing_chess960;
 use sanfen::pgn::input::{Input, ReadError, shown_name};
 use sanfen::repl::{
-    Completer, Options as SessionOptions, Output, Response, Save, SaveFormat, SaveMode, Session, typed_path,
+    Completer, FoundGame, Options as SessionOptions, Output, Place, Response, Save, SaveFormat, SaveMode, Session,
+    find_game, typed_path,
 };
 use sanfen::san::Letters;
 
 use super::board_view::{self, Style};
 use super::check::escape;
 use super::compressed::{Encoder, FileCodec};
-use super::rewrite::{NewFile, is_device};
+use super::rewrite::{InPlace, NewFile, is_device};
 use super::{Error, ExitCode, moves};
 
 /// What `sanfen repl` is asked to do.
@@ -291,13 +292,29 @@ fn write_response(
     Ok(written)
 }
 
-/// The files `save` and `save!` wrote in the session, each as it was then:
-/// `save` writes over one again (a game saved as it goes on, as PGN and as
-/// a move log alike) while nothing else has changed it, and over no other
-/// file without `save!`. One stamp a file: a file saved again takes its
-/// old stamp's place.
+/// The files the session wrote, each as it was then.
 #[derive(Default)]
-struct Saved(Vec<Stamp>);
+struct Saved {
+    /// Those `save` and `save!` wrote: `save` writes over one again (a game
+    /// saved as it goes on, as PGN and as a move log alike) while nothing
+    /// else has changed it, and over no other file without `save!`. One
+    /// stamp a file: a file saved again takes its old stamp's place.
+    files: Vec<Stamp>,
+    /// The games `save FILE N` put in files: `save FILE N` puts a game
+    /// there again while game N is still the text it wrote, though no
+    /// longer the game loaded.
+    placed: Vec<Placed>,
+}
+
+/// A game `save FILE N` put in a file.
+struct Placed {
+    /// Where the file is (symbolic links resolved).
+    target: PathBuf,
+    /// N.
+    game: usize,
+    /// The game's text, as written.
+    text: Vec<u8>,
+}
 
 /// What tells a file from another, and from itself changed: its device
 /// and inode, size and modification time.
@@ -338,9 +355,13 @@ impl Stamp {
 ///   with its mode, group and extended attributes (or refuses it, as
 ///   `NewFile` does).
 /// - `append` adds the game at the end of the file ([`append`]).
+/// - `save FILE N` puts the game in the place of game N ([`write_in_place`]).
 /// - A FIFO or a device is written to as it is ([`write_device`]), until
 ///   `stop` is raised (Ctrl-C) if it has to wait.
 fn write_file(save: &Save, saved: &mut Saved, stop: &AtomicBool) -> Result<String, String> {
+    if let Some(place) = &save.place {
+        return write_in_place(save, place, saved, stop);
+    }
     let path = &typed_path(&save.path);
     if is_device(path) {
         return match write_device(path, &save.bytes, stop) {
@@ -353,7 +374,7 @@ fn write_file(save: &Save, saved: &mut Saved, stop: &AtomicBool) -> Result<Strin
     let before = metadata.as_ref().map(Stamp::of_metadata);
     let written = match save.mode {
         SaveMode::Append if exists => append(path, &save.bytes),
-        SaveMode::New if exists && !before.is_some_and(|stamp| saved.0.contains(&stamp)) => {
+        SaveMode::New if exists && !before.is_some_and(|stamp| saved.files.contains(&stamp)) => {
             return Err(save.exists());
         }
         mode => {
@@ -364,16 +385,118 @@ fn write_file(save: &Save, saved: &mut Saved, stop: &AtomicBool) -> Result<Strin
     };
     match written {
         Ok(codec) => {
-            saved.0.retain(|&stamp| Some(stamp) != before);
+            saved.files.retain(|&stamp| Some(stamp) != before);
             // (a file added to holds more than this game: `save` keeps off it)
             if let Some(stamp) = Stamp::of(path).filter(|_| save.mode != SaveMode::Append) {
-                saved.0.push(stamp);
+                saved.files.push(stamp);
             }
             Ok(save.saved(codec.map(FileCodec::name)))
         }
         Err(Error::File { source, .. }) => Err(save.failed(&source)),
         Err(error) => Err(save.failed(&error)),
     }
+}
+
+/// Writes `save FILE N`: the file with the game in the place of game N, as
+/// [`find_game`] finds it, and the rest of the file byte for byte; the game
+/// written with the line ends of the text it replaces (CRLF or LF), the
+/// file compressed again as it was. The file is rewritten as `fmt
+/// --in-place` rewrites one ([`InPlace`]: its owner, group, mode and links
+/// kept, the whole of it or nothing), and refused when game N is neither
+/// the game loaded ([`Place::is_loaded`]) nor the text this session put
+/// there (what comes before it changed, or it did).
+fn write_in_place(save: &Save, place: &Place, saved: &mut Saved, stop: &AtomicBool) -> Result<String, String> {
+    let path = typed_path(&save.path);
+    let (shown, number) = (shown_name(path.as_os_str()), place.game);
+    let failed = |error: Error| match error {
+        Error::File { source, .. } => save.failed(&source),
+        error => save.failed(&error),
+    };
+    let file = InPlace::open(path.as_os_str(), "save").map_err(failed)?;
+    let unreadable = |error: &dyn core::fmt::Display| format!("cannot read {shown}: {error}: not replaced");
+    let decoded = || match file.reader().map_err(failed) {
+        Ok(reader) => Input::from_reader(reader, Some(file.size())).map_err(|error| unreadable(&error)),
+        Err(why) => Err(why),
+    };
+    let input = decoded()?;
+    let codec = input.compression.map(FileCodec::of);
+    let game = match find_game(input, number) {
+        FoundGame::Game(game, _) => game,
+        found => return Err(format!("{}: not replaced", found.failure(&shown, number).unwrap_or_default())),
+    };
+    let (start, end) = (game.at.offset, game.end.offset);
+    let mut input = decoded()?.reader;
+    let write_error = file.write_error();
+    let written = |error| failed(write_error(error));
+    let buffered = io::BufWriter::with_capacity(1 << 16, file.output());
+    let mut out = Encoder::new(buffered, codec.map(FileCodec::at_default), 1).map_err(written)?;
+    // a flag raised before this save stops nothing
+    stop.store(false, Ordering::Relaxed);
+    let pass_on = |input: &mut dyn io::Read, out: &mut dyn Write, bytes: u64| match pass_on(input, out, bytes, stop) {
+        Ok(passed) if passed == bytes || bytes == u64::MAX => Ok(()),
+        Ok(_) => Err(unreadable(&"it ended before the game's end")),
+        Err(Passing::Read(error)) => Err(unreadable(&error)),
+        Err(Passing::Write(error)) => Err(written(error)),
+        Err(Passing::Stopped) => Err(save.failed(&"interrupted (Ctrl-C): not replaced")),
+    };
+    pass_on(&mut input, &mut out, start)?;
+    let mut old = Vec::new();
+    pass_on(&mut input, &mut old, end - start)?;
+    let target = file.target().to_path_buf();
+    let ours = |placed: &Placed| placed.target == target && placed.game == number;
+    if !place.is_loaded(&game) && !saved.placed.iter().any(|placed| ours(placed) && placed.text == old) {
+        return Err(format!(
+            "{shown} changed since game {number} was loaded from it: not replaced (load it again to see it as it \
+             is now)"
+        ));
+    }
+    let text = save.bytes.strip_suffix(b"\n").unwrap_or(&save.bytes);
+    let text = if memchr::memmem::find(&old, b"\r\n").is_some() {
+        text.split_inclusive(|&byte| byte == b'\n')
+            .flat_map(|line| line.strip_suffix(b"\n").map_or([line, &[][..]], |line| [line, b"\r\n"]))
+            .flatten()
+            .copied()
+            .collect()
+    } else {
+        text.to_vec()
+    };
+    out.write_all(&text).map_err(written)?;
+    pass_on(&mut input, &mut out, u64::MAX)?;
+    out.finish().and_then(|mut buffered| buffered.flush()).map_err(written)?;
+    file.commit().map_err(failed)?;
+    saved.placed.retain(|placed| !ours(placed));
+    saved.placed.push(Placed { target, game: number, text });
+    Ok(save.saved(codec.map(FileCodec::name)))
+}
+
+/// How [`pass_on`] failed.
+enum Passing {
+    Read(io::Error),
+    Write(io::Error),
+    /// `stop` was raised (Ctrl-C).
+    Stopped,
+}
+
+/// Copies `input` to `out`, at most `bytes` bytes of it, until `stop` is
+/// raised: how many.
+fn pass_on(input: &mut dyn io::Read, out: &mut dyn Write, bytes: u64, stop: &AtomicBool) -> Result<u64, Passing> {
+    let mut buffer = vec![0; 1 << 16];
+    let mut passed = 0;
+    while passed < bytes {
+        if stop.load(Ordering::Relaxed) {
+            return Err(Passing::Stopped);
+        }
+        let wanted = usize::try_from(bytes - passed).unwrap_or(usize::MAX).min(buffer.len());
+        let read = match input.read(&mut buffer[..wanted]) {
+            Ok(0) => break,
+            Ok(read) => read,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(Passing::Read(error)),
+        };
+        out.write_all(&buffer[..read]).map_err(Passing::Write)?;
+        passed += read as u64;
+    }
+    Ok(passed)
 }
 
 /// Writes `bytes` to the FIFO or device at `path` without ever blocking
@@ -759,6 +882,20 @@ impl Helper for LineHelper {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn passing_on_stops_at_its_count_at_the_end_or_when_the_flag_is_raised() {
+        let bytes: Vec<u8> = (0..200_000u32).map(|i| (i % 251) as u8).collect();
+        let stop = AtomicBool::new(false);
+        let (mut input, mut out) = (&bytes[..], Vec::new());
+        assert!(matches!(pass_on(&mut input, &mut out, 150_000, &stop), Ok(150_000)));
+        assert!(matches!(pass_on(&mut input, &mut out, u64::MAX, &stop), Ok(50_000)));
+        assert!(out == bytes);
+        stop.store(true, Ordering::Relaxed);
+        let (mut input, mut out) = (&bytes[..], Vec::new());
+        assert!(matches!(pass_on(&mut input, &mut out, u64::MAX, &stop), Err(Passing::Stopped)));
+        assert!(out.is_empty());
+    }
 
     const ASCII: Style = Style { ascii: true, color: false };
 

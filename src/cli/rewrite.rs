@@ -4,10 +4,10 @@
 //! behind.
 //!
 //! ```text
-//! let mut file = InPlace::open(name)?;   // every check, before a byte is read
-//! let reader = file.reader()?;           // the original's bytes
+//! let mut file = InPlace::open(name, "fmt")?; // every check, before a byte is read
+//! let reader = file.reader()?;                 // the original's bytes
 //! io::copy(&mut transform(reader), file.output())?;
-//! file.commit()?;                        // the new text takes the file's place
+//! file.commit()?;                              // the new text takes the file's place
 //! ```
 //!
 //! The rules, checked in this order before the file is opened for reading
@@ -25,7 +25,8 @@
 //! - The file is then opened (never following a link, never blocking) and
 //!   must be the very file that was checked.
 //!
-//! The new text goes to a temporary file `.sanfen-fmt-XXXXXXXX.tmp` in the
+//! The new text goes to a temporary file `.sanfen-fmt-XXXXXXXX.tmp` (named
+//! for the command: `fmt --in-place`, or the REPL's `save FILE N`) in the
 //! file's directory (a short name, so the longest file names work), created
 //! with mode 0600. Then:
 //!
@@ -48,7 +49,7 @@
 //!   (the last, short step) leaves a partly rewritten file. A set-user-ID or
 //!   set-group-ID file that writing would strip (a user other than root and
 //!   the owner) is refused.
-//! - Either way, a file that changed while it was formatted (its size,
+//! - Either way, a file that changed while it was rewritten (its size,
 //!   modification or change time: written, truncated, chmod-ed, linked) is
 //!   left as it is and reported, and so is a name that no longer leads to the
 //!   file that was read.
@@ -146,7 +147,8 @@ pub struct InPlace {
 
 impl InPlace {
     /// Checks that the file named `name` may be rewritten (the rules in the
-    /// module's documentation), opens it and creates the temporary file.
+    /// module's documentation), opens it and creates the temporary file,
+    /// named for the command that rewrites (`.sanfen-fmt-...`).
     ///
     /// # Errors
     ///
@@ -154,7 +156,7 @@ impl InPlace {
     /// opened, is refused (not a regular file, read-only, an owner the
     /// rewritten file cannot be given, ...: the message ends in `not
     /// rewritten`), or the temporary file cannot be created.
-    pub fn open(name: &OsStr) -> Result<InPlace, Error> {
+    pub fn open(name: &OsStr, command: &str) -> Result<InPlace, Error> {
         let display = shown_name(name);
         let file_error = |source| Error::File { path: display.clone(), source };
         let refuse = |why: String| refusal(&display, &why);
@@ -199,7 +201,7 @@ impl InPlace {
             return Err(refuse("no directory for the temporary file".to_owned()));
         };
         let temporary =
-            Temporary::create(directory, "fmt", 0o600).map_err(|err| temporary_error(&display, None, err))?;
+            Temporary::create(directory, command, 0o600).map_err(|err| temporary_error(&display, None, err))?;
         let attributes = if through { Vec::new() } else { attributes(&original).map_err(file_error)? };
         let file = InPlace { name: display, target, original, before, through, attributes, temporary };
         if !file.through {
@@ -250,7 +252,7 @@ impl InPlace {
     ///
     /// # Errors
     ///
-    /// [`Error::File`] when the original changed while it was formatted, or
+    /// [`Error::File`] when the original changed while it was rewritten, or
     /// writing, renaming or copying failed. The original is then as it was,
     /// except when copying into a file with hard links fails midway (the
     /// message then says the file may be partly rewritten).
@@ -265,7 +267,7 @@ impl InPlace {
     fn commit_locked(&self, pending: &mut Vec<PathBuf>) -> Result<(), Error> {
         let now = self.original.metadata().map_err(|err| self.file_error(err))?;
         if changed(&self.before, &now) {
-            return Err(refusal(&self.name, "changed while it was being formatted"));
+            return Err(refusal(&self.name, "changed while it was being rewritten"));
         }
         let temporary = &self.temporary;
         let write_error = self.write_error();
@@ -288,7 +290,7 @@ impl InPlace {
         // the name must still lead to the file that was read
         match fs::symlink_metadata(&self.target) {
             Ok(current) if current.dev() == self.before.dev() && current.ino() == self.before.ino() => {}
-            _ => return Err(refusal(&self.name, "replaced while it was being formatted")),
+            _ => return Err(refusal(&self.name, "replaced while it was being rewritten")),
         }
         fs::rename(&temporary.path, &self.target).map_err(|err| {
             self.file_error(io::Error::new(err.kind(), format!("cannot replace it with the rewritten file: {err}")))

@@ -3,7 +3,7 @@
 
 /// The commands, their usage and what they do (for `help`, and for
 /// completion).
-pub const COMMANDS: [(&str, &str); 24] = [
+pub const COMMANDS: [(&str, &str); 25] = [
     ("board [on|off]", "show the board; with on/off, show it after every move or not"),
     ("fen", "show the position as FEN"),
     ("load FEN|FILE [N]|PGN", "start from a position, a PGN file's first (or N-th) game, a .bin move log, or PGN text"),
@@ -19,6 +19,7 @@ pub const COMMANDS: [(&str, &str); 24] = [
     ("letters LANG", "read piece letters of a language: en, pt, es, fr, de, it, nl"),
     ("notation NAME", "list and complete moves as san, lan, uci, figurine or file-prefixed"),
     ("save FILE", "write the game to a new file: PGN (.gz, .zst, .bz2 compressed), or a .bin name's move log"),
+    ("save FILE N", "put the game back in the place of game N of the file it was loaded from, the rest kept"),
     ("save! FILE", "write the game over the file there (save replaces only a file it wrote itself)"),
     ("append FILE", "add the game at the end of a PGN file"),
     ("go [DEPTH|Ns]", "the engine moves: about a second, N seconds, or DEPTH plies (at most 10 s; Ctrl-C stops it)"),
@@ -30,9 +31,14 @@ pub const COMMANDS: [(&str, &str); 24] = [
     ("quit", "leave"),
 ];
 
-/// The command names (`board`, `fen`, ..., `quit`).
+/// The command names (`board`, `fen`, ..., `quit`), each once (a command
+/// of two uses has two lines, one after the other).
 fn command_names() -> impl Iterator<Item = &'static str> {
-    COMMANDS.iter().filter_map(|(usage, _)| usage.split_whitespace().next())
+    let mut last = None;
+    COMMANDS
+        .iter()
+        .filter_map(|(usage, _)| usage.split_whitespace().next())
+        .filter(move |&name| last.replace(name) != Some(name))
 }
 
 /// The command closest to a word that names none, by edit distance (a

@@ -34,7 +34,7 @@
 //! A line is a command (`board [on|off]`, `fen`, `load FEN | FILE [N] |
 //! PGN`, `moves [SQUARE]`, `attacks [SQUARE]`, `undo [N]`, `redo [N]`,
 //! `history`, `pgn`, `tag [NAME [VALUE]]`, `new`, `flip`, `letters LANG`,
-//! `notation NAME`, `save FILE`, `save! FILE`, `append FILE`, `go [DEPTH |
+//! `notation NAME`, `save FILE [N]`, `save! FILE`, `append FILE`, `go [DEPTH |
 //! depth N | SECONDSs]`, `play
 //! white|black|off [DEPTH]`, `resign`, `draw`, `claim`, `help`, `quit`:
 //! [`COMMANDS`]) or one or more moves, with or without move numbers, in any
@@ -86,7 +86,7 @@ use crate::{Bitboard, CastlingMode, Color, Fen, Game, Move, Outcome, Position, S
 
 use complete::closest_command;
 pub use complete::{COMMANDS, Completer};
-pub use response::{BoardView, Marks, Output, Response, Save, SaveFormat, SaveMode};
+pub use response::{BoardView, Marks, Output, Place, Response, Save, SaveFormat, SaveMode};
 
 use input::{MAX_SECONDS, parse_depth, parse_seconds, tokens};
 use record::{DERIVED_TAGS, ENGINE_NAME, Ending};
@@ -170,8 +170,8 @@ pub struct Session {
     /// The game loaded from PGN, if any: its comments, NAGs and variations
     /// are written back where the moves played follow its mainline.
     loaded: Option<PgnGame>,
-    /// The file the game was loaded from, when it holds other games too.
-    shared_file: Option<SharedFile>,
+    /// The file the game was loaded from, if any.
+    loaded_from: Option<LoadedFrom>,
     /// How the game ended off the board, if it did.
     ending: Option<Ending>,
     /// The `Date` tag of new games.
@@ -197,7 +197,7 @@ impl Session {
             stop: Arc::new(AtomicBool::new(false)),
             tags,
             loaded: None,
-            shared_file: None,
+            loaded_from: None,
             ending: None,
             date: options.date,
             open: options.open.unwrap_or(open_stoppable),
@@ -241,7 +241,7 @@ impl Session {
         self.tags = record::fresh_tags(&start, self.date.as_deref());
         self.game = Game::new(start);
         self.loaded = None;
-        self.shared_file = None;
+        self.loaded_from = None;
         self.ending = None;
         self.name_engine();
     }
@@ -768,46 +768,20 @@ impl Session {
         let found = self.read_apart(path, move |file| {
             // as `read_games_path` reads a file
             let size = std::fs::metadata(at).ok().map(|metadata| metadata.len());
-            let games = match crate::pgn::Input::from_reader(file, size).and_then(read_games_text) {
-                Ok(games) => games,
-                Err(error) => return Found::Unreadable(error.to_string()),
-            };
-            let mut count = 0;
-            let mut games = games.into_iter();
-            while let Some(item) = games.next() {
-                match item {
-                    Ok(game) => {
-                        count += 1;
-                        if count == wanted {
-                            // (what follows is read as far as its first game)
-                            let others = count > 1 || games.next().is_some();
-                            return Found::Game(Box::new(game), others);
-                        }
-                    }
-                    Err(error @ ReadError::TooLarge { .. }) => {
-                        count += 1;
-                        if count == wanted {
-                            return Found::TooLarge(error);
-                        }
-                    }
-                    Err(error) => return Found::Unreadable(error.to_string()),
-                }
+            match crate::pgn::Input::from_reader(file, size) {
+                Ok(input) => find_game(input, wanted),
+                Err(error) => FoundGame::Unreadable(error.to_string()),
             }
-            Found::Count(count)
         });
-        match found {
-            Err(why) => response.fail(format!("cannot read {shown}: {why}")),
-            Ok(Found::Game(game, others)) => {
-                let shared = others.then(|| SharedFile { path: path.to_path_buf(), game: wanted });
-                self.adopt(*game, &format!("game {wanted} of {shown}"), shared, response);
-            }
-            Ok(Found::TooLarge(error)) => response.fail(format!("cannot load game {wanted} of {shown}: {error}")),
-            Ok(Found::Unreadable(error)) => response.fail(format!("cannot read {shown}: {error}")),
-            Ok(Found::Count(count)) => response.fail(match count {
-                0 => format!("{shown} holds no game"),
-                1 => format!("{shown} holds 1 game: there is no game {wanted}"),
-                _ => format!("{shown} holds {count} games: there is no game {wanted}"),
-            }),
+        let found = match found {
+            Err(why) => FoundGame::Unreadable(why),
+            Ok(found) => found,
+        };
+        if let FoundGame::Game(game, others) = found {
+            let from = LoadedFrom { path: path.to_path_buf(), game: wanted, others };
+            self.adopt(*game, &format!("game {wanted} of {shown}"), Some(from), response);
+        } else if let Some(why) = found.failure(&shown, wanted) {
+            response.fail(why);
         }
     }
 
@@ -930,8 +904,8 @@ impl Session {
     /// Makes a game read from PGN the session's game: its moves up to the
     /// first that cannot be played (said), its tags, its result when all of
     /// its mainline was played, and the game itself for `save`; `shared`,
-    /// the file it comes from if that holds other games too.
-    fn adopt(&mut self, record: PgnGame, label: &str, shared: Option<SharedFile>, response: &mut Response) {
+    /// the file it comes from, if any.
+    fn adopt(&mut self, record: PgnGame, label: &str, from: Option<LoadedFrom>, response: &mut Response) {
         let Some(start) = record.start.clone() else {
             let why =
                 match (&record.report.skipped, record.report.findings.iter().find(|f| f.severity == Severity::Error)) {
@@ -985,7 +959,7 @@ impl Session {
             ));
         }
         self.loaded = Some(record);
-        self.shared_file = shared;
+        self.loaded_from = from;
         self.show_position(response);
         self.announce_end(response);
     }
@@ -1407,14 +1381,25 @@ impl Session {
     /// `save FILE`, `save! FILE`, `append FILE`: the game as PGN, or as a
     /// binary move log (four 32-bit integers a move: from and to squares)
     /// for a name ending in `.bin` (not for `append`: a log holds one
-    /// game), for the front end to write as `mode` says.
-    fn save(&self, name: &str, mode: SaveMode, response: &mut Response) {
+    /// game), for the front end to write as `mode` says. `save FILE N`:
+    /// the game as PGN, to put in the place of game N of the PGN file it
+    /// was loaded from as game N ([`Save::place`]).
+    fn save(&self, text: &str, mode: SaveMode, response: &mut Response) {
         let command = mode.command();
-        if name.is_empty() {
+        if text.is_empty() {
             response.fail(format!("usage: {command} FILE"));
             return;
         }
-        let name = unquote(name);
+        let (text, number) = file_and_number(text);
+        let name = unquote(text);
+        let place = match number.map(|number| self.place(text, number, mode)) {
+            Some(Err(why)) => {
+                response.fail(why);
+                return;
+            }
+            Some(Ok(place)) => Some(place),
+            None => None,
+        };
         let binary = is_move_log(Path::new(&name));
         if binary && mode == SaveMode::Append {
             response.fail(format!(
@@ -1440,10 +1425,11 @@ impl Session {
         } else {
             (self.pgn().into_bytes(), SaveFormat::Pgn)
         };
-        let shared_game =
-            (self.shared_file.as_ref()).filter(|file| same_file(&typed_path(&name), &file.path)).map(|file| file.game);
+        let shared_game = (self.loaded_from.as_ref())
+            .filter(|from| from.others && same_file(&typed_path(&name), &from.path))
+            .map(|from| from.game);
         let moves = self.game.moves().len();
-        response.outputs.push(Output::Save(Save { path: name, bytes, format, moves, mode, shared_game }));
+        response.outputs.push(Output::Save(Save { path: name, bytes, format, moves, mode, shared_game, place }));
         let undone = self.game.redo_moves().len();
         if undone > 0 {
             response.line(if undone == 1 {
@@ -1451,6 +1437,45 @@ impl Session {
             } else {
                 format!("note: the {undone} undone moves are not saved (redo plays them again)")
             });
+        }
+    }
+}
+
+impl Session {
+    /// Where `save FILE N` (`text` is `FILE`, as typed) puts the game: in
+    /// the place of game N of the PGN file it was loaded from as game N;
+    /// why not, for any other game, file or command.
+    fn place(&self, text: &str, number: usize, mode: SaveMode) -> Result<Place, String> {
+        let name = unquote(text);
+        let path = typed_path(&name);
+        match mode {
+            SaveMode::New => {}
+            SaveMode::Replace => {
+                return Err(format!(
+                    "save! replaces the whole of {name}: it takes no game number (save {text} {number} puts this \
+                     game in the place of game {number})"
+                ));
+            }
+            SaveMode::Append => {
+                return Err(format!("append adds this game at the end of {name}: it takes no game number"));
+            }
+        }
+        if is_move_log(&path) {
+            return Err(format!("{name} is a binary move log: it holds one game (save! {text} replaces it)"));
+        }
+        let from = self.loaded_from.as_ref().filter(|from| same_file(&path, &from.path));
+        match (from, &self.loaded) {
+            (Some(from), Some(loaded)) if from.game == number => {
+                Ok(Place { game: number, loaded: Box::new(loaded.clone()) })
+            }
+            (Some(from), _) => Err(format!(
+                "this game was loaded as game {} of {name}: save {text} {} puts it back in its place",
+                from.game, from.game
+            )),
+            _ => Err(format!(
+                "save FILE N puts a game back in its place in the file it was loaded from: this game was not \
+                 loaded from {name} (append {text} adds it at its end)"
+            )),
         }
     }
 }
@@ -1490,13 +1515,21 @@ fn is_move_log(path: &Path) -> bool {
 /// it names a file that exists, or all but a last word that is a number.
 /// Double quotes around the name are taken off.
 fn file_argument(text: &str) -> Option<(PathBuf, Option<usize>)> {
-    let whole = typed_path(&unquote(text));
-    if whole.exists() {
-        return Some((whole, None));
+    let (name, number) = file_and_number(text);
+    let path = typed_path(&unquote(name));
+    path.exists().then_some((path, number))
+}
+
+/// A name and the game number after it (`games.pgn 2`): the number when
+/// the whole text names no file and the name before the number does one;
+/// else the whole text, without number (a quoted name is the name).
+fn file_and_number(text: &str) -> (&str, Option<usize>) {
+    match split_game_number(text) {
+        (name, Some(number)) if !typed_path(&unquote(text)).exists() && typed_path(&unquote(name)).exists() => {
+            (name, Some(number))
+        }
+        _ => (text, None),
     }
-    let (name, number) = split_game_number(text);
-    let name = typed_path(&unquote(name));
-    (number.is_some() && name.exists()).then_some((name, number))
 }
 
 /// The file `load` names and a game number after it that no game has: a
@@ -1564,12 +1597,14 @@ fn read_at_most(file: impl std::io::Read, max: u64) -> std::io::Result<Option<Ve
     Ok((bytes.len() as u64 <= max).then_some(bytes))
 }
 
-/// A PGN file that holds the game loaded from it and other games.
+/// The PGN file a game was loaded from.
 #[derive(Clone, Debug)]
-struct SharedFile {
+struct LoadedFrom {
     path: PathBuf,
     /// The game's number in it, from 1.
     game: usize,
+    /// Whether it holds other games too.
+    others: bool,
 }
 
 /// Whether `a` and `b` name one file: the same once links are followed,
@@ -1590,16 +1625,80 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// What `load FILE N` finds in a PGN file.
-enum Found {
-    /// Game N, and whether the file holds other games.
+/// What [`find_game`] finds in a PGN file: what `load FILE N` loads, and
+/// where `save FILE N` puts the game.
+#[derive(Debug)]
+pub enum FoundGame {
+    /// Game N (its text in the file from [`PgnGame::at`] to
+    /// [`PgnGame::end`]), and whether the file holds other games.
     Game(Box<PgnGame>, bool),
     /// Game N is too large to read.
     TooLarge(ReadError),
-    /// The file cannot be read (up to game N).
+    /// The file cannot be read (up to game N), or is not PGN text.
     Unreadable(String),
     /// The games of the file, fewer than N.
     Count(usize),
+}
+
+impl FoundGame {
+    /// Why game `number` of the file shown as `shown` cannot be had: `None`
+    /// for [`FoundGame::Game`].
+    pub fn failure(&self, shown: &str, number: usize) -> Option<String> {
+        Some(match self {
+            FoundGame::Game(..) => return None,
+            FoundGame::TooLarge(error) => format!("cannot load game {number} of {shown}: {error}"),
+            FoundGame::Unreadable(error) => format!("cannot read {shown}: {error}"),
+            FoundGame::Count(0) => format!("{shown} holds no game"),
+            FoundGame::Count(1) => format!("{shown} holds 1 game: there is no game {number}"),
+            FoundGame::Count(count) => format!("{shown} holds {count} games: there is no game {number}"),
+        })
+    }
+}
+
+/// Game `number` (from 1) of a PGN input, counted as `load FILE N` counts
+/// them: every game [`crate::pgn::read_games`] gives, and every game too
+/// large to read. The input is read up to the game after it (to tell
+/// whether there are others), or to its end when it holds fewer.
+///
+/// ```
+/// use sanfen::pgn::Input;
+/// use sanfen::repl::{FoundGame, find_game};
+///
+/// let text = "[White \"A\"]\n\n1. e4 *\n\n{between} [White \"B\"]\n\n1. d4 d5 {done} 1-0 {after}\n";
+/// let input = |text: &'static str| Input::from_reader(text.as_bytes(), None).unwrap();
+/// let FoundGame::Game(game, others) = find_game(input(text), 2) else { panic!() };
+/// assert_eq!(game.tag("White"), Some("B"));
+/// let own = &text[game.at.offset as usize..game.end.offset as usize];
+/// assert_eq!((own, others), ("[White \"B\"]\n\n1. d4 d5 {done} 1-0 {after}", true));
+/// assert!(matches!(find_game(input(text), 3), FoundGame::Count(2)));
+/// ```
+pub fn find_game(input: crate::pgn::Input, number: usize) -> FoundGame {
+    let games = match read_games_text(input) {
+        Ok(games) => games,
+        Err(error) => return FoundGame::Unreadable(error.to_string()),
+    };
+    let mut count = 0;
+    let mut games = games.into_iter();
+    while let Some(item) = games.next() {
+        match item {
+            Ok(game) => {
+                count += 1;
+                if count == number {
+                    // (what follows is read as far as its first game)
+                    let others = count > 1 || games.next().is_some();
+                    return FoundGame::Game(Box::new(game), others);
+                }
+            }
+            Err(error @ ReadError::TooLarge { .. }) => {
+                count += 1;
+                if count == number {
+                    return FoundGame::TooLarge(error);
+                }
+            }
+            Err(error) => return FoundGame::Unreadable(error.to_string()),
+        }
+    }
+    FoundGame::Count(count)
 }
 
 /// How `load` opens a file by default ([`OpenFile`]): the standard

@@ -2,6 +2,7 @@
 //! list of [`Output`]s (text, refusals, boards to draw, files to write), as
 //! data; the front end decides how to show them and does the writing.
 
+use crate::pgn::Game as PgnGame;
 use crate::{Bitboard, Board, Square};
 
 /// What a line produced, in order, and whether the user asked to leave.
@@ -155,6 +156,38 @@ pub struct Save {
     /// games too: the game's number in it (counted from 1), which
     /// [`Save::exists`] tells.
     pub shared_game: Option<usize>,
+    /// For `save FILE N`: the game the bytes take the place of, which the
+    /// front end finds ([`crate::repl::find_game`]) and writes the file
+    /// around, the rest of it byte for byte.
+    pub place: Option<Place>,
+}
+
+/// Where `save FILE N` puts the game: in the place of game N of the file
+/// it was loaded from, which must still be the game loaded (or, for
+/// `sanfen repl`, the game it put there).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Place {
+    /// N, from 1.
+    pub game: usize,
+    /// Game N as it was loaded.
+    pub loaded: Box<PgnGame>,
+}
+
+impl Place {
+    /// Whether `found`, game N as the file holds it now, is the game
+    /// loaded: the same tags, escape lines, start, moves with their
+    /// comments, NAGs and variations, result and comments after it, each
+    /// at the same place in the file.
+    pub fn is_loaded(&self, found: &PgnGame) -> bool {
+        let loaded = &*self.loaded;
+        (loaded.at, loaded.end) == (found.at, found.end)
+            && loaded.tags == found.tags
+            && loaded.escapes == found.escapes
+            && loaded.start == found.start
+            && loaded.mainline == found.mainline
+            && loaded.result == found.result
+            && loaded.after_result == found.after_result
+    }
 }
 
 impl Save {
@@ -164,6 +197,10 @@ impl Save {
     /// by `compressed`).
     pub fn saved(&self, compressed: Option<&str>) -> String {
         let (moves, path) = (self.moves, &self.path);
+        let path = match &self.place {
+            Some(place) => format!("{path} in the place of game {}", place.game),
+            None => path.clone(),
+        };
         let plural = if moves == 1 { "" } else { "s" };
         let done = if self.mode == SaveMode::Append { "appended" } else { "saved" };
         let what = match (self.format, compressed) {
@@ -183,8 +220,9 @@ impl Save {
         let (replace, append) = (SaveMode::Replace.command(), SaveMode::Append.command());
         match (self.format, self.shared_game) {
             (SaveFormat::Pgn, Some(game)) => format!(
-                "{path} exists: not replaced: it holds other games than game {game}, loaded from it ({replace} {typed} \
-                 replaces them all with this one, {append} {typed} adds this game at their end)"
+                "{path} exists: not replaced: it holds other games than game {game}, loaded from it (save {typed} \
+                 {game} puts this game in its place, {replace} {typed} replaces them all with this one, {append} \
+                 {typed} adds this game at their end)"
             ),
             (SaveFormat::Pgn, None) => format!(
                 "{path} exists: not replaced ({replace} {typed} replaces it, {append} {typed} adds this game at its end)"

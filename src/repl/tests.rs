@@ -550,6 +550,7 @@ fn save_pgn_and_binary_log() {
         moves: 7,
         mode: SaveMode::New,
         shared_game: None,
+        place: None,
     };
     assert_eq!(s.eval("save game.pgn").outputs, [Output::Save(save.clone())]);
     assert_eq!(save.saved(None), "saved 7 moves to game.pgn (PGN)");
@@ -648,6 +649,8 @@ fn letters_help_quit_and_the_engine() {
         [
             "  save FILE                      write the game to a new file: PGN (.gz, .zst, .bz2 compressed), or a \
              .bin name's move log",
+            "  save FILE N                    put the game back in the place of game N of the file it was loaded \
+             from, the rest kept",
             "  save! FILE                     write the game over the file there (save replaces only a file it wrote \
              itself)",
             "  append FILE                    add the game at the end of a PGN file",
@@ -1294,8 +1297,9 @@ fn save_over_the_file_a_game_came_from_says_what_else_it_holds() {
     assert_eq!(
         save.exists(),
         format!(
-            "{typed} exists: not replaced: it holds other games than game 3, loaded from it (save! {typed} replaces \
-             them all with this one, append {typed} adds this game at their end)"
+            "{typed} exists: not replaced: it holds other games than game 3, loaded from it (save {typed} 3 puts \
+             this game in its place, save! {typed} replaces them all with this one, append {typed} adds this game at \
+             their end)"
         )
     );
     // a file of one game; the game given up for a new one, or for one typed in
@@ -1307,6 +1311,83 @@ fn save_over_the_file_a_game_came_from_says_what_else_it_holds() {
     s.eval(&format!("load {} 2", three.display()));
     s.eval("load 1. d4 d5 *");
     assert_eq!(shared_game(&mut s, &three), None);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn save_file_n_puts_the_game_back_where_it_was_loaded_from_and_only_there() {
+    let dir = temp_dir("place");
+    let (three, one, log) = (dir.join("three.pgn"), dir.join("one.pgn"), dir.join("log.bin"));
+    let game = |event: &str| format!("[Event \"{event}\"]\n\n1. e4 e5 *\n\n");
+    std::fs::write(&three, [game("A"), game("B"), game("C")].concat()).unwrap();
+    std::fs::write(&one, game("A")).unwrap();
+    std::fs::write(&log, [0u8; 16]).unwrap();
+    let (three_typed, one_typed) = (three.display().to_string(), one.display().to_string());
+    let mut s = session();
+    s.eval(&format!("load {three_typed} 2"));
+    s.eval("Nf3");
+    let response = s.eval(&format!("save {three_typed} 2"));
+    let [Output::Save(save)] = response.outputs.as_slice() else { panic!("{response:?}") };
+    let place = save.place.as_ref().expect("a place");
+    assert_eq!((place.game, place.loaded.tag("Event"), place.loaded.at.line), (2, Some("B"), 5));
+    assert_eq!(
+        (save.path.as_str(), save.mode, save.bytes.as_slice()),
+        (three_typed.as_str(), SaveMode::New, s.pgn().as_bytes())
+    );
+    assert_eq!(save.saved(Some("gzip")), format!("saved 3 moves to {three_typed} in the place of game 2 (PGN, gzip)"));
+    // game 2 as the file holds it is the game loaded; not once changed
+    let found = |text: &str| {
+        let input = crate::pgn::Input::from_reader(std::io::Cursor::new(text.as_bytes().to_vec()), None).unwrap();
+        let FoundGame::Game(game, true) = find_game(input, 2) else { panic!() };
+        game
+    };
+    assert!(place.is_loaded(&found(&[game("A"), game("B"), game("C")].concat())));
+    assert!(!place.is_loaded(&found(&[game("A"), game("B").replace("e5", "c5"), game("C")].concat())));
+    assert!(!place.is_loaded(&found(&[game("A2"), game("B"), game("C")].concat())), "moved in the file");
+    // any other number, file, command or game is refused, saying why
+    let refused = |s: &mut Session, line: &str, why: String| check(s, line, &[&why], true);
+    refused(
+        &mut s,
+        &format!("save {three_typed} 3"),
+        format!("this game was loaded as game 2 of {three_typed}: save {three_typed} 2 puts it back in its place"),
+    );
+    refused(
+        &mut s,
+        &format!("save! {three_typed} 2"),
+        format!(
+            "save! replaces the whole of {three_typed}: it takes no game number (save {three_typed} 2 puts this game \
+             in the place of game 2)"
+        ),
+    );
+    refused(
+        &mut s,
+        &format!("append {three_typed} 2"),
+        format!("append adds this game at the end of {three_typed}: it takes no game number"),
+    );
+    refused(
+        &mut s,
+        &format!("save {one_typed} 1"),
+        format!(
+            "save FILE N puts a game back in its place in the file it was loaded from: this game was not loaded \
+             from {one_typed} (append {one_typed} adds it at its end)"
+        ),
+    );
+    refused(
+        &mut s,
+        &format!("save {} 1", log.display()),
+        format!("{0} is a binary move log: it holds one game (save! {0} replaces it)", log.display()),
+    );
+    // a name in quotes is a name; a number after a name that is no file too
+    let Output::Save(save) = &s.eval(&format!("save \"{three_typed} 2\"")).outputs[0] else { panic!() };
+    assert_eq!((save.path.clone(), save.place.is_none()), (format!("{three_typed} 2"), true));
+    let Output::Save(save) = &s.eval(&format!("save {}/new.pgn 2", dir.display())).outputs[0] else { panic!() };
+    assert_eq!((save.path.clone(), save.place.is_none()), (format!("{}/new.pgn 2", dir.display()), true));
+    // the only game of a file, loaded without a number; no longer after `new`
+    s.eval(&format!("load {one_typed}"));
+    let Output::Save(save) = &s.eval(&format!("save {one_typed} 1")).outputs[0] else { panic!() };
+    assert_eq!(save.place.as_ref().map(|place| place.game), Some(1));
+    s.eval("new");
+    assert!(s.eval(&format!("save {one_typed} 1")).is_error());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

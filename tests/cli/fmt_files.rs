@@ -646,7 +646,7 @@ fn in_place_leaves_a_file_that_changes_while_it_is_formatted() {
     assert_eq!(output.status.code(), Some(2));
     assert_eq!(
         String::from_utf8_lossy(&output.stderr),
-        format!("sanfen: {}: changed while it was being formatted: not rewritten\n", path_str(&path))
+        format!("sanfen: {}: changed while it was being rewritten: not rewritten\n", path_str(&path))
     );
     assert_eq!(dir.names(), ["large.pgn"]);
     let after = fs::metadata(&path).unwrap();

@@ -656,3 +656,137 @@ fn save_replaces_a_file_as_it_is_or_refuses_it() {
     assert_eq!(names, ["link.pgn", "read-only.pgn", "target.pgn"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The text of a three-game file whose second game `save FILE 2` replaces:
+/// text between the games, a comment after a result, an escape line.
+const THREE_GAMES: &str = "[Event \"A\"]\n\n1. e4 e5 *\n\n{between} [Event \"B\"]\n\n1. d4 d5 {note} 2. c4 1-0 \
+                           {after}\n\n% escape\n[Event \"C\"]\n\n1. c4 *\n";
+
+/// Game B of [`THREE_GAMES`] as `save` writes it with `moves` after 2. c4
+/// (no final line end).
+fn game_b(moves: &str) -> String {
+    format!(
+        "[Event \"B\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n[Black \"?\"]\n\
+         [Result \"*\"]\n\n1. d4 d5 {{note}} 2. c4 {moves} * {{after}}"
+    )
+}
+
+#[test]
+fn save_file_n_rewrites_that_game_alone_and_keeps_the_file_what_it_is() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let dir = temp_dir("place");
+    let db = dir.join("db.pgn");
+    std::fs::write(&db, THREE_GAMES).unwrap();
+    std::fs::set_permissions(&db, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let link = dir.join("link.pgn");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink("db.pgn", &link).unwrap();
+    let (db_typed, link_typed) = (db.display().to_string(), link.display().to_string());
+    // saved twice (the second time over the game this session put there),
+    // through the link; an append after it changes nothing of game 2
+    let input = format!(
+        "load {link_typed} 2\nundo\nNc6\nsave {link_typed} 2\ne4\nappend {db_typed}\nsave {db_typed} 2\nsave {db_typed}\n"
+    );
+    // (the last save refused: exit code 2)
+    let out = repl_exiting(&["repl", "--no-board"], input, 2);
+    let said: Vec<&str> = out.lines().filter(|line| line.starts_with("saved") || line.contains("exists")).collect();
+    assert_eq!(
+        said,
+        [
+            format!("saved 4 moves to {link_typed} in the place of game 2 (PGN)"),
+            format!("saved 5 moves to {db_typed} in the place of game 2 (PGN)"),
+            format!(
+                "{db_typed} exists: not replaced: it holds other games than game 2, loaded from it (save {db_typed} 2 \
+                 puts this game in its place, save! {db_typed} replaces them all with this one, append {db_typed} \
+                 adds this game at their end)"
+            ),
+        ]
+    );
+    let (before, after) = THREE_GAMES.split_once("[Event \"B\"]").unwrap();
+    let after = &after[after.find("\n\n% escape").unwrap()..];
+    let appended = format!("\n{}\n", game_b("Nc6 3. e4"));
+    assert_eq!(std::fs::read_to_string(&db).unwrap(), [before, &game_b("Nc6 3. e4"), after, &appended].concat());
+    assert_eq!(std::fs::metadata(&db).unwrap().mode() & 0o7777, 0o640);
+    assert_eq!(std::fs::read_link(&link).unwrap(), std::path::Path::new("db.pgn"));
+    let mut names: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().map(|entry| entry.unwrap().file_name().into_string().unwrap()).collect();
+    names.sort();
+    assert_eq!(names, ["db.pgn", "link.pgn"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn save_file_n_keeps_compression_line_ends_and_hard_links() {
+    use std::io::{Read, Write};
+    let dir = temp_dir("place-gz");
+    let db = dir.join("db.pgn.gz");
+    let crlf = THREE_GAMES.replace('\n', "\r\n");
+    let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gzip.write_all(crlf.as_bytes()).unwrap();
+    std::fs::write(&db, gzip.finish().unwrap()).unwrap();
+    let hard = dir.join("hard.pgn.gz");
+    let _ = std::fs::remove_file(&hard);
+    std::fs::hard_link(&db, &hard).unwrap();
+    let typed = db.display().to_string();
+    let out = repl(&["repl", "--no-board"], &format!("load {typed} 2\nundo\nNc6\nsave {typed} 2\n"));
+    assert_eq!(out.lines().last().unwrap(), format!("saved 4 moves to {typed} in the place of game 2 (PGN, gzip)"));
+    let mut text = String::new();
+    flate2::read::MultiGzDecoder::new(std::fs::File::open(&hard).unwrap()).read_to_string(&mut text).unwrap();
+    let (before, after) = crlf.split_once("[Event \"B\"]").unwrap();
+    let after = &after[after.find("\r\n\r\n% escape").unwrap()..];
+    assert_eq!(text, [before, &game_b("Nc6").replace('\n', "\r\n"), after].concat());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn save_file_n_refuses_a_game_another_program_changed_or_a_file_it_may_not_write() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::os::unix::fs::PermissionsExt;
+    use std::process::Stdio;
+    let dir = temp_dir("place-changed");
+    let db = dir.join("db.pgn");
+    std::fs::write(&db, THREE_GAMES).unwrap();
+    let typed = db.display().to_string();
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin!("sanfen"))
+        .args(["repl", "--no-board"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    // a line, and the lines it is answered with up to one that starts with `last`
+    let mut say = |line: &str, last: &str| {
+        writeln!(stdin, "{line}").unwrap();
+        let mut answer = String::new();
+        loop {
+            answer.clear();
+            assert!(stdout.read_line(&mut answer).unwrap() > 0, "{line}");
+            if answer.starts_with(last) {
+                return answer.trim_end().to_owned();
+            }
+        }
+    };
+    say(&format!("load {typed} 2"), "game over");
+    let save = format!("save {typed} 2");
+    // game 2 changed; game 1 changed (game 2 no longer at its place); the
+    // file as it was, read-only
+    let changed = THREE_GAMES.replace("{note}", "{changed}");
+    let moved = THREE_GAMES.replace("1. e4 e5 *", "1. e4 e5 2. Nf3 *");
+    let mut answers = Vec::new();
+    for text in [&changed, &moved] {
+        std::fs::write(&db, text).unwrap();
+        answers.push(say(&save, ""));
+    }
+    std::fs::write(&db, THREE_GAMES).unwrap();
+    std::fs::set_permissions(&db, std::fs::Permissions::from_mode(0o444)).unwrap();
+    answers.push(say(&save, ""));
+    drop(stdin);
+    assert_eq!(child.wait().unwrap().code(), Some(2));
+    let refused =
+        format!("{typed} changed since game 2 was loaded from it: not replaced (load it again to see it as it is now)");
+    let not_written = format!("cannot write {typed}: read-only (mode 0444): not rewritten");
+    assert_eq!(answers, [refused.clone(), refused, not_written]);
+    assert_eq!(std::fs::read_to_string(&db).unwrap(), THREE_GAMES);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
