@@ -154,6 +154,10 @@ pub fn run(options: &Options) -> Result<ExitCode, Error> {
     if !interactive {
         // (a script appending its answers to itself would read them as lines)
         super::pgn_input::refuse_stdout_input(&[])?;
+        // a script ends on a signal as a program does, leaving no temporary
+        // file of a save behind (the editor's Ctrl-C stops a search instead)
+        super::rewrite::remove_temporary_on_signals()
+            .map_err(|error| Error::Usage(format!("cannot handle signals: {error}")))?;
     }
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let color = interactive && io::stdout().is_terminal() && !no_color;

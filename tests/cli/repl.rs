@@ -790,3 +790,29 @@ fn save_file_n_refuses_a_game_another_program_changed_or_a_file_it_may_not_write
     assert_eq!(std::fs::read_to_string(&db).unwrap(), THREE_GAMES);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_script_ended_by_a_signal_exits_with_128_and_its_number() {
+    // (its handler removes the temporary file of a save being written)
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    for (signal, code) in [("-INT", 130), ("-TERM", 143), ("-HUP", 129)] {
+        let mut child = Command::new(assert_cmd::cargo::cargo_bin!("sanfen"))
+            .args(["repl", "--no-board"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        writeln!(stdin, "e4").unwrap();
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut line = String::new();
+        while line.trim_end() != AFTER_E4 {
+            line.clear();
+            assert!(stdout.read_line(&mut line).unwrap() > 0);
+        }
+        let killed = Command::new("kill").args([signal, &child.id().to_string()]).status().unwrap();
+        assert!(killed.success());
+        assert_eq!(child.wait().unwrap().code(), Some(code), "{signal}");
+    }
+}
