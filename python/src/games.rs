@@ -722,10 +722,17 @@ pub struct Eval {
 
 #[pymethods]
 impl Eval {
-    /// An evaluation of these values, as pickling rebuilds one.
+    /// An evaluation of these values, as pickling rebuilds one: centipawns
+    /// or mate, the other None (ValueError for both or neither).
     #[new]
-    fn new(centipawns: Option<i64>, mate: Option<i32>, depth: Option<u32>) -> Eval {
-        Eval { centipawns, mate, depth }
+    fn new(centipawns: Option<i64>, mate: Option<i32>, depth: Option<u32>) -> PyResult<Eval> {
+        if centipawns.is_some() == mate.is_some() {
+            let given = if centipawns.is_some() { "both" } else { "neither" };
+            return Err(PyValueError::new_err(format!(
+                "an evaluation is centipawns or mate, one of them: {given} given"
+            )));
+        }
+        Ok(Eval { centipawns, mate, depth })
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> ReduceTo<'py, (Option<i64>, Option<i32>, Option<u32>)> {

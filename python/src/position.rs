@@ -396,10 +396,38 @@ impl Outcome {
 
 #[pymethods]
 impl Outcome {
-    /// An outcome of these values, as pickling rebuilds one.
+    /// An outcome of these values, as pickling rebuilds one: a result
+    /// (``"1-0"``, ``"0-1"``, ``"1/2-1/2"``), a reason that ends a game so
+    /// (checkmate a win, the others a draw) and the result's winner
+    /// (``"white"``, ``"black"``, None); ValueError for any other.
     #[new]
-    fn new(result: String, reason: String, winner: Option<String>) -> Outcome {
-        Outcome { result, reason, winner }
+    fn new(py: Python<'_>, result: String, reason: String, winner: Option<String>) -> PyResult<Outcome> {
+        use sanfen::EndReason;
+        const REASONS: [EndReason; 5] = [
+            EndReason::Checkmate,
+            EndReason::Stalemate,
+            EndReason::InsufficientMaterial,
+            EndReason::FivefoldRepetition,
+            EndReason::SeventyFiveMoveRule,
+        ];
+        let Ok(parsed) = result.parse::<sanfen::Outcome>() else {
+            let shown = repr(py, &result)?;
+            return Err(PyValueError::new_err(format!("unknown result {shown}: expected one of 1-0, 0-1, 1/2-1/2")));
+        };
+        let Some(kind) = REASONS.into_iter().find(|kind| kind.as_str() == reason) else {
+            let names: Vec<&str> = REASONS.iter().map(|kind| kind.as_str()).collect();
+            let shown = repr(py, &reason)?;
+            return Err(PyValueError::new_err(format!("unknown reason {shown}: expected one of {}", names.join(", "))));
+        };
+        if (kind == EndReason::Checkmate) != parsed.winner().is_some() {
+            return Err(PyValueError::new_err(format!("a game does not end {result} by {reason}")));
+        }
+        let outcome = Outcome::of(GameEnd { reason: kind, result: parsed });
+        if outcome.winner != winner {
+            let (wanted, given) = (repr(py, &outcome.winner)?, repr(py, &winner)?);
+            return Err(PyValueError::new_err(format!("the winner of {result} is {wanted}, not {given}")));
+        }
+        Ok(outcome)
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> ReduceTo<'py, (String, String, Option<String>)> {

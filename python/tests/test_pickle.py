@@ -95,6 +95,31 @@ def test_every_value_pickles_and_comes_back_equal():
                 assert back == value, name
 
 
+def test_constructors_refuse_values_no_game_gives():
+    assert sanfen.Eval(None, -3, None).mate == -3
+    assert sanfen.Outcome("0-1", "checkmate", "black").winner == "black"
+    assert sanfen.Outcome("1/2-1/2", "seventy-five-move rule", None).winner is None
+    refused = [
+        (lambda: sanfen.Eval(5, 3, 20), "an evaluation is centipawns or mate, one of them: both given"),
+        (lambda: sanfen.Eval(None, None, 20), "an evaluation is centipawns or mate, one of them: neither given"),
+        (lambda: sanfen.Outcome("1-0 ", "checkmate", "white"), "unknown result '1-0 ': expected one of 1-0, 0-1, 1/2-1/2"),
+        (
+            lambda: sanfen.Outcome("1-0", "resignation", "white"),
+            "unknown reason 'resignation': expected one of checkmate, stalemate, insufficient material, "
+            "fivefold repetition, seventy-five-move rule",
+        ),
+        (lambda: sanfen.Outcome("1-0", "stalemate", "white"), "a game does not end 1-0 by stalemate"),
+        (lambda: sanfen.Outcome("1/2-1/2", "checkmate", None), "a game does not end 1/2-1/2 by checkmate"),
+        (lambda: sanfen.Outcome("1-0", "checkmate", "black"), "the winner of 1-0 is 'white', not 'black'"),
+        (lambda: sanfen.Outcome("1-0", "checkmate", None), "the winner of 1-0 is 'white', not None"),
+        (lambda: sanfen.Outcome("1/2-1/2", "stalemate", "white"), "the winner of 1/2-1/2 is None, not 'white'"),
+    ]
+    for make, message in refused:
+        with pytest.raises(ValueError) as error:
+            make()
+        assert str(error.value) == message
+
+
 def test_exceptions_pickle_with_their_attributes():
     errors = []
     for fen, text in [("bad", None), (None, "Ke2"), ("R7/8/7k/8/8/8/8/R6K w - - 0 1", "Ra4"), (None, "Zz9")]:
