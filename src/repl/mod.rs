@@ -778,7 +778,7 @@ impl Session {
             Ok(found) => found,
         };
         if let FoundGame::Game(game, others) = found {
-            let from = LoadedFrom { path: path.to_path_buf(), game: wanted, others };
+            let from = LoadedFrom { path: path.to_path_buf(), game: wanted, others, unloaded: None };
             self.adopt(*game, &format!("game {wanted} of {shown}"), Some(from), response);
         } else if let Some(why) = found.failure(&shown, wanted) {
             response.fail(why);
@@ -958,8 +958,13 @@ impl Session {
                 plural(moves, "move")
             ));
         }
+        let rest = match (error, stopped) {
+            (Some(finding), _) => Some(format!("an error at {}:{}", finding.at.line, finding.at.column)),
+            (None, Some(node)) => Some(format!("\"{}\", which cannot be played", node.written)),
+            (None, None) => None,
+        };
+        self.loaded_from = from.map(|from| LoadedFrom { unloaded: rest, ..from });
         self.loaded = Some(record);
-        self.loaded_from = from;
         self.show_position(response);
         self.announce_end(response);
     }
@@ -1465,6 +1470,10 @@ impl Session {
         }
         let from = self.loaded_from.as_ref().filter(|from| same_file(&path, &from.path));
         match (from, &self.loaded) {
+            (Some(LoadedFrom { game, unloaded: Some(why), .. }), _) if *game == number => Err(format!(
+                "game {number} of {name} was loaded up to {why}: in its place, this game would drop the rest of it \
+                 (save FILE writes this game to another file)"
+            )),
             (Some(from), Some(loaded)) if from.game == number => {
                 Ok(Place { game: number, loaded: Box::new(loaded.clone()) })
             }
@@ -1605,6 +1614,9 @@ struct LoadedFrom {
     game: usize,
     /// Whether it holds other games too.
     others: bool,
+    /// Where the game's moves stopped loading, when they did (an error, a
+    /// null move): what follows is in the file only.
+    unloaded: Option<String>,
 }
 
 /// Whether `a` and `b` name one file: the same once links are followed,

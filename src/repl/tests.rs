@@ -1388,6 +1388,30 @@ fn save_file_n_puts_the_game_back_where_it_was_loaded_from_and_only_there() {
     assert_eq!(save.place.as_ref().map(|place| place.game), Some(1));
     s.eval("new");
     assert!(s.eval(&format!("save {one_typed} 1")).is_error());
+    // a game whose moves did not all load: its place keeps the rest
+    let broken = dir.join("broken.pgn");
+    std::fs::write(&broken, "1. e4 e5 2. Nf9 Nc6 3. Bb5 *\n\n1. d4 -- 2. c4 *\n").unwrap();
+    let typed = broken.display().to_string();
+    s.eval(&format!("load {typed} 1"));
+    check(
+        &mut s,
+        &format!("save {typed} 1"),
+        &[&format!(
+            "game 1 of {typed} was loaded up to an error at 1:13: in its place, this game would drop the rest of it \
+             (save FILE writes this game to another file)"
+        )],
+        true,
+    );
+    s.eval(&format!("load {typed} 2"));
+    check(
+        &mut s,
+        &format!("save {typed} 2"),
+        &[&format!(
+            "game 2 of {typed} was loaded up to \"--\", which cannot be played: in its place, this game would drop \
+             the rest of it (save FILE writes this game to another file)"
+        )],
+        true,
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
