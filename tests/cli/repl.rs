@@ -816,3 +816,29 @@ fn a_script_ended_by_a_signal_exits_with_128_and_its_number() {
         assert_eq!(child.wait().unwrap().code(), Some(code), "{signal}");
     }
 }
+
+#[test]
+fn save_file_n_writes_the_game_in_windows_1252_where_it_was() {
+    let dir = temp_dir("place-1252");
+    let db = dir.join("db.pgn");
+    let first: &[u8] = b"[Event \"A\"]\n\n1. e4 *\n\n";
+    std::fs::write(&db, [first, b"[White \"R\xe9ti\"]\n\n1. Nf3 {\x93Open\x94} d5 *\n"].concat()).unwrap();
+    let typed = db.display().to_string();
+    let input = format!("load {typed} 2\nc4\nsave {typed} 2\ntag Black Жуков\nsave {typed} 2\n");
+    let out = repl_exiting(&["repl", "--no-board"], input, 2);
+    let said: Vec<&str> = out.lines().filter(|line| line.contains(&typed)).collect();
+    assert_eq!(
+        said[1..],
+        [
+            format!("saved 3 moves to {typed} in the place of game 2 (PGN)"),
+            format!(
+                "cannot write {typed}: game 2 is written in Windows-1252, which has no place for every character of \
+                 this game: not replaced"
+            ),
+        ]
+    );
+    let game: &[u8] = b"[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"R\xe9ti\"]\n\
+                        [Black \"?\"]\n[Result \"*\"]\n\n1. Nf3 {\x93Open\x94} 1... d5 2. c4 *\n";
+    assert_eq!(std::fs::read(&db).unwrap(), [first, game].concat());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
