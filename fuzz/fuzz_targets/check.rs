@@ -2,7 +2,8 @@
 //! input (raw bytes, or, when the first byte is 0, a structured PGN rendered
 //! from the rest: see `common/structured.rs`),
 //!
-//! - validating never panics, and the reader stops at the end of the input;
+//! - validating never panics (moves read in English letters, or, for some
+//!   inputs, another language's: see [`options`]), and the reader stops at the end of the input;
 //! - each game's report is sound: findings in the order of their locations,
 //!   inside the game and the input, with the source line of their location;
 //!   the error and lint counts agree with the findings kept (see
@@ -23,6 +24,7 @@ use sanfen::Severity;
 use sanfen::lint::LintPolicy;
 use sanfen::pgn::validate::{Finding, GameReport, MAX_FINDINGS, Options, Validator};
 use sanfen::pgn::{Chunker, Location, Reader};
+use sanfen::san::Letters;
 
 fuzz_target!(|data: &[u8]| {
     let input = structured::input(data);
@@ -36,12 +38,18 @@ fuzz_target!(|data: &[u8]| {
 /// blocks of its own); turning this off checks everything else.
 const COMPARE_SOURCE_LINES: bool = true;
 
-/// The options of `sanfen check` on a terminal: findings with their source line.
-const OPTIONS: Options = Options { source_lines: true, count_only: false, policy: LintPolicy::DEFAULT };
+/// The options of `sanfen check` on a terminal: findings with their source
+/// line; moves read in the piece letters of a language the input's length
+/// picks (`check --letters`), English for most.
+fn options(input: &[u8]) -> Options {
+    let letters =
+        if input.len() % 3 == 0 { Letters::ALL[input.len() / 3 % Letters::ALL.len()] } else { Letters::English };
+    Options { source_lines: true, count_only: false, policy: LintPolicy::DEFAULT, letters }
+}
 
 fn check(input: &[u8]) {
     let whole = {
-        let mut validator = Validator::new(input, OPTIONS);
+        let mut validator = Validator::new(input, options(input));
         let mut reader = Reader::new(input);
         let mut reports = Vec::new();
         while let Some(report) = reader.read_game(&mut validator) {
@@ -61,7 +69,7 @@ fn check(input: &[u8]) {
 
     // counting only
     {
-        let mut validator = Validator::new(input, Options { count_only: true, ..OPTIONS });
+        let mut validator = Validator::new(input, Options { count_only: true, ..options(input) });
         let mut reader = Reader::new(input);
         let mut counted = Vec::new();
         while let Some(report) = reader.read_game(&mut validator) {
@@ -199,7 +207,7 @@ fn chunked(input: &[u8], target: usize, line_by_line: bool) -> Vec<GameReport> {
     let mut carried: Vec<Finding> = Vec::new();
     while let Some(chunk) = chunker.next_chunk(buffer).expect("reading from memory") {
         bytes += chunk.data.len();
-        let mut validator = Validator::with_base(&chunk.data, chunk.start.offset, OPTIONS);
+        let mut validator = Validator::with_base(&chunk.data, chunk.start.offset, options(input));
         let mut reader = Reader::with_start(&chunk.data, chunk.start);
         while let Some(mut report) = reader.read_game(&mut validator) {
             if !carried.is_empty() {

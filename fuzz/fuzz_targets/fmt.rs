@@ -6,6 +6,8 @@
 //!   game by game, and so does formatting the chunks of the input (as
 //!   `sanfen fmt` does);
 //! - formatting is idempotent: formatting the output again gives the same bytes;
+//! - formatting with moves read in another language's letters gives as many
+//!   games;
 //! - the moves written in another notation (long algebraic, UCI, figurines:
 //!   one chosen by the input's length) read back as the same: formatting
 //!   that output in SAN gives the output;
@@ -41,6 +43,7 @@ use sanfen::pgn::{
     looks_utf16,
 };
 use sanfen::resolve::resolve_text;
+use sanfen::san::Letters;
 use sanfen::san::{Annotation, San, SanOptions};
 use sanfen::{Color, Move, Outcome, Position};
 
@@ -123,6 +126,17 @@ fn check(input: &[u8]) {
         String::from_utf8_lossy(&other),
         String::from_utf8_lossy(&back)
     );
+
+    // moves read in another language's letters (`fmt --letters`): as many
+    // games, each rewritten or written unchanged
+    let letters = Letters::ALL[1 + input.len() % (Letters::ALL.len() - 1)];
+    let mut reader = Reader::new(input);
+    let mut formatter = Formatter::new(&input[if bom { 3 } else { 0 }..], reader.location()).with_letters(letters);
+    let mut local = 0;
+    while reader.read_game(&mut formatter).is_some() {
+        local += 1;
+    }
+    assert_eq!(local, games.len(), "formatting in {letters} letters gives as many games");
 
     let again = format_pgn(&out).0;
     assert!(

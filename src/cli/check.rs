@@ -27,6 +27,7 @@ use sanfen::pgn::parallel::threads_or_cores;
 use sanfen::pgn::reader::Location;
 use sanfen::pgn::validate::{Finding, GameReport, MAX_FINDINGS, Options, shortened};
 use sanfen::play::MoveNumber;
+use sanfen::san::Letters;
 use serde_json::{Value, json};
 
 use super::input::Hint;
@@ -54,6 +55,12 @@ pub struct Args {
     strict: bool,
     #[command(flatten)]
     lints: LintArgs,
+    /// Read the moves' piece letters in this language: en, pt, es, fr, de,
+    /// it, nl. A move in another language's letters (`Cf3` in Portuguese)
+    /// is played, with the lint finding `san:local-letters` (canonical SAN
+    /// is English).
+    #[arg(long, value_name = "LANG", default_value = "en")]
+    letters: Letters,
     /// No progress bar, even on a terminal.
     #[arg(long)]
     no_progress: bool,
@@ -99,7 +106,8 @@ fn run_sources(args: &Args, seen_errors: &mut bool) -> Result<ExitCode, Error> {
     let stdout = io::stdout();
     let style = Style::for_stdout(stdout.is_terminal());
     let policy = args.lints.policy(args.strict)?;
-    let validate = Options { source_lines: style.terminal && !args.json, count_only: args.quiet, policy };
+    let source_lines = style.terminal && !args.json;
+    let validate = Options { source_lines, count_only: args.quiet, policy, letters: args.letters };
     let jobs = args.jobs.map_or(0, |n| n as usize);
     let options = CheckOptions { validate, threads: jobs };
     let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());

@@ -20,6 +20,7 @@ use sanfen::notation::Notation;
 use sanfen::pgn::chunk::TooLargeGame;
 use sanfen::pgn::format_input::{FormatInputError, FormatOptions, Unchanged, format_input};
 use sanfen::pgn::input::{Input, shown_name};
+use sanfen::san::Letters;
 
 use super::check::escape;
 use super::input::Hint;
@@ -74,6 +75,12 @@ pub struct Args {
     /// output writes what `fmt` of the input writes).
     #[arg(long, value_enum, default_value_t)]
     notation: MovetextNotation,
+    /// Read the moves' piece letters in this language: en, pt, es, fr, de,
+    /// it, nl. Moves are written in English (`Cf3` in Portuguese becomes
+    /// `Nf3`): `fmt --letters pt` turns a game in Portuguese letters into
+    /// standard PGN.
+    #[arg(long, value_name = "LANG", default_value = "en")]
+    letters: Letters,
     /// Threads that format games [default: one per core]. With more than
     /// one, this thread reads and cuts the input and writes; the output is
     /// the same whatever the number.
@@ -173,7 +180,8 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
     let out: &mut dyn Write =
         if stdout.is_terminal() { shown.insert(TerminalText::new(buffered)) } else { plain.insert(buffered) };
     let mut first = true;
-    let options = FormatOptions { policy: args.lints.policy(false)?, notation: args.notation.into() };
+    let options =
+        FormatOptions { policy: args.lints.policy(false)?, notation: args.notation.into(), letters: args.letters };
     let how = How { options, threads: args.jobs.map_or(0, |n| n as usize) };
     for name in &names {
         let result = if args.in_place {

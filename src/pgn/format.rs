@@ -411,6 +411,8 @@ pub struct Formatter<'a> {
     verbatim: bool,
     /// How moves are written.
     notation: Notation,
+    /// The piece letters moves are read in.
+    letters: Letters,
     /// A move's text in another notation than SAN, written there first.
     move_text: String,
     /// Why the next game is to be written unchanged, when the caller knows
@@ -460,6 +462,7 @@ impl<'a> Formatter<'a> {
             after_result: Vec::new(),
             verbatim: false,
             notation: Notation::San,
+            letters: Letters::English,
             move_text: String::new(),
             next_refusal: None,
             refusal: None,
@@ -482,6 +485,26 @@ impl<'a> Formatter<'a> {
     #[must_use]
     pub fn with_notation(self, notation: Notation) -> Formatter<'a> {
         Formatter { notation, ..self }
+    }
+
+    /// The same formatter, reading moves in the piece letters of `letters`
+    /// (English by default): a move in another language's letters (`Cf3`
+    /// in Portuguese) is written in canonical SAN, in English (`Nf3`).
+    ///
+    /// ```
+    /// use sanfen::pgn::format::Formatter;
+    /// use sanfen::pgn::reader::Reader;
+    /// use sanfen::san::Letters;
+    ///
+    /// let pgn = b"1. e4 e5 2. Cf3 Cc6 3. Bb5 Cf6 4. O-O Bc5 5. Te1 *\n";
+    /// let mut reader = Reader::new(pgn);
+    /// let mut formatter = Formatter::new(pgn, reader.location()).with_letters(Letters::Portuguese);
+    /// let game = reader.read_game(&mut formatter).unwrap();
+    /// assert!(game.text.ends_with(b"\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 Nf6 4. O-O Bc5 5. Re1 *\n"));
+    /// ```
+    #[must_use]
+    pub fn with_letters(self, letters: Letters) -> Formatter<'a> {
+        Formatter { letters, ..self }
     }
 
     /// Whether the lines written end with `\r\n`.
@@ -928,7 +951,8 @@ impl Visitor for Formatter<'_> {
         }
         let Some(line) = self.lines.last_mut() else { return };
         let before = line.position.clone();
-        let played = match play::play(&mut line.position, token, play::Options::PGN) {
+        let options = play::Options { letters: self.letters, ..play::Options::PGN };
+        let played = match play::play(&mut line.position, token, options) {
             Ok(played) => played,
             Err(error) => {
                 let text = move_text(&line.position, token);
@@ -1118,8 +1142,9 @@ impl Visitor for Formatter<'_> {
 }
 
 /// For each game of `input` (whole games, the first at `start`, as a
-/// [`crate::pgn::Chunk`] holds them), the first finding that `policy` makes
-/// an error of a lint finding, as the reason to write the game unchanged
+/// [`crate::pgn::Chunk`] holds them, moves in the piece letters of
+/// `letters`), the first finding that `policy` makes an error of a lint
+/// finding, as the reason to write the game unchanged
 /// (for [`Formatter::refuse_next_game`]); `None` for the other games. Empty
 /// when the policy denies nothing.
 ///
@@ -1127,23 +1152,29 @@ impl Visitor for Formatter<'_> {
 /// use sanfen::lint::LintPolicy;
 /// use sanfen::pgn::Location;
 /// use sanfen::pgn::format::denied_findings;
+/// use sanfen::san::Letters;
 ///
 /// let pgn = b"1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. 0-0 *\n\n1. d4 d5 *\n";
 /// let start = Location { line: 1, column: 1, offset: 0 };
 /// let mut policy = LintPolicy::default();
 /// policy.deny("san:castling-zeros").unwrap();
-/// let denied = denied_findings(pgn, start, policy);
+/// let denied = denied_findings(pgn, start, policy, Letters::English);
 /// assert_eq!(denied.len(), 2);
 /// let error = denied[0].as_ref().unwrap();
 /// assert_eq!((error.at.line, error.at.column), (1, 35));
 /// assert_eq!(error.to_string(), "0-0: castling written with zeros; write O-O (san:castling-zeros, denied)");
 /// assert_eq!(denied[1], None);
 /// ```
-pub fn denied_findings(input: &[u8], start: Location, policy: LintPolicy) -> Vec<Option<FormatError>> {
+pub fn denied_findings(
+    input: &[u8],
+    start: Location,
+    policy: LintPolicy,
+    letters: Letters,
+) -> Vec<Option<FormatError>> {
     if !policy.denies_any() {
         return Vec::new();
     }
-    let options = Options { policy, ..Options::default() };
+    let options = Options { policy, letters, ..Options::default() };
     let mut validator = Validator::with_base(input, start.offset, options);
     let mut reader = Reader::with_start(input, start);
     let mut denied = Vec::new();

@@ -43,6 +43,7 @@ use crate::pgn::format::{FormatError, Formatter, append_game, denied_findings};
 use crate::pgn::input::{Input, NotText, ReadError};
 use crate::pgn::parallel::{Ordered, threads_or_cores};
 use crate::pgn::reader::{Location, Reader};
+use crate::san::Letters;
 
 /// How [`format_input`] writes games.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -52,6 +53,8 @@ pub struct FormatOptions {
     pub policy: LintPolicy,
     /// How moves are written ([`Formatter::with_notation`]).
     pub notation: Notation,
+    /// The piece letters moves are read in ([`Formatter::with_letters`]).
+    pub letters: Letters,
 }
 
 /// A game written unchanged, and why.
@@ -267,8 +270,8 @@ fn format_games(
     let mut reader = Reader::with_start(data, start);
     let formatter = Formatter::new(data, start);
     let crlf = crlf.unwrap_or(formatter.crlf());
-    let mut formatter = formatter.with_crlf(crlf).with_notation(options.notation);
-    let mut denied = denied_findings(data, start, options.policy).into_iter();
+    let mut formatter = formatter.with_crlf(crlf).with_notation(options.notation).with_letters(options.letters);
+    let mut denied = denied_findings(data, start, options.policy, options.letters).into_iter();
     loop {
         if let Some(error) = denied.next().flatten() {
             formatter.refuse_next_game(error);

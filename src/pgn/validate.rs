@@ -37,7 +37,7 @@ use crate::pgn::reader::{
 use crate::pgn::start::{Start, StartError, start_position};
 use crate::play::{self, PlayError, Played};
 use crate::resolve::{MoveLint, SanError};
-use crate::san::{ParseSanError, SanLintKind, SanPlus, Suffix};
+use crate::san::{Letters, ParseSanError, SanLintKind, SanPlus, Suffix};
 use crate::{Bitboard, Color, Position, Severity};
 
 /// What the validator may be asked to keep beyond the findings themselves.
@@ -52,6 +52,11 @@ pub struct Options {
     /// Which lint findings are not reported ([`Level::Allow`]) and which
     /// are errors ([`Level::Deny`]).
     pub policy: LintPolicy,
+    /// The piece letters the moves are written in: English by default; in
+    /// another language, a move in its letters is read (`Cf3` in
+    /// Portuguese) with the lint finding `san:local-letters`, since
+    /// canonical SAN is English (see [`Letters`]).
+    pub letters: Letters,
 }
 
 /// What a finding is about.
@@ -698,7 +703,7 @@ impl Recorder<'_> {
         let context = Some((line.ply + 1, number, side));
         // the fast path: canonical SAN naming exactly one legal move
         let (m, san, written_as_san) =
-            if let Some((written, m)) = play::find_fast(&line.pos, line.checkers, token, play::Options::PGN.letters) {
+            if let Some((written, m)) = play::find_fast(&line.pos, line.checkers, token, self.options.letters) {
                 line.undo = Some(line.pos.undo_info(Some(m)));
                 line.pos.play_unchecked(m);
                 line.checkers = line.pos.checkers_after(m);
@@ -729,7 +734,11 @@ impl Recorder<'_> {
         context: Option<(u32, u32, Color)>,
     ) -> Option<(Option<crate::Move>, SanPlus)> {
         // counted findings show no suggestion: none is made
-        let options = play::Options { suggestions: !self.options.count_only, ..play::Options::PGN };
+        let options = play::Options {
+            suggestions: !self.options.count_only,
+            letters: self.options.letters,
+            ..play::Options::PGN
+        };
         match play::play_slow(&mut line.pos, token, options) {
             Ok(played) => {
                 if !played.is_canonical() {

@@ -156,3 +156,68 @@ fn compressed_input() {
         std::fs::remove_file(path).unwrap();
     }
 }
+
+/// A game in Portuguese piece letters (C cavalo, T torre, D dama, R rei).
+const PORTUGUESE: &str = "[Event \"pt\"]\n\n1. e4 e5 2. Cf3 Cc6 3. Bb5 a6 4. O-O Cf6 5. Te1 Be7 6. Bxc6 dxc6 7. d3 Dd6 \
+                          8. Rh1 *\n";
+
+#[test]
+fn check_and_fmt_read_the_piece_letters_of_a_language() {
+    // English letters: Cf3 is no move
+    let output = check(&["--allow", "pgn:missing-tags", "-"])
+        .write_stdin(PORTUGUESE)
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(output).unwrap();
+    assert!(text.starts_with("<stdin>:3:13: game 1 (pt), 2. Cf3: error[san:syntax]: not a move"), "{text}");
+    // Portuguese letters: every move played, those in its letters with a lint finding
+    let output = check(&["--letters", "pt", "--allow", "pgn:missing-tags", "-"])
+        .write_stdin(PORTUGUESE)
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(output).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let lint = |at: &str, number: &str, written: &str, english: &str| {
+        format!(
+            "<stdin>:3:{at}: game 1 (pt), {number} {written}: warning[san:local-letters]: piece letter of another language; write {english}"
+        )
+    };
+    assert_eq!(
+        lines[..lines.len() - 1],
+        [
+            lint("13", "2.", "Cf3", "Nf3"),
+            lint("17", "2...", "Cc6", "Nc6"),
+            lint("38", "4...", "Cf6", "Nf6"),
+            lint("45", "5.", "Te1", "Re1"),
+            lint("72", "7...", "Dd6", "Qd6"),
+            lint("79", "8.", "Rh1", "Kh1"),
+        ]
+    );
+    assert_eq!(
+        without_seconds(lines[lines.len() - 1]),
+        "1 games, 15 moves, 0 games with errors, 0 errors, 6 lint findings, 0 skipped, 98 bytes"
+    );
+    // fmt writes them in English; a denied lint finding leaves the game as it is
+    let fmt = |args: &[&str]| {
+        let mut cmd = cargo_bin_cmd!("sanfen");
+        cmd.arg("fmt").args(args).write_stdin(PORTUGUESE);
+        cmd
+    };
+    fmt(&["--letters", "pt"]).assert().code(0).stderr("").stdout(
+        "[Event \"pt\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n[Black \"?\"]\n\
+         [Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. O-O Nf6 5. Re1 Be7 6. Bxc6 dxc6 7. d3 Qd6\n8. Kh1 *\n",
+    );
+    fmt(&["--letters", "pt", "--deny", "san:local-letters"]).assert().code(1).stdout(PORTUGUESE).stderr(
+        "<stdin>:3:13: game 1: Cf3: piece letter of another language; write Nf3 (san:local-letters, denied) \
+         (game written unchanged)\n",
+    );
+    let refused = check(&["--letters", "xx", "-"]).assert().code(2).get_output().stderr.clone();
+    let refused = String::from_utf8(refused).unwrap();
+    assert!(refused.contains("unknown piece-letter language: expected en, pt, es, fr, de, it or nl"), "{refused}");
+}
