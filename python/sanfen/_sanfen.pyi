@@ -488,6 +488,7 @@ def check_pgn(
     strict: bool = False,
     allow: Sequence[str] = (),
     deny: Sequence[str] = (),
+    letters: str = "en",
 ) -> CheckResult: ...
 def games_table(source: Source, threads: Optional[int] = None) -> ArrowTable: ...
 def moves_table(

@@ -925,10 +925,12 @@ impl CheckResult {
 /// errors (but those `allow` names); `allow` and `deny` name codes
 /// (`"pgn:missing-move-number"`) or groups (`"pgn"`, `"san"`) of lint
 /// findings not to report, or to report as errors (`sanfen check
-/// --allow/--deny`). `threads` as for `read_games`; the GIL is released
-/// while the library checks.
+/// --allow/--deny`). `letters` names the language of the moves' piece
+/// letters (`"pt"`: `Cf3` is read as Nf3, with the lint finding
+/// `san:local-letters`; `sanfen check --letters`). `threads` as for
+/// `read_games`; the GIL is released while the library checks.
 ///
-/// Raises `ValueError` for an unknown code in `allow`/`deny`, and as
+/// Raises `ValueError` for an unknown code in `allow`/`deny` or language, and as
 /// `read_games` for inputs that cannot be opened, are not text or fail
 /// part way. Ctrl-C stops the check (within a chunk of about a megabyte)
 /// and raises `KeyboardInterrupt`.
@@ -937,7 +939,7 @@ impl CheckResult {
 /// input with millions of them, iterate `read_games` instead, whose games
 /// carry the same findings (`Game.findings`) and are read about as fast.
 #[pyfunction]
-#[pyo3(signature = (source, threads=None, strict=false, allow=Vec::new(), deny=Vec::new()))]
+#[pyo3(signature = (source, threads=None, strict=false, allow=Vec::new(), deny=Vec::new(), letters="en"))]
 pub fn check_pgn(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
@@ -945,11 +947,13 @@ pub fn check_pgn(
     strict: bool,
     allow: Vec<String>,
     deny: Vec<String>,
+    letters: &str,
 ) -> PyResult<CheckResult> {
     let threads = threads_arg(threads)?;
     let policy = LintPolicy::from_lists(&allow, &deny, strict).map_err(|err| PyValueError::new_err(err.to_string()))?;
+    let letters = crate::position::letters(letters)?;
     let Source { input, name, raised } = open_source(source)?;
-    let options = CheckOptions { validate: Options { policy, ..Options::default() }, threads };
+    let options = CheckOptions { validate: Options { policy, letters, ..Options::default() }, threads };
     let mut findings = Vec::new();
     let mut skipped = Vec::new();
     let outcome = py.detach(|| {

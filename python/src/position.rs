@@ -445,7 +445,7 @@ impl Outcome {
 }
 
 /// Reads a language name (``"en"``, ``"pt"``, ``"portuguese"``, ...).
-fn letters(name: &str) -> PyResult<Letters> {
+pub(crate) fn letters(name: &str) -> PyResult<Letters> {
     Letters::from_name(name).ok_or_else(|| {
         let codes: Vec<&str> = Letters::ALL.iter().map(|letters| letters.code()).collect();
         PyValueError::new_err(format!("unknown letters '{name}': expected one of {}", codes.join(", ")))

@@ -300,6 +300,28 @@ def test_check_pgn_options_are_sanfen_checks():
     assert result.summary == summary
 
 
+def test_check_pgn_reads_the_piece_letters_of_a_language(tmp_path):
+    path = tmp_path / "pt.pgn"
+    path.write_text("[Event \"pt\"]\n\n1. e4 e5 2. Cf3 Cc6 3. Bb5 a6 4. O-O Cf6 5. Te1 d6 6. d4 Dd7 *\n")
+    lines, summary = run_check("--letters", "pt", str(path))
+    result = sanfen.check_pgn(str(path), letters="pt")
+    assert ours(result.findings, str(path)) == json_findings(lines)
+    assert result.summary == summary
+    assert (summary["errors"], summary["moves"]) == (0, 12)
+    lints = [(f.token, f.kind, f.suggestion) for f in result.findings if f.kind == "san:local-letters"]
+    assert lints == [
+        ("Cf3", "san:local-letters", "Nf3"),
+        ("Cc6", "san:local-letters", "Nc6"),
+        ("Cf6", "san:local-letters", "Nf6"),
+        ("Te1", "san:local-letters", "Re1"),
+        ("Dd7", "san:local-letters", "Qd7"),
+    ]
+    english = sanfen.check_pgn(str(path))
+    assert (english.summary["errors"], english.summary["moves"]) == (1, 2)
+    with pytest.raises(ValueError, match="^unknown letters 'xx'"):
+        sanfen.check_pgn(str(path), letters="xx")
+
+
 def test_check_pgn_refuses_an_unknown_code():
     with pytest.raises(ValueError) as info:
         sanfen.check_pgn(io.BytesIO(b"1. e4 *\n"), allow=["pgn:no-such-thing"])
