@@ -740,34 +740,13 @@ fn save_file_n_keeps_compression_line_ends_and_hard_links() {
 
 #[test]
 fn save_file_n_refuses_a_game_another_program_changed_or_a_file_it_may_not_write() {
-    use std::io::{BufRead, BufReader, Write};
     use std::os::unix::fs::PermissionsExt;
-    use std::process::Stdio;
     let dir = temp_dir("place-changed");
     let db = dir.join("db.pgn");
     std::fs::write(&db, THREE_GAMES).unwrap();
     let typed = db.display().to_string();
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin!("sanfen"))
-        .args(["repl", "--no-board"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    // a line, and the lines it is answered with up to one that starts with `last`
-    let mut say = |line: &str, last: &str| {
-        writeln!(stdin, "{line}").unwrap();
-        let mut answer = String::new();
-        loop {
-            answer.clear();
-            assert!(stdout.read_line(&mut answer).unwrap() > 0, "{line}");
-            if answer.starts_with(last) {
-                return answer.trim_end().to_owned();
-            }
-        }
-    };
-    say(&format!("load {typed} 2"), "game over");
+    let mut repl = Live::start();
+    repl.say(&format!("load {typed} 2"), "game over");
     let save = format!("save {typed} 2");
     // game 2 changed; game 1 changed (game 2 no longer at its place); the
     // file as it was, read-only
@@ -776,13 +755,12 @@ fn save_file_n_refuses_a_game_another_program_changed_or_a_file_it_may_not_write
     let mut answers = Vec::new();
     for text in [&changed, &moved] {
         std::fs::write(&db, text).unwrap();
-        answers.push(say(&save, ""));
+        answers.push(repl.say(&save, ""));
     }
     std::fs::write(&db, THREE_GAMES).unwrap();
     std::fs::set_permissions(&db, std::fs::Permissions::from_mode(0o444)).unwrap();
-    answers.push(say(&save, ""));
-    drop(stdin);
-    assert_eq!(child.wait().unwrap().code(), Some(2));
+    answers.push(repl.say(&save, ""));
+    assert_eq!(repl.end(), Some(2));
     let refused =
         format!("{typed} changed since game 2 was loaded from it: not replaced (load it again to see it as it is now)");
     let not_written = format!("cannot write {typed}: read-only (mode 0444): not rewritten");
@@ -794,26 +772,13 @@ fn save_file_n_refuses_a_game_another_program_changed_or_a_file_it_may_not_write
 #[test]
 fn a_script_ended_by_a_signal_exits_with_128_and_its_number() {
     // (its handler removes the temporary file of a save being written)
-    use std::io::{BufRead, BufReader, Write};
-    use std::process::Stdio;
     for (signal, code) in [("-INT", 130), ("-TERM", 143), ("-HUP", 129)] {
-        let mut child = Command::new(assert_cmd::cargo::cargo_bin!("sanfen"))
-            .args(["repl", "--no-board"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut stdin = child.stdin.take().unwrap();
-        writeln!(stdin, "e4").unwrap();
-        let mut stdout = BufReader::new(child.stdout.take().unwrap());
-        let mut line = String::new();
-        while line.trim_end() != AFTER_E4 {
-            line.clear();
-            assert!(stdout.read_line(&mut line).unwrap() > 0);
-        }
-        let killed = Command::new("kill").args([signal, &child.id().to_string()]).status().unwrap();
+        let mut repl = Live::start();
+        assert_eq!(repl.say("e4", AFTER_E4), AFTER_E4);
+        let killed = Command::new("kill").args([signal, &repl.child.id().to_string()]).status().unwrap();
         assert!(killed.success());
-        assert_eq!(child.wait().unwrap().code(), Some(code), "{signal}");
+        // (its standard input still open: the signal ends it, not the input's end)
+        assert_eq!(repl.child.wait().unwrap().code(), Some(code), "{signal}");
     }
 }
 
@@ -841,4 +806,49 @@ fn save_file_n_writes_the_game_in_windows_1252_where_it_was() {
                         [Black \"?\"]\n[Result \"*\"]\n\n1. Nf3 {\x93Open\x94} 1... d5 2. c4 *\n";
     assert_eq!(std::fs::read(&db).unwrap(), [first, game].concat());
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `sanfen repl --no-board` running, its standard input and output piped, so
+/// that a test can do something between two lines.
+struct Live {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    stdout: std::io::BufReader<std::process::ChildStdout>,
+}
+
+impl Live {
+    fn start() -> Live {
+        use std::process::Stdio;
+        let mut child = Command::new(assert_cmd::cargo::cargo_bin!("sanfen"))
+            .args(["repl", "--no-board"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        Live { child, stdin, stdout }
+    }
+
+    /// Says `line`, reads its answer up to the first line that starts with
+    /// `last`, and gives that line.
+    fn say(&mut self, line: &str, last: &str) -> String {
+        use std::io::{BufRead, Write};
+        writeln!(self.stdin, "{line}").unwrap();
+        let mut answer = String::new();
+        loop {
+            answer.clear();
+            assert!(self.stdout.read_line(&mut answer).unwrap() > 0, "{line}");
+            if answer.starts_with(last) {
+                return answer.trim_end().to_owned();
+            }
+        }
+    }
+
+    /// Closes its standard input; its exit code.
+    fn end(self) -> Option<i32> {
+        let Live { mut child, stdin, .. } = self;
+        drop(stdin);
+        child.wait().unwrap().code()
+    }
 }
