@@ -404,10 +404,10 @@ fn write_file(save: &Save, saved: &mut Saved, stop: &AtomicBool) -> Result<Strin
 /// Writes `save FILE N`: the file with the game in the place of game N, as
 /// [`find_game`] finds it, and the rest of the file byte for byte; the game
 /// written with the line ends (CRLF or LF) and in the encoding (UTF-8, or
-/// Windows-1252) of the text it replaces, the file compressed again as it
-/// was. The file is rewritten as `fmt
-/// --in-place` rewrites one ([`InPlace`]: its owner, group, mode and links
-/// kept, the whole of it or nothing), and refused when game N is neither
+/// Windows-1252) of the text it replaces ([`written_like`]), the file
+/// compressed again as it was. The file is rewritten as `fmt --in-place`
+/// rewrites one ([`InPlace`]: its owner, group, mode and links kept, the
+/// whole of it or nothing), and refused when game N is neither
 /// the game loaded ([`Place::is_loaded`]) nor the text this session put
 /// there (what comes before it changed, or it did).
 fn write_in_place(save: &Save, place: &Place, saved: &mut Saved, stop: &AtomicBool) -> Result<String, String> {
@@ -456,29 +456,11 @@ fn write_in_place(save: &Save, place: &Place, saved: &mut Saved, stop: &AtomicBo
         ));
     }
     let text = save.bytes.strip_suffix(b"\n").unwrap_or(&save.bytes);
-    // in the encoding of the text it replaces: UTF-8, or Windows-1252 (as
-    // the reader takes text that is not UTF-8)
-    let text = if str::from_utf8(&old).is_ok() {
-        Cow::Borrowed(text)
-    } else {
-        let utf8 = String::from_utf8_lossy(text);
-        let (encoded, _, unmappable) = encoding_rs::WINDOWS_1252.encode(&utf8);
-        if unmappable {
-            return Err(save.failed(&format!(
-                "game {number} is written in Windows-1252, which has no place for every character of this game: not \
-                 replaced"
-            )));
-        }
-        Cow::Owned(encoded.into_owned())
-    };
-    let text = if memchr::memmem::find(&old, b"\r\n").is_some() {
-        text.split_inclusive(|&byte| byte == b'\n')
-            .flat_map(|line| line.strip_suffix(b"\n").map_or([line, &[][..]], |line| [line, b"\r\n"]))
-            .flatten()
-            .copied()
-            .collect()
-    } else {
-        text.to_vec()
+    let Some(text) = written_like(&old, text) else {
+        return Err(save.failed(&format!(
+            "game {number} is written in Windows-1252, which has no place for every character of this game: not \
+             replaced"
+        )));
     };
     out.write_all(&text).map_err(written)?;
     pass_on(&mut input, &mut out, u64::MAX)?;
@@ -487,6 +469,37 @@ fn write_in_place(save: &Save, place: &Place, saved: &mut Saved, stop: &AtomicBo
     saved.placed.retain(|placed| !ours(placed));
     saved.placed.push(Placed { target, game: number, text });
     Ok(save.saved(codec.map(FileCodec::name)))
+}
+
+/// `text` (UTF-8, lines ending with `\n`) in the encoding of `old`, the
+/// text it replaces: UTF-8, or Windows-1252 (as the reader takes text that is
+/// not UTF-8); its lines ending as `old`'s, with `\r\n` where `old` has one.
+/// `None` when Windows-1252 has no place for one of its characters.
+fn written_like(old: &[u8], text: &[u8]) -> Option<Vec<u8>> {
+    let text = if str::from_utf8(old).is_ok() {
+        Cow::Borrowed(text)
+    } else {
+        let utf8 = String::from_utf8_lossy(text);
+        let (encoded, _, unmappable) = encoding_rs::WINDOWS_1252.encode(&utf8);
+        if unmappable {
+            return None;
+        }
+        Cow::Owned(encoded.into_owned())
+    };
+    if memchr::memmem::find(old, b"\r\n").is_none() {
+        return Some(text.into_owned());
+    }
+    let mut crlf = Vec::with_capacity(text.len() + text.len() / 32);
+    for line in text.split_inclusive(|&byte| byte == b'\n') {
+        match line.strip_suffix(b"\n") {
+            Some(line) => {
+                crlf.extend_from_slice(line);
+                crlf.extend_from_slice(b"\r\n");
+            }
+            None => crlf.extend_from_slice(line),
+        }
+    }
+    Some(crlf)
 }
 
 /// How [`pass_on`] failed.

@@ -1444,9 +1444,7 @@ impl Session {
             });
         }
     }
-}
 
-impl Session {
     /// Where `save FILE N` (`text` is `FILE`, as typed) puts the game: in
     /// the place of game N of the PGN file it was loaded from as game N;
     /// why not, for any other game, file or command.
