@@ -57,7 +57,7 @@ fn chunked(input: &[u8], target: usize, line_by_line: bool, options: MoveRowOpti
 
 fn check(input: &[u8]) {
     let fen = input.len().is_multiple_of(3);
-    let mainline = MoveRowOptions { fen, variations: false };
+    let mainline = MoveRowOptions { fen, variations: false, ..MoveRowOptions::default() };
     // the whole input as one chunk
     let Some(whole) = chunked(input, usize::MAX / 2, false, mainline) else { return };
     let whole_lines = lines(&whole);
@@ -102,7 +102,7 @@ fn check(input: &[u8]) {
         .collect();
     assert_eq!(got, expected, "the rows are the games' mainline moves, with their commands and comments");
     // with variations, read from chunks: the rows of the games built whole
-    let every = MoveRowOptions { fen, variations: true };
+    let every = MoveRowOptions { fen, variations: true, ..MoveRowOptions::default() };
     let mut from_games = MoveRows::new(every);
     for (i, game) in games.iter().enumerate() {
         from_games.push_game(game, i as u64 + 1);

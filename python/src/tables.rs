@@ -25,6 +25,7 @@ use sanfen::pgn::input::{Input, InputError};
 use sanfen::pgn::rows::{MoveRowChunks, MoveRowOptions, read_move_rows_input};
 use sanfen::pgn::table::{GameTableChunks, games_schema, moves_batch, moves_schema, read_game_table_input};
 use sanfen::pgn::{Chunker, Location, ReadError, Reader, Visitor, split};
+use sanfen::san::Letters;
 
 use crate::games::{
     BLOCK, FileObject, Raised, Source, input_error, open_source, read_error, read_error_message, threads_arg, try_hold,
@@ -82,7 +83,7 @@ pub fn games_table(py: Python<'_>, source: &Bound<'_, PyAny>, threads: Option<us
 /// games numbered after `before`.
 fn game_batches(source: Source, threads: usize, before: u64) -> PyResult<(GameBatches, Raised)> {
     let Source { input, name, raised } = source;
-    let chunks = read_game_table_input(input, threads, &name)
+    let chunks = read_game_table_input(input, threads, &name, Letters::English)
         .map_err(|err| Source::raise(&raised, input_error(&err, &name)))?
         .after(before);
     Ok((GameBatches { chunks, name, number: before, held: Vec::new(), done: false }, raised))
@@ -212,7 +213,7 @@ pub fn moves_table(
     fen: bool,
     variations: bool,
 ) -> PyResult<PyTable> {
-    let options = MoveRowOptions { fen, variations };
+    let options = MoveRowOptions { fen, variations, ..MoveRowOptions::default() };
     let (batches, raised) = move_batches(open_source(source)?, threads_arg(threads)?, options, 0)?;
     BatchReader::new(batches, raised).read_all(py)
 }
@@ -329,7 +330,7 @@ pub fn moves_batches(
     fen: bool,
     variations: bool,
 ) -> PyResult<BatchReader> {
-    let options = MoveRowOptions { fen, variations };
+    let options = MoveRowOptions { fen, variations, ..MoveRowOptions::default() };
     let (batches, raised) = move_batches(open_source(source)?, threads_arg(threads)?, options, 0)?;
     Ok(BatchReader::new(batches, raised))
 }
@@ -338,7 +339,7 @@ pub fn moves_batches(
 fn schema_of(kind: &str, fen: bool, variations: bool) -> PyResult<SchemaRef> {
     match kind {
         "games" => Ok(games_schema()),
-        "moves" => Ok(moves_schema(MoveRowOptions { fen, variations })),
+        "moves" => Ok(moves_schema(MoveRowOptions { fen, variations, ..MoveRowOptions::default() })),
         other => {
             Err(pyo3::exceptions::PyValueError::new_err(format!("table must be \"games\" or \"moves\", not {other:?}")))
         }
@@ -518,7 +519,8 @@ pub fn _range_batches(
         let (batches, raised) = game_batches(source, 1, before)?;
         BatchReader::new(batches, raised)
     } else {
-        let (batches, raised) = move_batches(source, 1, MoveRowOptions { fen, variations }, before)?;
+        let (batches, raised) =
+            move_batches(source, 1, MoveRowOptions { fen, variations, ..MoveRowOptions::default() }, before)?;
         BatchReader::new(batches, raised)
     })
 }

@@ -42,6 +42,7 @@ use sanfen::pgn::parallel::{ChunkWork, Ordered, Parts, Piece, threads_or_cores};
 use sanfen::pgn::rows::{MoveRow, MoveRowOptions, MoveRows, PART_BYTES};
 use sanfen::pgn::table::{games_schema, moves_schema, read_game_table_input, side_name};
 use sanfen::pgn::{Chunk, Chunker, ReadError};
+use sanfen::san::Letters;
 
 use super::check::{escape, progress_bar};
 use super::compressed::{Encoder, FileCodec, FileCompression, no_levels};
@@ -68,6 +69,11 @@ pub struct Args {
     /// column naming each one's line (empty for the mainline).
     #[arg(long)]
     variations: bool,
+    /// Read the moves' piece letters in this language: en, pt, es, fr, de,
+    /// it, nl (`Cf3` in Portuguese is the move Nf3, its `written` value
+    /// `Cf3`).
+    #[arg(long, value_name = "LANG", default_value = "en")]
+    letters: Letters,
     /// How Parquet's pages are compressed [default: snappy]; a CSV or JSON
     /// Lines file is compressed whole, by zstd, gzip or bzip2 [default: as
     /// the output's name says, `.zst`, `.gz` or `.bz2`; else none].
@@ -178,7 +184,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Error> {
             ));
         }
     }
-    let options = MoveRowOptions { fen: args.fen, variations: args.variations };
+    let options = MoveRowOptions { fen: args.fen, variations: args.variations, letters: args.letters };
     let schema = match args.table {
         Table::Games => games_schema(),
         Table::Moves => moves_schema(options),
@@ -487,8 +493,8 @@ impl Exporter<'_> {
     /// The games table's rows of one input; `Err` with the message of a read
     /// that failed part way.
     fn games_of(&mut self, file: &str, input: Input) -> Result<Result<(), String>, Stop> {
-        let batches =
-            read_game_table_input(input, self.threads(), file).map_err(|err| self.start_error(err.message))?;
+        let batches = read_game_table_input(input, self.threads(), file, self.args.letters)
+            .map_err(|err| self.start_error(err.message))?;
         for batch in batches {
             match batch {
                 Ok(batch) => {
@@ -1346,7 +1352,7 @@ mod tests {
             [Event \"b\"]\n\n1. d4 d5 *\n";
         let file = "dir/a, b.pgn";
         for (fen, variations) in [(false, false), (true, false), (false, true), (true, true)] {
-            let options = MoveRowOptions { fen, variations };
+            let options = MoveRowOptions { fen, variations, ..MoveRowOptions::default() };
             let input = Input::from_reader(io::Cursor::new(pgn.as_bytes().to_vec()), None).unwrap();
             let chunks: Vec<MoveRows> = read_move_rows_input(input, 1, options).unwrap().map(Result::unwrap).collect();
             let [rows] = &chunks[..] else { panic!("{} chunks", chunks.len()) };

@@ -1412,7 +1412,7 @@ mod tests {
         }
         // 5000 UCI texts: indices of 13 bits, literals of many runs
         assert_round_trip(&rows, MoveRowOptions::default());
-        assert_round_trip(&rows, MoveRowOptions { fen: true, variations: true });
+        assert_round_trip(&rows, MoveRowOptions { fen: true, variations: true, ..MoveRowOptions::default() });
     }
 
     #[test]
@@ -1431,7 +1431,7 @@ mod tests {
         let mut one = row(0);
         one.san = String::new();
         one.uci = "é".repeat(7);
-        assert_round_trip(&[one], MoveRowOptions { fen: true, variations: true });
+        assert_round_trip(&[one], MoveRowOptions { fen: true, variations: true, ..MoveRowOptions::default() });
     }
 
     #[test]
@@ -1587,7 +1587,7 @@ mod tests {
             fen in any::<bool>(),
             variations in any::<bool>(),
         ) {
-            let options = MoveRowOptions { fen, variations };
+            let options = MoveRowOptions { fen, variations, ..MoveRowOptions::default() };
             let mut cuts: Vec<usize> = cuts.into_iter().map(|cut| cut.min(rows.len())).collect();
             cuts.push(0);
             cuts.push(rows.len());
@@ -1605,7 +1605,7 @@ mod tests {
 
         #[test]
         fn any_rows_read_back(rows in prop::collection::vec(any_row(), 1..300), fen in any::<bool>(), variations in any::<bool>()) {
-            assert_round_trip(&rows, MoveRowOptions { fen, variations });
+            assert_round_trip(&rows, MoveRowOptions { fen, variations, ..MoveRowOptions::default() });
         }
     }
 }

@@ -64,7 +64,7 @@ use crate::pgn::parallel::ChunkWork;
 use crate::pgn::parallel::Ordered;
 use crate::pgn::reader::{Location, RawText, Reader, ResultToken, Skip, SyntaxError, Visitor, decode_text};
 use crate::pgn::validate::{Finding, GameReport, MAX_FINDINGS, Options, Validator};
-use crate::san::SanPlus;
+use crate::san::{Letters, SanPlus};
 use crate::{Color, Move, Position, Uci};
 pub use thin_vec::ThinVec;
 
@@ -599,7 +599,7 @@ fn build_facts_chunk(chunk: Chunk) -> ChunkGames<(Game, GameFacts)> {
 /// its mainline's summary (with [`Keep::Mainline`]; else empty).
 fn build_chunk_as<T>(chunk: Chunk, keep: Keep, mut item: impl FnMut(Game, &MainlineSummary) -> T) -> ChunkGames<T> {
     let mut games = Vec::new();
-    let carry = for_each_chunk_game(&chunk, keep, |game, summary| {
+    let carry = for_each_chunk_game(&chunk, keep, Letters::English, |game, summary| {
         games.push(match game {
             Ok(game) => Ok(item(game, summary)),
             Err((at, size)) => Err(ReadError::TooLarge { at, size }),
@@ -608,13 +608,14 @@ fn build_chunk_as<T>(chunk: Chunk, keep: Keep, mut item: impl FnMut(Game, &Mainl
     ChunkGames { games, carry, data: chunk.data }
 }
 
-/// The games of a chunk, each kept as `keep` says and given to `each` as
-/// it is read, with its mainline's summary (with [`Keep::Mainline`]; else
-/// empty); a game too large to read as where it starts and its size. What
-/// the chunk leaves for the game after it.
+/// The games of a chunk, moves read in `letters`, each kept as `keep` says
+/// and given to `each` as it is read, with its mainline's summary (with
+/// [`Keep::Mainline`]; else empty); a game too large to read as where it
+/// starts and its size. What the chunk leaves for the game after it.
 fn for_each_chunk_game(
     chunk: &Chunk,
     keep: Keep,
+    letters: Letters,
     mut each: impl FnMut(Result<Game, (Location, u64)>, &MainlineSummary),
 ) -> Carry {
     if let Some(oversized) = chunk.oversized {
@@ -624,7 +625,8 @@ fn for_each_chunk_game(
         }
         return Carry::default();
     }
-    let validator = Validator::with_base(&chunk.data, chunk.start.offset, Options::default());
+    let options = Options { letters, ..Options::default() };
+    let validator = Validator::with_base(&chunk.data, chunk.start.offset, options);
     let mut builder = Builder { keep, ..Builder::new(validator, Carry::default()) };
     let mut reader = Reader::with_start(&chunk.data, chunk.start);
     while let Some(game) = reader.read_game(&mut builder) {
@@ -634,16 +636,18 @@ fn for_each_chunk_game(
 }
 
 /// The games of a chunk with their facts, as [`read_game_facts_input`]
-/// reads them, each given to `each` as it is read; a game too large to
+/// reads them (moves in `letters`), each given to `each` as it is read; a game too large to
 /// read as where it starts and its size. The findings about the text after
 /// the chunk's last game, which go to the game after it. (The games table's
 /// reader: [`crate::pgn::table`].)
 #[cfg(feature = "arrow")]
 pub(crate) fn for_each_facts_game(
     chunk: &Chunk,
+    letters: Letters,
     mut each: impl FnMut(Result<(Game, GameFacts), (Location, u64)>),
 ) -> Vec<Finding> {
-    for_each_chunk_game(chunk, Keep::Mainline, |game, summary| each(game.map(|game| (game, summary.facts())))).findings
+    let each = |game: Result<Game, _>, summary: &MainlineSummary| each(game.map(|game| (game, summary.facts())));
+    for_each_chunk_game(chunk, Keep::Mainline, letters, each).findings
 }
 
 /// The games of an input read on several threads: see [`read_games_input`].

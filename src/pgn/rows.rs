@@ -45,7 +45,7 @@ use crate::pgn::input::{Compression, Input, InputError};
 use crate::pgn::parallel::{ChunkWork, Ordered, Parts, Piece};
 use crate::pgn::reader::{Location, RawText, Reader, ResultToken, Skip, SyntaxError, Visitor};
 use crate::pgn::validate::{Options, Validator};
-use crate::san::{San, SanPlus, Suffix};
+use crate::san::{Letters, San, SanPlus, Suffix};
 use crate::{Move, Uci};
 
 /// What [`MoveRows`] hold beyond the columns every table has.
@@ -59,6 +59,9 @@ pub struct MoveRowOptions {
     /// each game is read twice, first for the comments and NAGs after its
     /// variations, which belong to the move before them.
     pub variations: bool,
+    /// The piece letters the moves are written in (English by default; see
+    /// [`crate::pgn::validate::Options::letters`]).
+    pub letters: Letters,
 }
 
 /// A column of text values, one after another in one string.
@@ -500,6 +503,8 @@ pub struct MoveRows {
     pub path: Option<TextColumn>,
     /// The games read (with moves or not).
     pub games: u64,
+    /// The piece letters the moves are read in ([`MoveRowOptions::letters`]).
+    pub letters: Letters,
 }
 
 impl MoveRows {
@@ -508,6 +513,7 @@ impl MoveRows {
         MoveRows {
             fen: options.fen.then(TextColumn::default),
             path: options.variations.then(TextColumn::default),
+            letters: options.letters,
             ..MoveRows::default()
         }
     }
@@ -608,7 +614,7 @@ impl MoveRows {
 
     /// What the rows hold beyond the columns every table has.
     pub fn options(&self) -> MoveRowOptions {
-        MoveRowOptions { fen: self.fen.is_some(), variations: self.path.is_some() }
+        MoveRowOptions { fen: self.fen.is_some(), variations: self.path.is_some(), letters: self.letters }
     }
 
     /// The moves of the games of one chunk, numbered from `first_game`, in
@@ -663,7 +669,7 @@ impl MoveRows {
         }
         self.reserve(chunk.data.len() / BYTES_PER_MOVE);
         // findings are counted, not kept: the rows hold moves alone
-        let options = Options { count_only: true, ..Options::default() };
+        let options = Options { count_only: true, letters: self.letters, ..Options::default() };
         let validator = Validator::with_base(&chunk.data, chunk.start.offset, options);
         let variations = self.path.is_some();
         let mut builder =
@@ -706,6 +712,7 @@ impl MoveRows {
             fen,
             path,
             games,
+            letters: _,
         } = self;
         game.clear();
         ply.clear();

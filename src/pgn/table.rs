@@ -51,6 +51,7 @@ use crate::pgn::parallel::{ChunkWork, Ordered, Parts};
 use crate::pgn::reader::{Location, ResultToken};
 use crate::pgn::rows::{MoveRowOptions, MoveRows, SparseColumn, TextColumn};
 use crate::pgn::validate::Finding;
+use crate::san::Letters;
 use crate::{Color, Severity};
 
 /// The schema of the moves table, in column order:
@@ -408,7 +409,8 @@ fn error_text(finding: &Finding) -> String {
 }
 
 /// Reads the games table of `input` on `threads` threads (0: one per core),
-/// the input named `file`: a record batch per chunk of the input, in input
+/// the input named `file`, its moves in the piece letters of `letters`
+/// (English: [`Letters::English`]): a record batch per chunk of the input, in input
 /// order, the games numbered from 1 across the input, the rows of
 /// [`crate::pgn::game::read_game_facts_input`]'s games as [`GameTable::push_with`]
 /// makes them (a game too large to read: [`GameTable::push_too_large`]).
@@ -419,11 +421,12 @@ fn error_text(finding: &Finding) -> String {
 /// ```
 /// use sanfen::pgn::input::Input;
 /// use sanfen::pgn::table::read_game_table_input;
+/// use sanfen::san::Letters;
 ///
 /// let pgn = "[White \"Ann\"]\n\n1. e4 e5 *\n\n1. d4 d5 *\n";
 /// let input = Input::from_reader(std::io::Cursor::new(pgn), None)?;
 /// let mut rows = 0;
-/// for batch in read_game_table_input(input, 2, "games.pgn")? {
+/// for batch in read_game_table_input(input, 2, "games.pgn", Letters::English)? {
 ///     rows += batch?.num_rows();
 /// }
 /// assert_eq!(rows, 2);
@@ -433,9 +436,14 @@ fn error_text(finding: &Finding) -> String {
 /// # Errors
 ///
 /// The input is not PGN text, or the threads cannot start.
-pub fn read_game_table_input(input: Input, threads: usize, file: &str) -> Result<GameTableChunks, InputError> {
+pub fn read_game_table_input(
+    input: Input,
+    threads: usize,
+    file: &str,
+    letters: Letters,
+) -> Result<GameTableChunks, InputError> {
     let compression = input.compression;
-    let work = TableWork(file.into());
+    let work = TableWork(file.into(), letters);
     let ordered = ordered_input(input, work, threads, crate::pgn::game::PARALLEL_CHUNK_TARGET)?;
     Ok(GameTableChunks { ordered, compression, games: 0, carry: Vec::new(), held: None, failed: None, done: false })
 }
@@ -476,8 +484,8 @@ enum Edge {
 }
 
 /// The work on each chunk: the table of its games, numbered from 1 in the
-/// chunk, of the input named so.
-struct TableWork(Box<str>);
+/// chunk, of the input named so, moves read in those letters.
+struct TableWork(Box<str>, Letters);
 
 /// The table of a chunk's games, and what the text outside them may
 /// change.
@@ -497,7 +505,7 @@ impl ChunkWork for TableWork {
     fn work(&self, chunk: Chunk, _parts: &mut Parts<'_, Infallible>) -> Self::Output {
         let mut table = GameTable::new();
         let (mut first, mut last) = (None, None);
-        let carry = for_each_facts_game(&chunk, |game| {
+        let carry = for_each_facts_game(&chunk, self.1, |game| {
             let number = table.len() as u64 + 1;
             let edge = match game {
                 Ok((game, facts)) => {

@@ -174,7 +174,7 @@ fn parquet_reads_back_as_the_librarys_tables_whatever_the_threads() {
     let dir = Dir::new("parquet");
     let files = data_files();
     assert!(files.len() >= 2, "{files:?}");
-    let options = MoveRowOptions { fen: true, variations: false };
+    let options = MoveRowOptions { fen: true, variations: false, ..MoveRowOptions::default() };
     // what the library builds, the games numbered from 1 in each file
     let mut expected_moves = Vec::new();
     let mut expected_games = GameTable::new();
@@ -916,4 +916,33 @@ fn a_game_whose_rows_come_in_parts_is_exported_whole_whatever_j() {
         let fields: Vec<&str> = line.split(',').collect();
         assert_eq!(row, [fields[1], fields[2], fields[5], fields[16]].join(","), "row {i}");
     }
+}
+
+#[test]
+fn export_reads_the_piece_letters_of_a_language() {
+    // the same game in Portuguese letters (C cavalo, T torre, D dama, R rei) and in English
+    let portuguese = "[Event \"pt\"]\n\n1. e4 e5 2. Cf3 Cc6 3. Bb5 a6 4. O-O Cf6 5. Te1 d6 6. d4 Dd7 7. h3 Rd8 *\n";
+    let english = "[Event \"pt\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. O-O Nf6 5. Re1 d6 6. d4 Qd7 7. h3 Kd8 *\n";
+    let rows = |args: &[&str], pgn: &str| -> Vec<serde_json::Value> {
+        stdout_of(args, pgn).lines().map(|line| serde_json::from_str(line).unwrap()).collect()
+    };
+    let moves = rows(&["export", "--table", "moves", "--letters", "pt"], portuguese);
+    let english_moves = rows(&["export", "--table", "moves"], english);
+    assert_eq!(moves.len(), 14);
+    let written: Vec<&str> = moves.iter().filter_map(|row| row["written"].as_str()).collect();
+    assert_eq!(written, ["Cf3", "Cc6", "Cf6", "Te1", "Dd7", "Rd8"]);
+    for (row, english_row) in moves.iter().zip(&english_moves) {
+        let without_written = |row: &serde_json::Value| {
+            let mut row = row.clone();
+            row.as_object_mut().unwrap().remove("written");
+            row
+        };
+        assert_eq!(without_written(row), without_written(english_row));
+    }
+    // the games table: the game whole, as in English; without the letters, an error at Cf3
+    let games = rows(&["export", "--letters", "pt"], portuguese);
+    assert_eq!((games[0]["plies"].as_u64(), games[0]["errors"].as_u64()), (Some(14), Some(0)));
+    assert_eq!(games[0]["opening"], rows(&["export"], english)[0]["opening"]);
+    let games = rows(&["export"], portuguese);
+    assert_eq!((games[0]["plies"].as_u64(), games[0]["errors"].as_u64()), (Some(2), Some(1)));
 }

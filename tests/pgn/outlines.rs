@@ -13,6 +13,7 @@ use sanfen::pgn::game::{GameFacts, Line, read_game_facts_input, read_game_outlin
 use sanfen::pgn::input::Input;
 use sanfen::pgn::table::{GameTable, games_schema, read_game_table_input};
 use sanfen::pgn::{Game, ReadError};
+use sanfen::san::Letters;
 
 use crate::common;
 
@@ -117,8 +118,10 @@ fn facts_found_as_games_are_read_are_those_of_the_whole_games() {
 /// threads, its batches joined.
 fn table_of(data: &[u8], threads: usize, file: &str) -> RecordBatch {
     let input = Input::from_reader(Cursor::new(data.to_vec()), None).expect("PGN text");
-    let batches: Vec<RecordBatch> =
-        read_game_table_input(input, threads, file).expect("threads start").collect::<Result<_, _>>().expect("read");
+    let batches: Vec<RecordBatch> = read_game_table_input(input, threads, file, Letters::English)
+        .expect("threads start")
+        .collect::<Result<_, _>>()
+        .expect("read");
     arrow_select::concat::concat_batches(&games_schema(), &batches).expect("one schema")
 }
 

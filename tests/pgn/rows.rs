@@ -81,7 +81,9 @@ fn every_data_file_gives_the_mainline_moves_of_its_games() {
         let data = std::fs::read(common::pgn_root().join(&name)).expect("a data file");
         let fen = data.len() < 2 << 20;
         let games = read_games(Cursor::new(data.clone())).count() as u64;
-        let read = [1, 3].map(|threads| rows_of(&data, threads, MoveRowOptions { fen, variations: false }));
+        let read = [1, 3].map(|threads| {
+            rows_of(&data, threads, MoveRowOptions { fen, variations: false, ..MoveRowOptions::default() })
+        });
         let mut got = Vec::new();
         for (threads, (chunks, errors)) in [1, 3].iter().zip(&read) {
             assert!(errors.is_empty(), "{name}: {errors:?}");
@@ -108,7 +110,8 @@ fn rows_of_a_small_input_exactly() {
     let pgn = b"[Event \"a\"]\n\n1. e4 {[%clk 0:03:00] [%eval 0.17] good} e5 (1... c5 {Sicilian}) {after} \
                 2. Nf3!? $14 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. O-O Qd4 6. Nxd4 *\n\n\
                 [Event \"b\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n[SetUp \"1\"]\n\n1. Rh8+ Kd7 2. Qd1 Ke6 *\n";
-    let (chunks, errors) = rows_of(pgn, 1, MoveRowOptions { fen: true, variations: false });
+    let (chunks, errors) =
+        rows_of(pgn, 1, MoveRowOptions { fen: true, variations: false, ..MoveRowOptions::default() });
     assert!(errors.is_empty());
     assert_eq!(chunks.len(), 1);
     let rows = &chunks[0];
@@ -172,8 +175,8 @@ fn rows_of_whole_games_are_the_rows_of_chunks_and_variations_add_their_lines() {
     for name in common::pgn_files() {
         let data = std::fs::read(common::pgn_root().join(&name)).expect("a data file");
         let fen = data.len() < 2 << 20;
-        let mainline = MoveRowOptions { fen, variations: false };
-        let every = MoveRowOptions { fen, variations: true };
+        let mainline = MoveRowOptions { fen, variations: false, ..MoveRowOptions::default() };
+        let every = MoveRowOptions { fen, variations: true, ..MoveRowOptions::default() };
         let (chunks, _) = rows_of(&data, 2, mainline);
         let plain: Vec<MoveRow<'_>> = chunks.iter().flat_map(|rows| rows_with(rows, false)).collect();
         // from the games, one by one
@@ -210,7 +213,7 @@ fn count_nodes(line: &sanfen::pgn::Line) -> usize {
 #[test]
 fn variations_are_rows_in_reading_order_with_their_paths() {
     let pgn = b"1. e4 e5 (1... c5 2. Nf3 (2. Nc3 Nc6) (2. c3) d6) 2. Nf3 (2. Bc4) *\n";
-    let (chunks, errors) = rows_of(pgn, 1, MoveRowOptions { fen: true, variations: true });
+    let (chunks, errors) = rows_of(pgn, 1, MoveRowOptions { fen: true, variations: true, ..MoveRowOptions::default() });
     assert!(errors.is_empty());
     let rows = &chunks[0];
     let got: Vec<(&str, u32, &str)> = rows.rows().map(|row| (row.path.unwrap(), row.ply, row.san)).collect();
@@ -270,9 +273,9 @@ fn rows_read_chunk_after_chunk_into_the_same_rows_are_each_chunks_rows() {
     for (data, name) in inputs {
         let fen = data.len() < 2 << 20;
         let kinds = [
-            MoveRowOptions { fen, variations: false },
-            MoveRowOptions { fen: false, variations: false },
-            MoveRowOptions { fen: false, variations: true },
+            MoveRowOptions { fen, variations: false, ..MoveRowOptions::default() },
+            MoveRowOptions { fen: false, variations: false, ..MoveRowOptions::default() },
+            MoveRowOptions { fen: false, variations: true, ..MoveRowOptions::default() },
         ];
         for options in kinds {
             let mut reused = MoveRows::new(options);
@@ -342,7 +345,7 @@ fn rows_read_in_parts_are_the_rows_read_whole() {
     for data in &inputs {
         for fen in [false, true] {
             for variations in [false, true] {
-                let options = MoveRowOptions { fen, variations };
+                let options = MoveRowOptions { fen, variations, ..MoveRowOptions::default() };
                 let mut chunker = Chunker::with_target(&data[..], 256 << 10);
                 let mut parted = MoveRows::new(options);
                 while let Some(chunk) = chunker.next_chunk(Vec::new()).expect("bytes in memory") {
@@ -395,7 +398,7 @@ fn rows_of_a_long_game_come_in_parts_whatever_the_threads() {
     // counted once, numbered on across the parts
     let long = "Nf3 Nf6 Ng1 Ng8 ".repeat(40_000);
     let data = format!("1. e4 *\n\n{long}*\n\n1. d4 d5 *\n").into_bytes();
-    let options = MoveRowOptions { fen: true, variations: false };
+    let options = MoveRowOptions { fen: true, variations: false, ..MoveRowOptions::default() };
     let mut expected = Vec::new();
     for_each_expected_row(&data, true, |row| expected.push(format!("{row:?}")));
     assert_eq!(expected.len(), 160_003);
@@ -429,7 +432,7 @@ fn rows_of_variations_read_without_building_games_are_the_rows_of_whole_games() 
     ];
     let data = games.map(|game| format!("{game}\n\n")).concat() + &knight_game(30);
     for fen in [false, true] {
-        let every = MoveRowOptions { fen, variations: true };
+        let every = MoveRowOptions { fen, variations: true, ..MoveRowOptions::default() };
         let mut whole = MoveRows::new(every);
         for (i, game) in read_games(Cursor::new(data.clone().into_bytes())).enumerate() {
             whole.push_game(&game.expect("a game"), i as u64 + 1);
