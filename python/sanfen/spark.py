@@ -49,7 +49,9 @@ PGN_ENDINGS = (".pgn", ".pgn.gz", ".pgn.zst", ".pgn.bz2", ".pgn.zstd", ".pgn.bz"
 _MAGIC = (b"\x1f\x8b", b"\x28\xb5\x2f\xfd", b"BZh")
 
 
-def read_pgn(spark, paths, table="games", fen=False, variations=False, range_size=128 << 20, filesystem=None):
+def read_pgn(
+    spark, paths, table="games", fen=False, variations=False, range_size=128 << 20, filesystem=None, letters="en"
+):
     """The games (``table="games"``) or moves (``table="moves"``) of PGN
     files as a Spark DataFrame.
 
@@ -63,7 +65,8 @@ def read_pgn(spark, paths, table="games", fen=False, variations=False, range_siz
     uncompressed file each task reads, about (a file is cut into at most a
     million ranges). ``filesystem``: a ``pyarrow.fs.FileSystem`` the paths
     are in (then not URIs), for a store whose settings a URI cannot say;
-    it is sent to the executors.
+    it is sent to the executors. ``letters``: the language of the moves'
+    piece letters, as for ``sanfen.check_pgn``.
 
     Raises ``FileNotFoundError`` for a path that does not exist (a pattern
     that matches nothing) and ``ValueError`` for a bad option, or a local
@@ -79,6 +82,8 @@ def read_pgn(spark, paths, table="games", fen=False, variations=False, range_siz
         raise ValueError("fen and variations are options of the moves table")
     if range_size < 1:
         raise ValueError("range_size must be at least 1")
+    # (unknown letters: ValueError here, not in the executors)
+    letters = _sanfen._letters(letters)
     filesystems, files = _files(paths, filesystem)
     # each task: [file system (an index in `filesystems`, -1 for the
     # operating system's), path, name, start, end (-1: to the end)]
@@ -115,6 +120,7 @@ def read_pgn(spark, paths, table="games", fen=False, variations=False, range_siz
                         task["first_game"],
                         task["first_line"],
                         task["name"],
+                        letters=letters,
                     )
                     # batch by batch: a task holds a batch or two, not its table
                     for got in pa.RecordBatchReader.from_stream(stream):

@@ -47,6 +47,7 @@ fn _sanfen(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(tables::_range_counts, module)?)?;
     module.add_function(wrap_pyfunction!(tables::_range_batches, module)?)?;
     module.add_function(wrap_pyfunction!(tables::_schema, module)?)?;
+    module.add_function(wrap_pyfunction!(position::_letters, module)?)?;
     module.add_class::<games::GameReader>()?;
     module.add_class::<tables::BatchReader>()?;
     module.add_class::<games::Game>()?;

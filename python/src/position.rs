@@ -444,6 +444,14 @@ impl Outcome {
     }
 }
 
+/// The code of a language of piece letters (``"pt"`` for
+/// ``"portuguese"``); ValueError for one sanfen does not know. For
+/// `sanfen.spark`, which checks its options before Spark runs a task.
+#[pyfunction]
+pub fn _letters(name: &str) -> PyResult<&'static str> {
+    Ok(letters(name)?.code())
+}
+
 /// Reads a language name (``"en"``, ``"pt"``, ``"portuguese"``, ...).
 pub(crate) fn letters(name: &str) -> PyResult<Letters> {
     Letters::from_name(name).ok_or_else(|| {

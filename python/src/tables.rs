@@ -38,13 +38,13 @@ pub(crate) fn arrow_error(err: ArrowError) -> PyErr {
     PyRuntimeError::new_err(format!("cannot build the table: {err}"))
 }
 
-/// games_table(source, threads=None)
+/// games_table(source, threads=None, letters="en")
 /// --
 ///
 /// The games of a PGN input as an Arrow table, one row per game, in input
 /// order: the table `sanfen export` writes. `source` and `threads` as for
 /// `read_games` (and the same exceptions, but for a game too large to
-/// read, which is a row with its error). The object given has
+/// read, which is a row with its error); `letters` as for `check_pgn`. The object given has
 /// `__arrow_c_stream__`: `pyarrow.table`, `polars.DataFrame` and duckdb
 /// read it.
 ///
@@ -73,17 +73,23 @@ pub(crate) fn arrow_error(err: ArrowError) -> PyErr {
 /// - `eco`, `opening`: utf8, the ECO code and name of the deepest position
 ///   of the mainline that lichess's chess-openings names, null when none
 #[pyfunction]
-#[pyo3(signature = (source, threads=None))]
-pub fn games_table(py: Python<'_>, source: &Bound<'_, PyAny>, threads: Option<usize>) -> PyResult<PyTable> {
-    let (batches, raised) = game_batches(open_source(source)?, threads_arg(threads)?, 0)?;
+#[pyo3(signature = (source, threads=None, letters="en"))]
+pub fn games_table(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    threads: Option<usize>,
+    letters: &str,
+) -> PyResult<PyTable> {
+    let (threads, letters) = (threads_arg(threads)?, crate::position::letters(letters)?);
+    let (batches, raised) = game_batches(open_source(source)?, threads, letters, 0)?;
     BatchReader::new(batches, raised).read_all(py)
 }
 
 /// The games table's record batches of `source`, as they are read, its
-/// games numbered after `before`.
-fn game_batches(source: Source, threads: usize, before: u64) -> PyResult<(GameBatches, Raised)> {
+/// moves read in `letters`, its games numbered after `before`.
+fn game_batches(source: Source, threads: usize, letters: Letters, before: u64) -> PyResult<(GameBatches, Raised)> {
     let Source { input, name, raised } = source;
-    let chunks = read_game_table_input(input, threads, &name, Letters::English)
+    let chunks = read_game_table_input(input, threads, &name, letters)
         .map_err(|err| Source::raise(&raised, input_error(&err, &name)))?
         .after(before);
     Ok((GameBatches { chunks, name, number: before, held: Vec::new(), done: false }, raised))
@@ -162,7 +168,7 @@ impl Batches for GameBatches {
     }
 }
 
-/// moves_table(source, threads=None, fen=False, variations=False)
+/// moves_table(source, threads=None, fen=False, variations=False, letters="en")
 /// --
 ///
 /// The moves of every game of a PGN input as an Arrow table, one row per
@@ -205,15 +211,16 @@ impl Batches for GameBatches {
 /// - `fen`: utf8, the position after the move as FEN (only with
 ///   `fen=True`)
 #[pyfunction]
-#[pyo3(signature = (source, threads=None, fen=false, variations=false))]
+#[pyo3(signature = (source, threads=None, fen=false, variations=false, letters="en"))]
 pub fn moves_table(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
     threads: Option<usize>,
     fen: bool,
     variations: bool,
+    letters: &str,
 ) -> PyResult<PyTable> {
-    let options = MoveRowOptions { fen, variations, ..MoveRowOptions::default() };
+    let options = MoveRowOptions { fen, variations, letters: crate::position::letters(letters)? };
     let (batches, raised) = move_batches(open_source(source)?, threads_arg(threads)?, options, 0)?;
     BatchReader::new(batches, raised).read_all(py)
 }
@@ -292,7 +299,7 @@ impl Batches for MoveBatches {
     }
 }
 
-/// games_batches(source, threads=None)
+/// games_batches(source, threads=None, letters="en")
 /// --
 ///
 /// The table of `games_table` as a stream of Arrow record batches, read as
@@ -308,13 +315,14 @@ impl Batches for MoveBatches {
 /// read error then ends the stream with an error that names the source
 /// (pyarrow raises `OSError`).
 #[pyfunction]
-#[pyo3(signature = (source, threads=None))]
-pub fn games_batches(source: &Bound<'_, PyAny>, threads: Option<usize>) -> PyResult<BatchReader> {
-    let (batches, raised) = game_batches(open_source(source)?, threads_arg(threads)?, 0)?;
+#[pyo3(signature = (source, threads=None, letters="en"))]
+pub fn games_batches(source: &Bound<'_, PyAny>, threads: Option<usize>, letters: &str) -> PyResult<BatchReader> {
+    let (threads, letters) = (threads_arg(threads)?, crate::position::letters(letters)?);
+    let (batches, raised) = game_batches(open_source(source)?, threads, letters, 0)?;
     Ok(BatchReader::new(batches, raised))
 }
 
-/// moves_batches(source, threads=None, fen=False, variations=False)
+/// moves_batches(source, threads=None, fen=False, variations=False, letters="en")
 /// --
 ///
 /// The table of `moves_table` as a stream of Arrow record batches, read as
@@ -323,14 +331,15 @@ pub fn games_batches(source: &Bound<'_, PyAny>, threads: Option<usize>) -> PyRes
 /// `games_batches` streams the games table. The moves are read on
 /// `threads` threads beside the one that takes the batches.
 #[pyfunction]
-#[pyo3(signature = (source, threads=None, fen=false, variations=false))]
+#[pyo3(signature = (source, threads=None, fen=false, variations=false, letters="en"))]
 pub fn moves_batches(
     source: &Bound<'_, PyAny>,
     threads: Option<usize>,
     fen: bool,
     variations: bool,
+    letters: &str,
 ) -> PyResult<BatchReader> {
-    let options = MoveRowOptions { fen, variations, ..MoveRowOptions::default() };
+    let options = MoveRowOptions { fen, variations, letters: crate::position::letters(letters)? };
     let (batches, raised) = move_batches(open_source(source)?, threads_arg(threads)?, options, 0)?;
     Ok(BatchReader::new(batches, raised))
 }
@@ -485,7 +494,7 @@ impl Visitor for Count {
 /// rows of a batch or two are held at a time, however large the file. A
 /// read error ends the stream with an error that names the file.
 #[pyfunction]
-#[pyo3(signature = (source, start, end, table, fen, variations, first_game, first_line, name))]
+#[pyo3(signature = (source, start, end, table, fen, variations, first_game, first_line, name, letters="en"))]
 #[allow(clippy::too_many_arguments)]
 pub fn _range_batches(
     source: &Bound<'_, PyAny>,
@@ -497,9 +506,11 @@ pub fn _range_batches(
     first_game: u64,
     first_line: u32,
     name: String,
+    letters: &str,
 ) -> PyResult<BatchReader> {
-    // a table it has not: an error before the file is opened
+    // a table or letters it has not: an error before the file is opened
     schema_of(table, fen, variations)?;
+    let letters = crate::position::letters(letters)?;
     let raised = Raised::default();
     // (errors name the file as the `file` column does)
     let (file, display) = RangeFile::of(source, Some(name.clone()), RANGE_BLOCK, &raised)?;
@@ -516,11 +527,10 @@ pub fn _range_batches(
     let source = Source { input, name, raised };
     let before = first_game.saturating_sub(1);
     Ok(if table == "games" {
-        let (batches, raised) = game_batches(source, 1, before)?;
+        let (batches, raised) = game_batches(source, 1, letters, before)?;
         BatchReader::new(batches, raised)
     } else {
-        let (batches, raised) =
-            move_batches(source, 1, MoveRowOptions { fen, variations, ..MoveRowOptions::default() }, before)?;
+        let (batches, raised) = move_batches(source, 1, MoveRowOptions { fen, variations, letters }, before)?;
         BatchReader::new(batches, raised)
     })
 }

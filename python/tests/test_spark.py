@@ -147,6 +147,21 @@ def test_bad_options_and_paths(spark, tmp_path):
         sanfen.spark.read_pgn(spark, str(tmp_path), fen=True)
     with pytest.raises(FileNotFoundError):
         sanfen.spark.read_pgn(spark, str(tmp_path / "missing.pgn"))
+    with pytest.raises(ValueError, match="^unknown letters 'xx'"):
+        sanfen.spark.read_pgn(spark, str(tmp_path), letters="xx")
+
+
+def test_read_pgn_reads_the_piece_letters_of_a_language(spark, tmp_path):
+    game = '[Event "pt"]\n\n1. e4 e5 2. Cf3 Cc6 3. Bb5 a6 4. O-O Cf6 5. Te1 d6 6. d4 Dd7 7. h3 Rd8 *\n\n'
+    path = tmp_path / "pt.pgn"
+    path.write_text(game * 3)
+    for table in ("games", "moves"):
+        frame = sanfen.spark.read_pgn(spark, str(tmp_path), table=table, letters="pt", range_size=100)
+        expected = sorted(unordered_maps(exported([path], "--table", table, "--letters", "pt")), key=key)
+        got = sorted(spark_rows(frame), key=key)
+        assert got == expected
+        assert len(got) == (3 if table == "games" else 42)
+        assert all(row["errors"] == 0 for row in got) if table == "games" else got[2]["written"] == "Cf3"
 
 
 def test_a_file_that_cannot_be_read_fails_the_job_naming_it(spark, tmp_path):

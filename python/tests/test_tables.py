@@ -300,6 +300,33 @@ def test_the_tables_as_streams_of_batches(lichess_40, threads):
     assert duckdb.sql("select White, plies from reader order by game").fetchall() == [("Ana", 7), (None, 2)]
 
 
+def test_the_tables_read_the_piece_letters_of_a_language(tmp_path):
+    """letters="pt": the game in Portuguese letters (C cavalo, T torre, D
+    dama, R rei) read whole, in every table, stream and range."""
+    path = tmp_path / "pt.pgn"
+    path.write_text('[Event "pt"]\n\n1. e4 e5 2. Cf3 Cc6 3. Bb5 a6 4. O-O Cf6 5. Te1 d6 6. d4 Dd7 7. h3 Rd8 *\n')
+    moves = pa.table(sanfen.moves_table(str(path), letters="pt"))
+    sans = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "O-O", "Nf6", "Re1", "d6", "d4", "Qd7", "h3", "Kd8"]
+    assert moves.column("san").to_pylist() == sans
+    assert [w for w in moves.column("written").to_pylist() if w] == ["Cf3", "Cc6", "Cf6", "Te1", "Dd7", "Rd8"]
+    games = pa.table(sanfen.games_table(str(path), letters="portuguese"))
+    assert (games.column("plies").to_pylist(), games.column("errors").to_pylist()) == ([14], [0])
+    english = pa.table(sanfen.games_table(str(path)))
+    assert (english.column("plies").to_pylist(), english.column("errors").to_pylist()) == ([2], [1])
+    streams = [
+        (sanfen.moves_batches(str(path), letters="pt"), moves),
+        (sanfen.games_batches(str(path), letters="pt"), games),
+    ]
+    for table, whole in [("moves", moves), ("games", games)]:
+        stream = sanfen._sanfen._range_batches(str(path), 0, None, table, False, False, 1, 1, str(path), letters="pt")
+        streams.append((stream, whole))
+    for stream, whole in streams:
+        assert pa.RecordBatchReader.from_stream(stream).read_all().equals(whole)
+    for read in (sanfen.moves_table, sanfen.games_table, sanfen.moves_batches, sanfen.games_batches):
+        with pytest.raises(ValueError, match="^unknown letters 'xx'"):
+            read(str(path), letters="xx")
+
+
 def test_the_tables_and_streams_are_used_as_they_are():
     """Without pyarrow: what the functions give has its schema, columns and
     batches (arro3.core objects, a dependency of the package)."""
