@@ -481,7 +481,7 @@ class BatchReader(Iterator[RecordBatch]):
 
 ArrowStream = BatchReader
 
-def read_games(source: Source, threads: Optional[int] = None) -> GameReader: ...
+def read_games(source: Source, threads: Optional[int] = None, letters: str = "en") -> GameReader: ...
 def check_pgn(
     source: Source,
     threads: Optional[int] = None,

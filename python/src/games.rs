@@ -3,7 +3,7 @@
 //! findings and counts `sanfen check --json` gives), over a path (plain,
 //! gzip, zstd or bzip2), a binary file object or a text file object.
 //!
-//! The library does the work ([`sanfen::pgn::read_games_input`],
+//! The library does the work ([`sanfen::pgn::read_games_input_in`],
 //! [`sanfen::pgn::check_input`]: the ordered parallel driver); the GIL is
 //! released while it reads, and taken back only to call a file object's
 //! `read`.
@@ -28,7 +28,7 @@ use sanfen::pgn::commands::Score;
 use sanfen::pgn::input::{Input, InputError};
 use sanfen::pgn::parallel::MOST_THREADS;
 use sanfen::pgn::validate::{Finding as RustFinding, GameReport, Options};
-use sanfen::pgn::{Game as RustGame, Line, Node, ParallelGames, ReadError, ResultToken, read_games_input};
+use sanfen::pgn::{Game as RustGame, Line, Node, ParallelGames, ReadError, ResultToken, read_games_input_in};
 
 use crate::fen::ReduceTo;
 use crate::position::{Outcome, Position};
@@ -224,7 +224,7 @@ pub(crate) fn threads_arg(threads: Option<usize>) -> PyResult<usize> {
     }
 }
 
-/// The games of an input, from [`read_games_input`], with what the
+/// The games of an input, from [`read_games_input_in`], with what the
 /// Python side needs to raise its errors.
 pub(crate) struct GameStream {
     games: ParallelGames,
@@ -236,11 +236,13 @@ pub(crate) struct GameStream {
 }
 
 impl GameStream {
-    /// Starts reading `source` on `threads` threads (`None`: one per core).
-    pub(crate) fn open(source: &Bound<'_, PyAny>, threads: Option<usize>) -> PyResult<GameStream> {
-        let threads = threads_arg(threads)?;
+    /// Starts reading `source` on `threads` threads (`None`: one per core),
+    /// its moves in `letters`.
+    pub(crate) fn open(source: &Bound<'_, PyAny>, threads: Option<usize>, letters: &str) -> PyResult<GameStream> {
+        let (threads, letters) = (threads_arg(threads)?, crate::position::letters(letters)?);
         let Source { input, name, raised } = open_source(source)?;
-        let games = read_games_input(input, threads).map_err(|err| Source::raise(&raised, input_error(&err, &name)))?;
+        let games = read_games_input_in(input, threads, letters)
+            .map_err(|err| Source::raise(&raised, input_error(&err, &name)))?;
         Ok(GameStream { games, name: name.into(), raised, count: 0 })
     }
 
@@ -327,7 +329,7 @@ impl GameReader {
     }
 }
 
-/// read_games(source, threads=None)
+/// read_games(source, threads=None, letters="en")
 /// --
 ///
 /// The games of a PGN input, one at a time, in input order.
@@ -341,6 +343,8 @@ impl GameReader {
 /// validate the games (`None`: one per core); the games come out in input
 /// order, the same whatever the number. The GIL is released while the
 /// library works (a file object's `read` is called with it held).
+/// `letters` names the language of the moves' piece letters, as for
+/// `check_pgn` (`"pt"`: `Cf3` is the move Nf3, its `written` text `Cf3`).
 ///
 /// Raises `FileNotFoundError`, `IsADirectoryError`, `PermissionError` or
 /// another `OSError` when the input cannot be opened or read (at the game
@@ -352,9 +356,9 @@ impl GameReader {
 /// (iteration may go on after it with `next()`). Everything wrong inside a
 /// game is a finding (`Game.findings`), as `sanfen check` reports it.
 #[pyfunction]
-#[pyo3(signature = (source, threads=None))]
-pub fn read_games(source: &Bound<'_, PyAny>, threads: Option<usize>) -> PyResult<GameReader> {
-    Ok(GameReader { stream: Mutex::new(Some(GameStream::open(source, threads)?)) })
+#[pyo3(signature = (source, threads=None, letters="en"))]
+pub fn read_games(source: &Bound<'_, PyAny>, threads: Option<usize>, letters: &str) -> PyResult<GameReader> {
+    Ok(GameReader { stream: Mutex::new(Some(GameStream::open(source, threads, letters)?)) })
 }
 
 /// A game read from PGN: its tags, its moves with their comments, clocks,

@@ -318,8 +318,17 @@ def test_check_pgn_reads_the_piece_letters_of_a_language(tmp_path):
     ]
     english = sanfen.check_pgn(str(path))
     assert (english.summary["errors"], english.summary["moves"]) == (1, 2)
-    with pytest.raises(ValueError, match="^unknown letters 'xx'"):
-        sanfen.check_pgn(str(path), letters="xx")
+    # read_games: the moves in English SAN, as written, with the same findings
+    (game,) = sanfen.read_games(str(path), letters="pt")
+    assert [move.san for move in game.mainline][2:4] == ["Nf3", "Nc6"]
+    assert [move.written for move in game.mainline][2:4] == ["Cf3", "Cc6"]
+    assert len(game.mainline) == 12
+    assert [(f.line, f.column, f.kind) for f in game.findings] == [(f.line, f.column, f.kind) for f in result.findings]
+    (english_game,) = sanfen.read_games(str(path))
+    assert len(english_game.mainline) == 2
+    for read in (sanfen.check_pgn, sanfen.read_games):
+        with pytest.raises(ValueError, match="^unknown letters 'xx'"):
+            read(str(path), letters="xx")
 
 
 def test_check_pgn_refuses_an_unknown_code():

@@ -439,7 +439,32 @@ pub(crate) fn read_games_text(input: Input) -> Result<Games<Box<dyn Read + Send>
 /// The input is not PGN text ([`Input::not_text`]: kind
 /// [`io::ErrorKind::InvalidData`]), or the threads cannot start.
 pub fn read_games_input(input: Input, threads: usize) -> Result<ParallelGames, InputError> {
-    parallel_games(input, threads, build_chunk)
+    read_games_input_in(input, threads, Letters::English)
+}
+
+/// [`read_games_input`], the moves read in the piece letters of `letters`
+/// (see [`crate::pgn::validate::Options::letters`]: `Cf3` in Portuguese is
+/// the move Nf3, written `Cf3`, with the lint finding `san:local-letters`).
+///
+/// ```
+/// use sanfen::pgn::input::Input;
+/// use sanfen::san::Letters;
+///
+/// let pgn = "1. e4 e5 2. Cf3 Cc6 3. Bb5 Cf6 4. O-O *\n";
+/// let input = Input::from_reader(std::io::Cursor::new(pgn), None)?;
+/// let games: Vec<_> =
+///     sanfen::pgn::game::read_games_input_in(input, 2, Letters::Portuguese)?.collect::<Result<_, _>>()?;
+/// let knight = &games[0].mainline.moves[2];
+/// assert_eq!((knight.san.to_string(), knight.written.as_str()), ("Nf3".to_owned(), "Cf3"));
+/// assert_eq!(games[0].mainline.moves.len(), 7);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// See [`read_games_input`].
+pub fn read_games_input_in(input: Input, threads: usize, letters: Letters) -> Result<ParallelGames, InputError> {
+    parallel_games(input, threads, BuildWork { build: build_chunk, letters })
 }
 
 /// [`read_games_input`], each game read as an outline: its tags, its moves
@@ -467,7 +492,7 @@ pub fn read_games_input(input: Input, threads: usize) -> Result<ParallelGames, I
 ///
 /// See [`read_games_input`].
 pub fn read_game_outlines_input(input: Input, threads: usize) -> Result<ParallelGames, InputError> {
-    parallel_games(input, threads, build_outline_chunk)
+    parallel_games(input, threads, BuildWork { build: build_outline_chunk, letters: Letters::English })
 }
 
 /// What a row of a games table ([`crate::pgn::table::GameTable`]) shows of
@@ -520,14 +545,31 @@ impl GameFacts {
 ///
 /// See [`read_games_input`].
 pub fn read_game_facts_input(input: Input, threads: usize) -> Result<ParallelGames<(Game, GameFacts)>, InputError> {
-    parallel_games(input, threads, build_facts_chunk)
+    parallel_games(input, threads, BuildWork { build: build_facts_chunk, letters: Letters::English })
 }
 
-/// The games of `input`, each chunk's built by `build` on `threads` threads.
+/// How each chunk's games are built on the threads: by `build`, the moves
+/// read in `letters`.
+struct BuildWork<T> {
+    build: fn(Chunk, Letters) -> ChunkGames<T>,
+    letters: Letters,
+}
+
+impl<T: ChunkItem> ChunkWork for BuildWork<T> {
+    type Part = core::convert::Infallible;
+    type Output = ChunkGames<T>;
+
+    fn work(&self, chunk: Chunk, _parts: &mut crate::pgn::parallel::Parts<'_, Self::Part>) -> ChunkGames<T> {
+        (self.build)(chunk, self.letters)
+    }
+}
+
+/// The games of `input`, each chunk's built as `build` says on `threads`
+/// threads.
 fn parallel_games<T: ChunkItem>(
     input: Input,
     threads: usize,
-    build: fn(Chunk) -> ChunkGames<T>,
+    build: BuildWork<T>,
 ) -> Result<ParallelGames<T>, InputError> {
     let compression = input.compression;
     let ordered = ordered_input(input, build, threads, GAME_CHUNK_TARGET)?;
@@ -580,26 +622,32 @@ struct ChunkGames<T = Game> {
     data: Vec<u8>,
 }
 
-fn build_chunk(chunk: Chunk) -> ChunkGames {
-    build_chunk_as(chunk, Keep::Whole, |game, _| game)
+fn build_chunk(chunk: Chunk, letters: Letters) -> ChunkGames {
+    build_chunk_as(chunk, Keep::Whole, letters, |game, _| game)
 }
 
 /// [`build_chunk`], the games as outlines ([`read_game_outlines_input`]).
-fn build_outline_chunk(chunk: Chunk) -> ChunkGames {
-    build_chunk_as(chunk, Keep::Outline, |game, _| game)
+fn build_outline_chunk(chunk: Chunk, letters: Letters) -> ChunkGames {
+    build_chunk_as(chunk, Keep::Outline, letters, |game, _| game)
 }
 
 /// [`build_chunk`], the games without their moves, each with its facts
 /// ([`read_game_facts_input`]).
-fn build_facts_chunk(chunk: Chunk) -> ChunkGames<(Game, GameFacts)> {
-    build_chunk_as(chunk, Keep::Mainline, |game, summary| (game, summary.facts()))
+fn build_facts_chunk(chunk: Chunk, letters: Letters) -> ChunkGames<(Game, GameFacts)> {
+    build_chunk_as(chunk, Keep::Mainline, letters, |game, summary| (game, summary.facts()))
 }
 
-/// The games of a chunk, each kept as `keep` says and given to `item` with
-/// its mainline's summary (with [`Keep::Mainline`]; else empty).
-fn build_chunk_as<T>(chunk: Chunk, keep: Keep, mut item: impl FnMut(Game, &MainlineSummary) -> T) -> ChunkGames<T> {
+/// The games of a chunk, moves read in `letters`, each kept as `keep` says
+/// and given to `item` with its mainline's summary (with
+/// [`Keep::Mainline`]; else empty).
+fn build_chunk_as<T>(
+    chunk: Chunk,
+    keep: Keep,
+    letters: Letters,
+    mut item: impl FnMut(Game, &MainlineSummary) -> T,
+) -> ChunkGames<T> {
     let mut games = Vec::new();
-    let carry = for_each_chunk_game(&chunk, keep, Letters::English, |game, summary| {
+    let carry = for_each_chunk_game(&chunk, keep, letters, |game, summary| {
         games.push(match game {
             Ok(game) => Ok(item(game, summary)),
             Err((at, size)) => Err(ReadError::TooLarge { at, size }),
@@ -696,7 +744,7 @@ impl<T: ChunkItem> core::fmt::Debug for ParallelGames<T> {
 
 /// The threads of [`read_games_input`]: chunks of the input in, each
 /// chunk's games out, in input order.
-type ChunkThreads<T> = Ordered<Box<dyn Read + Send>, fn(Chunk) -> ChunkGames<T>>;
+type ChunkThreads<T> = Ordered<Box<dyn Read + Send>, BuildWork<T>>;
 
 /// Takes the next chunk's games from the threads into `pending`; `false` at
 /// the end of the stream.
