@@ -42,8 +42,11 @@ const COMPARE_SOURCE_LINES: bool = true;
 /// line; moves read in the piece letters of a language the input's length
 /// picks (`check --letters`), English for most.
 fn options(input: &[u8]) -> Options {
-    let letters =
-        if input.len() % 3 == 0 { Letters::ALL[input.len() / 3 % Letters::ALL.len()] } else { Letters::English };
+    let letters = if input.len().is_multiple_of(3) {
+        Letters::ALL[input.len() / 3 % Letters::ALL.len()]
+    } else {
+        Letters::English
+    };
     Options { source_lines: true, count_only: false, policy: LintPolicy::DEFAULT, letters }
 }
 
