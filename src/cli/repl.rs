@@ -28,7 +28,7 @@ use std::ffi::OsString;
 use std::fs;
 use std::hash::{BuildHasher, Hasher};
 use std::io::{self, BufRead, IsTerminal, Write};
-use std::os::unix::fs::{FileExt, MetadataExt, OpenOptionsExt};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -404,7 +404,7 @@ fn write_file(save: &Save, saved: &mut Saved, stop: &AtomicBool) -> Result<Strin
 /// Writes `save FILE N`: the file with the game in the place of game N, as
 /// [`find_game`] finds it, and the rest of the file byte for byte; the game
 /// written with the line ends (CRLF or LF) and in the encoding (UTF-8, or
-/// Windows-1252) of the text it replaces ([`written_like`]), the file
+/// Windows-1252) of the text it replaces ([`written_as`]), the file
 /// compressed again as it was. The file is rewritten as `fmt --in-place`
 /// rewrites one ([`InPlace`]: its owner, group, mode and links kept, the
 /// whole of it or nothing), and refused when game N is neither
@@ -456,7 +456,9 @@ fn write_in_place(save: &Save, place: &Place, saved: &mut Saved, stop: &AtomicBo
         ));
     }
     let text = save.bytes.strip_suffix(b"\n").unwrap_or(&save.bytes);
-    let Some(text) = written_like(&old, text) else {
+    // in the encoding and with the line ends of the text it replaces
+    let (windows_1252, crlf) = (str::from_utf8(&old).is_err(), memchr::memmem::find(&old, b"\r\n").is_some());
+    let Some(text) = written_as(text, windows_1252, crlf) else {
         return Err(save.failed(&format!(
             "game {number} is written in Windows-1252, which has no place for every character of this game: not \
              replaced"
@@ -471,12 +473,12 @@ fn write_in_place(save: &Save, place: &Place, saved: &mut Saved, stop: &AtomicBo
     Ok(save.saved(codec.map(FileCodec::name)))
 }
 
-/// `text` (UTF-8, lines ending with `\n`) in the encoding of `old`, the
-/// text it replaces: UTF-8, or Windows-1252 (as the reader takes text that is
-/// not UTF-8); its lines ending as `old`'s, with `\r\n` where `old` has one.
-/// `None` when Windows-1252 has no place for one of its characters.
-fn written_like(old: &[u8], text: &[u8]) -> Option<Vec<u8>> {
-    let text = if str::from_utf8(old).is_ok() {
+/// `text` (UTF-8, lines ending with `\n`) in Windows-1252 (as the reader
+/// takes text that is not UTF-8) or UTF-8, its lines ending with `\r\n`
+/// (`crlf`) or `\n`. `None` when Windows-1252 has no place for one of its
+/// characters.
+fn written_as(text: &[u8], windows_1252: bool, crlf: bool) -> Option<Vec<u8>> {
+    let text = if !windows_1252 {
         Cow::Borrowed(text)
     } else {
         let utf8 = String::from_utf8_lossy(text);
@@ -486,7 +488,7 @@ fn written_like(old: &[u8], text: &[u8]) -> Option<Vec<u8>> {
         }
         Cow::Owned(encoded.into_owned())
     };
-    if memchr::memmem::find(old, b"\r\n").is_none() {
+    if !crlf {
         return Some(text.into_owned());
     }
     let mut crlf = Vec::with_capacity(text.len() + text.len() / 32);
@@ -628,13 +630,16 @@ fn write_new(path: &Path, bytes: &[u8], codec: Option<FileCodec>, only_new: bool
 /// Adds a PGN game at the end of the file at `path`, in what the file
 /// holds: gzip, zstd or bzip2 data (told by its first bytes) gets a member,
 /// frame or stream of its own, which their tools and sanfen read as one
-/// text with the file's; the game comes after a blank line. The file
+/// text with the file's; the game comes after a blank line, in the file's
+/// encoding (UTF-8, or Windows-1252 when its text is not UTF-8) and with
+/// its line ends (as its first line ends, `\r\n` or `\n`). The file
 /// keeps its owner, mode, links and attributes (it is written, not
 /// replaced), and on an error is cut back to its size before. Its lock is
 /// held meanwhile ([`lock_to_append`]). Refused: a read-only file (no write
 /// bit in its mode), a file locked for longer than [`APPEND_LOCK_WAIT`], and
-/// a file a game added to could not be read back from ([`text_end`]). The
-/// codec the game was compressed by.
+/// a file a game added to could not be read back from ([`text_end`]), and a
+/// game with a character Windows-1252 has no place for, for a file in it.
+/// The codec the game was compressed by.
 fn append(path: &Path, bytes: &[u8]) -> Result<Option<FileCodec>, Error> {
     let error = |source| Error::File { path: shown_name(path.as_os_str()), source };
     let mut file = fs::File::options().read(true).append(true).open(path).map_err(error)?;
@@ -646,15 +651,26 @@ fn append(path: &Path, bytes: &[u8]) -> Result<Option<FileCodec>, Error> {
         return Err(error(io::Error::other(format!("read-only (mode {mode:04o}): not appended to"))));
     }
     let size = metadata.len();
-    let (codec, end) =
-        if size == 0 { (FileCodec::of_path(path), Vec::new()) } else { text_end(&file, size).map_err(error)? };
+    let text = if size == 0 {
+        TextEnd { codec: FileCodec::of_path(path), end: Vec::new(), windows_1252: false, crlf: false }
+    } else {
+        text_end(&file, size).map_err(error)?
+    };
+    let end: Vec<u8> = text.end.iter().copied().filter(|&byte| byte != b'\r').collect();
     let separator: &[u8] = match end.as_slice() {
         [] | [.., b'\n', b'\n'] | [b'\n'] => b"",
         [.., b'\n'] => b"\n",
         _ => b"\n\n",
     };
+    let Some(game) = written_as(&[separator, bytes].concat(), text.windows_1252, text.crlf) else {
+        return Err(error(io::Error::other(
+            "its games are written in Windows-1252, which has no place for every character of this game: not \
+             appended to",
+        )));
+    };
+    let codec = text.codec;
     let mut added = Encoder::new(Vec::new(), codec.map(FileCodec::at_default), 1).map_err(error)?;
-    added.write_all(separator).and_then(|()| added.write_all(bytes)).map_err(error)?;
+    added.write_all(&game).map_err(error)?;
     let added = added.finish().map_err(error)?;
     if let Err(err) = file.write_all(&added).and_then(|()| file.sync_all()) {
         // nothing half-written stays, and only what was written goes: not
@@ -694,43 +710,75 @@ fn lock_to_append(file: &fs::File, wait: Duration) -> io::Result<()> {
     }
 }
 
-/// The codec of the data of `file` (of `size` bytes, not 0) and the last
-/// two bytes of its text, decompressed: compressed data is read to its end.
+/// What [`append`] needs of the text of a file: its codec, its last bytes
+/// (to end it with a blank line), and how its text is written.
+struct TextEnd {
+    codec: Option<FileCodec>,
+    /// The last four bytes of the text (fewer in a shorter one).
+    end: Vec<u8>,
+    /// Not UTF-8: Windows-1252, as the reader takes it.
+    windows_1252: bool,
+    /// Its first line ends with `\r\n`.
+    crlf: bool,
+}
+
+/// The text of `file` (of `size` bytes, not 0), read to its end (compressed
+/// data decompressed): its codec, its end, its encoding and line ends.
 /// Refused, as a game added to it could not be read back: a file that is
 /// not PGN text (a game after it would be taken for more of it), and
 /// compressed data that is damaged or cut short (a reader stops there).
-fn text_end(file: &fs::File, size: u64) -> io::Result<(Option<FileCodec>, Vec<u8>)> {
+fn text_end(file: &fs::File, size: u64) -> io::Result<TextEnd> {
     let refused = |why: String| io::Error::other(format!("{why}: not appended to"));
     let mut input = Input::from_reader(file.try_clone()?, Some(size))?;
     if let Some(not_text) = input.not_text {
         return Err(refused(format!("not PGN text: {not_text}")));
     }
-    let Some(compression) = input.compression else {
-        let last = size.min(2);
-        let mut end = vec![0; last as usize];
-        file.read_exact_at(&mut end, size - last)?;
-        return Ok((None, end));
+    let mut text = TextEnd {
+        codec: input.compression.map(FileCodec::of),
+        end: Vec::with_capacity(8),
+        windows_1252: false,
+        crlf: false,
     };
-    // the last two bytes of the text, and the bytes read
-    let (mut end, mut read) = (Vec::with_capacity(2), 0u64);
+    // a UTF-8 sequence cut by the end of a block; the first line end not seen yet
+    let (mut cut, mut first_line) = (Vec::new(), true);
     let mut buffer = vec![0; 1 << 16];
+    let mut read = 0u64;
     loop {
-        match input.reader.read(&mut buffer) {
+        let n = match input.reader.read(&mut buffer) {
             Ok(0) => break,
-            Ok(n) => {
-                read += n as u64;
-                let last = &buffer[n.saturating_sub(2)..n];
-                end.extend_from_slice(last);
-                end.drain(..end.len() - end.len().min(2));
-            }
-            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Ok(n) => n,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
             Err(err) => {
-                let failed = ReadError::new(read, Some(compression), &err);
+                let failed = ReadError::new(read, input.compression, &err);
                 return Err(refused(format!("{failed}; a game added after it would not be read")));
             }
+        };
+        let block = &buffer[..n];
+        if first_line && let Some(at) = memchr::memchr(b'\n', block) {
+            let before = if at > 0 { block.get(at - 1) } else { text.end.last() };
+            (text.crlf, first_line) = (before == Some(&b'\r'), false);
         }
+        if !text.windows_1252 {
+            if !cut.is_empty() {
+                cut.extend_from_slice(block);
+            }
+            let checked = if cut.is_empty() { block } else { &cut[..] };
+            cut = match str::from_utf8(checked) {
+                Ok(_) => Vec::new(),
+                Err(error) if error.error_len().is_none() => checked[error.valid_up_to()..].to_vec(),
+                Err(_) => {
+                    text.windows_1252 = true;
+                    Vec::new()
+                }
+            };
+        }
+        read += n as u64;
+        text.end.extend_from_slice(&block[n.saturating_sub(4)..]);
+        text.end.drain(..text.end.len() - text.end.len().min(4));
     }
-    Ok((Some(FileCodec::of(compression)), end))
+    // (a sequence cut by the text's end is no UTF-8)
+    text.windows_1252 |= !cut.is_empty();
+    Ok(text)
 }
 
 /// The prompt: `12. white> `, or once the game is over, `12. white (game
@@ -1410,21 +1458,48 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("sanfen-repl-append-{}", std::process::id()));
         fs::create_dir_all(&dir).unwrap();
         let game = game_after("d4 d5");
-        // text: the game after one blank line, whatever the file ends with
-        for (name, before, between) in [
-            ("empty.pgn", "", ""),
-            ("no-end.pgn", "1. e4 *", "\n\n"),
-            ("one-end.pgn", "1. e4 *\n", "\n"),
-            ("blank.pgn", "1. e4 *\n\n", ""),
-            ("crlf.pgn", "1. e4 *\r\n", "\n"),
+        let crlf_game = String::from_utf8(game.clone()).unwrap().replace('\n', "\r\n").into_bytes();
+        // text: the game after one blank line, whatever the file ends with,
+        // its lines ending as the file's first line does
+        for (name, before, between, game) in [
+            ("empty.pgn", "", "", &game),
+            ("no-end.pgn", "1. e4 *", "\n\n", &game),
+            ("one-end.pgn", "1. e4 *\n", "\n", &game),
+            ("blank.pgn", "1. e4 *\n\n", "", &game),
+            ("crlf.pgn", "1. e4 *\r\n", "\r\n", &crlf_game),
+            ("crlf-blank.pgn", "1. e4 *\r\n\r\n", "", &crlf_game),
+            ("crlf-no-end.pgn", "[Event \"?\"]\r\n\r\n1. e4 *", "\r\n\r\n", &crlf_game),
         ] {
             let path = dir.join(name);
             fs::write(&path, before).unwrap();
             let (lines, code) = said(&format!("d4 d5\nappend {}\n", path.display()));
             assert_eq!(lines[2], format!("appended 2 moves to {} (PGN)", path.display()));
             assert_eq!(code, ExitCode::Valid);
-            assert_eq!(fs::read(&path).unwrap(), [before.as_bytes(), between.as_bytes(), &game].concat(), "{name}");
+            assert_eq!(fs::read(&path).unwrap(), [before.as_bytes(), between.as_bytes(), game].concat(), "{name}");
         }
+        // a file in Windows-1252: the game in it too, or refused
+        let latin = dir.join("latin.pgn");
+        let before: &[u8] = b"[White \"R\xe9ti\"]\n\n1. Nf3 {\x93Open\x94} *\n";
+        fs::write(&latin, before).unwrap();
+        let (lines, code) =
+            said(&format!("tag White Réti\nNf3\nappend {0}\ntag Black Жуков\nappend {0}\n", latin.display()));
+        let refused = "its games are written in Windows-1252, which has no place for every character of this game";
+        assert_eq!(
+            lines[lines.len() - 3..],
+            [
+                format!("appended 1 move to {} (PGN)", latin.display()),
+                "[Black \"Жуков\"]".to_owned(),
+                format!("cannot write {}: {refused}: not appended to", latin.display()),
+            ]
+        );
+        assert_eq!(code, ExitCode::Failure);
+        let mut session = Session::new(SessionOptions::default());
+        session.eval("tag White Réti");
+        session.eval("Nf3");
+        let written = session.pgn();
+        let (encoded, _, _) = encoding_rs::WINDOWS_1252.encode(&written);
+        assert!(encoded.contains(&b'\xe9') && !encoded.contains(&b'\xc3'));
+        assert_eq!(fs::read(&latin).unwrap(), [before, b"\n", &encoded].concat());
         // hard links and mode kept: the file is written, not replaced
         let linked = dir.join("linked.pgn");
         fs::hard_link(dir.join("one-end.pgn"), &linked).unwrap();
