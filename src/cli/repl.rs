@@ -45,6 +45,7 @@ use rustyline::validate::Validator;
 use rustyline::{CompletionType, Config, Context, Editor, Helper};
 use sanfen::Position;
 use sanfen::fen::castling_needing_chess960;
+use sanfen::pgn::format::{uses_crlf, with_line_ends};
 use sanfen::pgn::input::{Input, ReadError, shown_name};
 use sanfen::repl::{
     Completer, FoundGame, Options as SessionOptions, Output, Place, Response, Save, SaveFormat, SaveMode, Session,
@@ -457,7 +458,7 @@ fn write_in_place(save: &Save, place: &Place, saved: &mut Saved, stop: &AtomicBo
     }
     let text = save.bytes.strip_suffix(b"\n").unwrap_or(&save.bytes);
     // in the encoding and with the line ends of the text it replaces
-    let (windows_1252, crlf) = (str::from_utf8(&old).is_err(), memchr::memmem::find(&old, b"\r\n").is_some());
+    let (windows_1252, crlf) = (str::from_utf8(&old).is_err(), uses_crlf(&old));
     let Some(text) = written_as(text, windows_1252, crlf) else {
         return Err(save.failed(&format!(
             "game {number} is written in Windows-1252, which has no place for every character of this game: not \
@@ -475,33 +476,20 @@ fn write_in_place(save: &Save, place: &Place, saved: &mut Saved, stop: &AtomicBo
 
 /// `text` (UTF-8, lines ending with `\n`) in Windows-1252 (as the reader
 /// takes text that is not UTF-8) or UTF-8, its lines ending with `\r\n`
-/// (`crlf`) or `\n`. `None` when Windows-1252 has no place for one of its
+/// (`crlf`) or `\n` ([`with_line_ends`], as `fmt` ends them). `None` when Windows-1252 has no place for one of its
 /// characters.
 fn written_as(text: &[u8], windows_1252: bool, crlf: bool) -> Option<Vec<u8>> {
-    let text = if !windows_1252 {
-        Cow::Borrowed(text)
-    } else {
+    let text = if windows_1252 {
         let utf8 = String::from_utf8_lossy(text);
         let (encoded, _, unmappable) = encoding_rs::WINDOWS_1252.encode(&utf8);
         if unmappable {
             return None;
         }
-        Cow::Owned(encoded.into_owned())
+        encoded.into_owned()
+    } else {
+        text.to_vec()
     };
-    if !crlf {
-        return Some(text.into_owned());
-    }
-    let mut crlf = Vec::with_capacity(text.len() + text.len() / 32);
-    for line in text.split_inclusive(|&byte| byte == b'\n') {
-        match line.strip_suffix(b"\n") {
-            Some(line) => {
-                crlf.extend_from_slice(line);
-                crlf.extend_from_slice(b"\r\n");
-            }
-            None => crlf.extend_from_slice(line),
-        }
-    }
-    Some(crlf)
+    Some(with_line_ends(text, crlf))
 }
 
 /// How [`pass_on`] failed.
@@ -754,6 +742,7 @@ fn text_end(file: &fs::File, size: u64) -> io::Result<TextEnd> {
             }
         };
         let block = &buffer[..n];
+        // (as `uses_crlf` tells, across blocks)
         if first_line && let Some(at) = memchr::memchr(b'\n', block) {
             let before = if at > 0 { block.get(at - 1) } else { text.end.last() };
             (text.crlf, first_line) = (before == Some(&b'\r'), false);

@@ -522,37 +522,9 @@ impl<'a> Formatter<'a> {
         self.line_ends(text)
     }
 
-    /// `text` (lines ending with `\n`, or `\r\n` as read) with the line
-    /// ends of the output. The `\r`s right before a `\n` all go with the
-    /// line end (they are whitespace): kept, one of them would make a line
-    /// of `\n`-ended output look `\r\n`-ended, and formatting the output
-    /// again would change its line ends.
+    /// `text` with the line ends of the output ([`with_line_ends`]).
     fn line_ends(&self, text: Vec<u8>) -> Vec<u8> {
-        let crs = memchr::memchr_iter(b'\r', &text).count();
-        if crs == 0 && !self.crlf {
-            return text;
-        }
-        let newlines = memchr::memchr_iter(b'\n', &text).count();
-        let mut out = Vec::with_capacity(text.len() + if self.crlf { newlines } else { 0 });
-        let mut i = 0;
-        while i < text.len() {
-            let b = text[i];
-            if b == b'\r' {
-                // the run of `\r`s, looked at once
-                let run = text[i..].iter().take_while(|&&b| b == b'\r').count();
-                if text.get(i + run) != Some(&b'\n') {
-                    out.extend_from_slice(&text[i..i + run]);
-                }
-                i += run;
-                continue;
-            }
-            if b == b'\n' && self.crlf {
-                out.push(b'\r');
-            }
-            out.push(b);
-            i += 1;
-        }
-        out
+        with_line_ends(text, self.crlf)
     }
 
     /// Records the first problem of the game.
@@ -1209,6 +1181,46 @@ pub fn append_game(out: &mut Vec<u8>, text: &[u8], first: bool) {
         out.push(b'\n');
     }
     out.extend_from_slice(text);
+}
+
+/// `text` (lines ending with `\n`, or `\r\n` as read) with its lines
+/// ending with `\r\n` (`crlf`) or `\n`. The `\r`s right before a `\n` all
+/// go with the line end (they are whitespace): kept, one of them would make
+/// a line of `\n`-ended output look `\r\n`-ended, and formatting the output
+/// again would change its line ends.
+///
+/// ```
+/// use sanfen::pgn::format::with_line_ends;
+///
+/// assert_eq!(with_line_ends(b"1. e4 {a\r\nb} *\n".to_vec(), true), b"1. e4 {a\r\nb} *\r\n");
+/// assert_eq!(with_line_ends(b"1. e4 {a\r\r\nb} *\r\n".to_vec(), false), b"1. e4 {a\nb} *\n");
+/// ```
+pub fn with_line_ends(text: Vec<u8>, crlf: bool) -> Vec<u8> {
+    let crs = memchr::memchr_iter(b'\r', &text).count();
+    if crs == 0 && !crlf {
+        return text;
+    }
+    let newlines = memchr::memchr_iter(b'\n', &text).count();
+    let mut out = Vec::with_capacity(text.len() + if crlf { newlines } else { 0 });
+    let mut i = 0;
+    while i < text.len() {
+        let b = text[i];
+        if b == b'\r' {
+            // the run of `\r`s, looked at once
+            let run = text[i..].iter().take_while(|&&b| b == b'\r').count();
+            if text.get(i + run) != Some(&b'\n') {
+                out.extend_from_slice(&text[i..i + run]);
+            }
+            i += run;
+            continue;
+        }
+        if b == b'\n' && crlf {
+            out.push(b'\r');
+        }
+        out.push(b);
+        i += 1;
+    }
+    out
 }
 
 /// Whether PGN text uses `\r\n` line ends: its first line end is one.

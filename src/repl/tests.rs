@@ -1266,14 +1266,22 @@ fn load_a_file_its_nth_game_and_a_binary_log() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `three.pgn`, games A, B and C (each `1. e4 e5 *`), and `one.pgn`, game
+/// A, in `dir`.
+fn three_games_and_one(dir: &std::path::Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    let game = |event: &str| format!("[Event \"{event}\"]\n\n1. e4 e5 *\n\n");
+    let (three, one) = (dir.join("three.pgn"), dir.join("one.pgn"));
+    std::fs::write(&three, [game("A"), game("B"), game("C")].concat()).unwrap();
+    std::fs::write(&one, game("A")).unwrap();
+    (three, one)
+}
+
 #[test]
 fn save_over_the_file_a_game_came_from_says_what_else_it_holds() {
     let dir = temp_dir("shared");
-    let (three, one, other) = (dir.join("three.pgn"), dir.join("one.pgn"), dir.join("other.pgn"));
-    let game = |event: &str| format!("[Event \"{event}\"]\n\n1. e4 e5 *\n\n");
-    std::fs::write(&three, [game("A"), game("B"), game("C")].concat()).unwrap();
-    std::fs::write(&one, game("A")).unwrap();
-    std::fs::write(&other, game("A")).unwrap();
+    let (three, one) = three_games_and_one(&dir);
+    let other = dir.join("other.pgn");
+    std::fs::copy(&one, &other).unwrap();
     std::os::unix::fs::symlink(&three, dir.join("link.pgn")).unwrap();
     std::fs::hard_link(&three, dir.join("hard.pgn")).unwrap();
     let shared_game = |s: &mut Session, name: &std::path::Path| {
@@ -1317,10 +1325,8 @@ fn save_over_the_file_a_game_came_from_says_what_else_it_holds() {
 #[test]
 fn save_file_n_puts_the_game_back_where_it_was_loaded_from_and_only_there() {
     let dir = temp_dir("place");
-    let (three, one, log) = (dir.join("three.pgn"), dir.join("one.pgn"), dir.join("log.bin"));
-    let game = |event: &str| format!("[Event \"{event}\"]\n\n1. e4 e5 *\n\n");
-    std::fs::write(&three, [game("A"), game("B"), game("C")].concat()).unwrap();
-    std::fs::write(&one, game("A")).unwrap();
+    let (three, one) = three_games_and_one(&dir);
+    let log = dir.join("log.bin");
     std::fs::write(&log, [0u8; 16]).unwrap();
     let (three_typed, one_typed) = (three.display().to_string(), one.display().to_string());
     let mut s = session();
@@ -1341,9 +1347,10 @@ fn save_file_n_puts_the_game_back_where_it_was_loaded_from_and_only_there() {
         let FoundGame::Game(game, true) = find_game(input, 2) else { panic!() };
         game
     };
-    assert!(place.is_loaded(&found(&[game("A"), game("B"), game("C")].concat())));
-    assert!(!place.is_loaded(&found(&[game("A"), game("B").replace("e5", "c5"), game("C")].concat())));
-    assert!(!place.is_loaded(&found(&[game("A2"), game("B"), game("C")].concat())), "moved in the file");
+    let text = std::fs::read_to_string(&three).unwrap();
+    assert!(place.is_loaded(&found(&text)));
+    assert!(!place.is_loaded(&found(&text.replace("[Event \"B\"]\n\n1. e4 e5", "[Event \"B\"]\n\n1. e4 c5"))));
+    assert!(!place.is_loaded(&found(&text.replace("[Event \"A\"]", "[Event \"A2\"]"))), "moved in the file");
     // any other number, file, command or game is refused, saying why
     let refused = |s: &mut Session, line: &str, why: String| check(s, line, &[&why], true);
     refused(

@@ -163,25 +163,16 @@ const PORTUGUESE: &str = "[Event \"pt\"]\n\n1. e4 e5 2. Cf3 Cc6 3. Bb5 a6 4. O-O
 
 #[test]
 fn check_and_fmt_read_the_piece_letters_of_a_language() {
+    // `check ARGS -` of the game, exiting with `code`: its standard output
+    let checked = |args: &[&str], code: i32| {
+        let output = check(args).arg("-").write_stdin(PORTUGUESE).assert().code(code).get_output().stdout.clone();
+        String::from_utf8(output).unwrap()
+    };
     // English letters: Cf3 is no move
-    let output = check(&["--allow", "pgn:missing-tags", "-"])
-        .write_stdin(PORTUGUESE)
-        .assert()
-        .code(1)
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(output).unwrap();
+    let text = checked(&["--allow", "pgn:missing-tags"], 1);
     assert!(text.starts_with("<stdin>:3:13: game 1 (pt), 2. Cf3: error[san:syntax]: not a move"), "{text}");
     // Portuguese letters: every move played, those in its letters with a lint finding
-    let output = check(&["--letters", "pt", "--allow", "pgn:missing-tags", "-"])
-        .write_stdin(PORTUGUESE)
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(output).unwrap();
+    let text = checked(&["--letters", "pt", "--allow", "pgn:missing-tags"], 0);
     let lines: Vec<&str> = text.lines().collect();
     let lint = |at: &str, number: &str, written: &str, english: &str| {
         format!(
