@@ -3,16 +3,20 @@
 //!
 //! The moves are read leniently (every spelling `resolve` accepts, in the
 //! letters of `--letters`); move numbers (`1.`, `12...`, also glued to the move:
-//! `1.e4`), NAGs (`$1`) and game results are skipped. Each lint finding is a
-//! warning on standard error, or with `--strict` the failure of its move.
+//! `1.e4`), NAGs (`$1`) and `*` are skipped. Each lint finding is a warning on
+//! standard error, or with `--strict` the failure of its move. A game result
+//! (`1-0`, `0-1`, `1/2-1/2`) ends the game: one the board contradicts (`1-0`
+//! after White is mated, any but `1/2-1/2` after a stalemate), or a move after
+//! it, stops the run as an illegal move does.
 
 use std::ffi::OsString;
 use std::io::{self, BufWriter, Write};
 
-use sanfen::Position;
 use sanfen::lint::LintPolicy;
-use sanfen::play::{self, Options, PlayError};
+use sanfen::pgn::reader::ResultToken;
+use sanfen::play::{self, Options, PlayError, Word};
 use sanfen::san::Letters;
+use sanfen::{Outcome, Position};
 use serde::Serialize;
 
 use super::check::escape;
@@ -68,11 +72,21 @@ enum Stop {
         /// The findings.
         lints: Vec<Lint>,
     },
+    /// A result the board contradicts (`result`), or a move after the
+    /// game's result (`over`).
+    Result {
+        /// `result` or `over`.
+        kind: &'static str,
+        /// The diagnostic.
+        message: String,
+    },
 }
 
-/// The move that stopped the run, as JSON shows it.
+/// The move (or result) that stopped the run, as JSON shows it.
 #[derive(Debug, Serialize)]
 struct ErrorReport {
+    /// The move's index, from 1; for a result, the index of the move it
+    /// follows (0 before any).
     index: usize,
     input: String,
     #[serde(flatten)]
@@ -87,40 +101,101 @@ struct Game {
     error: Option<ErrorReport>,
 }
 
-/// Plays the move tokens from `position`: the moves played, and the move that
-/// stopped the run if one did (then the final position is not meaningful).
+/// Plays the moves of `text` from `position`, and reads its results: the
+/// moves played, and the move or result that stopped the run if one did
+/// (then the final position is not meaningful).
 fn play(mut position: Position, text: &str, options: Options, policy: LintPolicy) -> (Position, Game) {
     let mut game = Game { fen: None, moves: Vec::new(), error: None };
-    for (index, range) in play::moves_in(text).into_iter().enumerate() {
-        let (index, input) = (index + 1, text[range].to_owned());
-        let played = match play::play(&mut position, input.as_bytes(), options) {
-            Ok(played) => played,
-            Err(error) => {
-                let failure = match &error {
-                    PlayError::NotAMove(error) => Failure::syntax(error),
-                    PlayError::Move(error) => Failure::of(error),
-                    PlayError::NullMoveInCheck => {
-                        Failure::Illegal { message: error.to_string(), suggestions: Vec::new() }
-                    }
-                };
-                game.error = Some(ErrorReport { index, input, stop: Stop::Resolve(failure) });
-                return (position, game);
+    // the result that ended the game, and the index of the move it follows
+    let mut ended: Option<(Outcome, usize)> = None;
+    for word in play::words_in(text) {
+        let input = text[word.span()].to_owned();
+        let before = game.moves.len();
+        let (index, stop) = match (word, ended) {
+            (Word::Result(result, _), _) => match result_stop(&position, result, ended) {
+                Ok(outcome) => {
+                    ended = outcome.map(|outcome| (outcome, before)).or(ended);
+                    continue;
+                }
+                Err(message) => (before, Stop::Result { kind: "result", message }),
+            },
+            (Word::Move(_), Some((outcome, after))) => {
+                let message = format!("the game ended with {outcome}{}: not played", after_move(after));
+                (before + 1, Stop::Result { kind: "over", message })
             }
+            (Word::Move(_), None) => match play_move(&mut position, &input, options, policy) {
+                Ok((played, lints)) => {
+                    game.moves.push(MoveReport { index: before + 1, input, played, lints });
+                    continue;
+                }
+                Err(stop) => (before + 1, stop),
+            },
         };
-        let lints = lints(&played.spelling, &played.lints, Some(&played.san), policy);
-        if lints.iter().any(|lint| lint.denied) {
-            let lints: Vec<Lint> = lints.into_iter().filter(|lint| lint.denied).collect();
-            let message = lints.iter().map(|lint| lint.message.as_str()).collect::<Vec<_>>().join("; ");
-            game.error = Some(ErrorReport { index, input, stop: Stop::Lint { kind: "lint", message, lints } });
-            return (position, game);
-        }
-        // null moves are refused (`Options::typed`): every move played is a move
-        let uci = played.m.map(|m| m.to_uci(position.castling_mode()).to_string()).unwrap_or_default();
-        let san = played.san.to_string();
-        game.moves.push(MoveReport { index, input, played: Played { san, uci }, lints });
+        game.error = Some(ErrorReport { index, input, stop });
+        return (position, game);
     }
     game.fen = Some(position.fen().to_string());
     (position, game)
+}
+
+/// Plays one move: its SAN and UCI and its lint findings, or why it stopped
+/// the run.
+fn play_move(
+    position: &mut Position,
+    input: &str,
+    options: Options,
+    policy: LintPolicy,
+) -> Result<(Played, Vec<Lint>), Stop> {
+    let played = play::play(position, input.as_bytes(), options).map_err(|error| {
+        Stop::Resolve(match &error {
+            PlayError::NotAMove(error) => Failure::syntax(error),
+            PlayError::Move(error) => Failure::of(error),
+            PlayError::NullMoveInCheck => Failure::Illegal { message: error.to_string(), suggestions: Vec::new() },
+        })
+    })?;
+    let lints = lints(&played.spelling, &played.lints, Some(&played.san), policy);
+    if lints.iter().any(|lint| lint.denied) {
+        let lints: Vec<Lint> = lints.into_iter().filter(|lint| lint.denied).collect();
+        let message = lints.iter().map(|lint| lint.message.as_str()).collect::<Vec<_>>().join("; ");
+        return Err(Stop::Lint { kind: "lint", message, lints });
+    }
+    // null moves are refused (`Options::typed`): every move played is a move
+    let uci = played.m.map(|m| m.to_uci(position.castling_mode()).to_string()).unwrap_or_default();
+    Ok((Played { san: played.san.to_string(), uci }, lints))
+}
+
+/// What a result written in `position` does: ends the game (`Some`), or
+/// nothing (`*` before the end, the result the game ended with written
+/// again); the error's message when the board or an earlier result
+/// (`ended`, with the move it follows) contradicts it.
+fn result_stop(
+    position: &Position,
+    result: ResultToken,
+    ended: Option<(Outcome, usize)>,
+) -> Result<Option<Outcome>, String> {
+    let written = match result {
+        ResultToken::Outcome(outcome) => Some(outcome),
+        ResultToken::Unknown => None,
+    };
+    if let Some((outcome, _)) = ended {
+        return if written == Some(outcome) { Ok(None) } else { Err(format!("the game ended with {outcome} already")) };
+    }
+    if !position.has_legal_moves() {
+        let (ending, expected) = if position.is_check() {
+            ("checkmate", Outcome::Decisive { winner: !position.turn() })
+        } else {
+            ("stalemate", Outcome::Draw)
+        };
+        if written != Some(expected) {
+            return Err(format!("the game ends in {ending}: the result is {expected}"));
+        }
+    }
+    Ok(written)
+}
+
+/// ` after move N`, or nothing before the first move.
+fn after_move(index: usize) -> String {
+    if index == 0 { String::new() } else { format!(" after move {index}") }
 }
 
 /// The warnings of the moves played (lenient mode), then the failure of the
@@ -154,6 +229,12 @@ fn write_diagnostics(err: &mut impl Write, game: &Game) -> io::Result<()> {
                         lint.code
                     )?;
                 }
+            }
+            Stop::Result { kind: "result", message } => {
+                writeln!(err, "sanfen: result {}{}: {message}", escape(&error.input), after_move(error.index))?
+            }
+            Stop::Result { message, .. } => {
+                writeln!(err, "sanfen: move {} ({}): {message}", error.index, escape(&error.input))?
             }
         }
     }

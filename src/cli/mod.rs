@@ -125,11 +125,12 @@ enum Command {
     Resolve(resolve::Args),
     /// Play moves in order and print the final FEN.
     ///
-    /// Move numbers (`1.`, `12...`), NAGs and results are skipped. Lint
-    /// findings are warnings on stderr (`sanfen: warning: move 2 (0-0): ...`);
-    /// with `--strict` they stop the run. At the first move that cannot be
-    /// played: nothing on stdout, `sanfen: move N (TEXT): REASON` on stderr,
-    /// exit code 1. More than 1 MiB of moves, more than a game holds, is
+    /// Move numbers (`1.`, `12...`), NAGs and `*` are skipped; a result
+    /// (`1-0`) ends the game. Lint findings are warnings on stderr (`sanfen:
+    /// warning: move 2 (0-0): ...`); with `--strict` they stop the run. At the
+    /// first move that cannot be played (or a move after the result, or a
+    /// result the board contradicts): nothing on stdout, `sanfen: move N
+    /// (TEXT): REASON` on stderr, exit code 1. More than 1 MiB of moves, more than a game holds, is
     /// refused unplayed (exit code 2).
     Apply(apply::Args),
     /// Validate PGN games: moves, variations, move numbers, results, tags.

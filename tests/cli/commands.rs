@@ -976,7 +976,7 @@ const ITALIAN: &str = "r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b
 
 #[test]
 fn apply_success() {
-    // move numbers, alone or glued to the move, and the result are skipped
+    // move numbers, alone or glued to the move, and `*` are skipped
     sanfen(&["apply", "1.", "e4", "e5", "2.Nf3", "Nc6", "3. Bc4 Bc5", "4.", "O-O", "*"])
         .assert()
         .code(0)
@@ -1060,6 +1060,67 @@ fn apply_names_the_failing_move() {
         .code(1)
         .stdout("")
         .stderr("sanfen: move 2 (Nz9): invalid move at 1..2: found \"z\", expected a file a-h, a rank 1-8 or `x`\n");
+}
+
+#[test]
+fn apply_stops_at_a_result_the_board_contradicts_or_a_move_after_the_result() {
+    let fools_mate = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
+    let stalemate = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
+    let e4_e5 = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+    let fails = |args: &[&str], stderr: &str| {
+        sanfen(args).assert().code(1).stdout("").stderr(stderr.to_owned());
+    };
+    // the result the board gives, a result after which no move comes, written again
+    for (args, fen) in [
+        (&["apply", "f3", "e5", "g4", "Qh4#", "0-1"][..], fools_mate),
+        (&["apply", "f3", "e5", "g4", "Qh4#", "0-1", "0-1"], fools_mate),
+        (&["apply", "--fen", stalemate, "½-½"], stalemate),
+        (&["apply", "e4", "e5", "1-0"], e4_e5),
+        (&["apply", "e4", "*", "e5", "1/2-1/2", "1/2-1/2"], e4_e5),
+    ] {
+        sanfen(args).assert().code(0).stdout(format!("{fen}\n")).stderr("");
+    }
+    fails(
+        &["apply", "f3", "e5", "g4", "Qh4#", "1-0"],
+        "sanfen: result 1-0 after move 4: the game ends in checkmate: the result is 0-1\n",
+    );
+    fails(
+        &["apply", "f3", "e5", "g4", "Qh4#", "*"],
+        "sanfen: result * after move 4: the game ends in checkmate: the result is 0-1\n",
+    );
+    fails(
+        &["apply", "--fen", stalemate, "0-1"],
+        "sanfen: result 0-1: the game ends in stalemate: the result is 1/2-1/2\n",
+    );
+    fails(
+        &["apply", "e4", "e5", "1-0", "Nf3"],
+        "sanfen: move 3 (Nf3): the game ended with 1-0 after move 2: not played\n",
+    );
+    fails(&["apply", "1-0", "e4"], "sanfen: move 1 (e4): the game ended with 1-0: not played\n");
+    fails(&["apply", "e4", "1-0", "0-1"], "sanfen: result 0-1 after move 1: the game ended with 1-0 already\n");
+    fails(&["apply", "e4", "1-0", "*"], "sanfen: result * after move 1: the game ended with 1-0 already\n");
+    // JSON: the result's index is the move's it follows
+    let json = |args: &[&str]| {
+        let output = sanfen(args).assert().code(1).stderr("").get_output().stdout.clone();
+        json_lines(&output).into_iter().next().unwrap()
+    };
+    let e4 = json!({"index": 1, "input": "e4", "san": "e4", "uci": "e2e4", "lints": []});
+    assert_object(
+        &json(&["apply", "--json", "e4", "1-0", "e5"]),
+        &json!({
+            "fen": null,
+            "moves": [e4],
+            "error": {"index": 2, "input": "e5", "kind": "over", "message": "the game ended with 1-0 after move 1: not played"},
+        }),
+    );
+    assert_object(
+        &json(&["apply", "--json", "--fen", stalemate, "1-0"]),
+        &json!({
+            "fen": null,
+            "moves": [],
+            "error": {"index": 0, "input": "1-0", "kind": "result", "message": "the game ends in stalemate: the result is 1/2-1/2"},
+        }),
+    );
 }
 
 #[test]

@@ -154,5 +154,5 @@ fn every_readme_example_gives_the_output_shown() {
     }
     assert!(failures.is_empty(), "{} of {ran} examples differ:\n\n{}", failures.len(), failures.join("\n"));
     // every console block of the README but the ones listed is run
-    assert_eq!(ran, 37);
+    assert_eq!(ran, 39);
 }
