@@ -542,8 +542,14 @@ impl NewFile {
                 std::os::unix::fs::fchown(&temporary.file, None, Some(group))
                     .map_err(|err| refuse(format!("its group {group} cannot be given to the new file ({err})")))?;
             }
-            let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC;
-            let replaced = rustix::fs::open(&target, flags, Mode::empty())
+            // (a file its owner may write but not read, mode 0200, is opened
+            // for writing: either way gives its attributes)
+            let flags = OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC;
+            let replaced = match rustix::fs::open(&target, flags | OFlags::RDONLY, Mode::empty()) {
+                Err(Errno::ACCESS) => rustix::fs::open(&target, flags | OFlags::WRONLY, Mode::empty()),
+                opened => opened,
+            };
+            let replaced = replaced
                 .map_err(|err| refuse(format!("its extended attributes cannot be read ({})", io::Error::from(err))))?;
             attributes = self::attributes(&File::from(replaced)).map_err(|err| refuse(err.to_string()))?;
             // now, so that a refusal costs nothing

@@ -380,6 +380,44 @@ fn as_root_and_nobody_in_place_refuses_a_file_whose_capability_cannot_be_kept() 
     assert_eq!(fs::read_dir(&shared).unwrap().count(), 1);
 }
 
+/// Regression: a new file replacing the user's own write-only file (mode
+/// 0200) was refused, its attributes read through a descriptor opened for
+/// reading. Skipped (said on stderr) without root or setpriv.
+#[test]
+fn as_root_and_nobody_an_output_replaces_the_users_own_write_only_file() {
+    let dir = Dir::new("write-only");
+    let Some((binary, shared)) =
+        sanfen_for_nobody(&dir, "as_root_and_nobody_an_output_replaces_the_users_own_write_only_file")
+    else {
+        return;
+    };
+    let input = shared.join("games.pgn");
+    fs::write(&input, SMALL).unwrap();
+    let output = shared.join("games.jsonl");
+    fs::write(&output, "old\n").unwrap();
+    for path in [&input, &output] {
+        std::os::unix::fs::chown(path, Some(NOBODY), Some(NOBODY)).unwrap();
+    }
+    set_mode(&output, 0o200);
+    let mut cmd = assert_cmd::Command::new("setpriv");
+    cmd.args([&format!("--reuid={NOBODY}"), &format!("--regid={NOBODY}"), "--clear-groups"])
+        .arg(&binary)
+        .args(["export", "--table", "moves", "-o"])
+        .args([&output, &input])
+        .timeout(Duration::from_secs(120));
+    cmd.assert().code(0).stdout("").stderr("");
+    let expected = sanfen(&["export", "--table", "moves", "--format", "jsonl", path_str(&input)])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(fs::read(&output).unwrap(), expected);
+    assert_eq!(String::from_utf8_lossy(&expected).lines().count(), 3);
+    assert_eq!(owner_and_mode(&output), (NOBODY, NOBODY, 0o200));
+    assert_eq!(fs::read_dir(&shared).unwrap().count(), 2);
+}
+
 // ---- what is refused ---------------------------------------------------------------------
 
 /// Regression: a read-only file was rewritten (the rename needs only the
