@@ -83,8 +83,9 @@ enum Command {
     /// for a `--chess960` number outside 0-959; piped, also 1 when a line was
     /// refused (a move that cannot be played, an unknown command, a line not
     /// UTF-8 or over 1 MiB, skipped unread) and 2 when `save` (`save!`,
-    /// `append`) could not write its file, or refused one already there
-    /// (`save` writes over no file but those it saved itself).
+    /// `append`) could not write its file, or refused it (a game number
+    /// the file cannot take, a file already there: `save` writes over no
+    /// file but those it saved itself, with the same game).
     Repl(ReplArgs),
     /// FEN positions: check them or write them canonically.
     #[command(subcommand, arg_required_else_help = true)]

@@ -274,6 +274,10 @@ fn write_response(
         match output {
             // a loaded game's tags and comments are a file's text
             Output::Text(line) | Output::Error(line) => writeln!(out, "{}", escape(line))?,
+            Output::SaveRefused(line) => {
+                written = false;
+                writeln!(out, "{}", escape(line))?;
+            }
             Output::Board(view) => {
                 for line in board_view::render(view, style) {
                     writeln!(out, "{line}")?;
@@ -300,11 +304,13 @@ fn write_response(
 /// The files the session wrote, each as it was then.
 #[derive(Default)]
 struct Saved {
-    /// Those `save` and `save!` wrote: `save` writes over one again (a game
+    /// Those `save` and `save!` wrote, with the game each holds
+    /// ([`Save::game`]): `save` writes the same game over one again (a game
     /// saved as it goes on, as PGN and as a move log alike) while nothing
-    /// else has changed it, and over no other file without `save!`. One
-    /// stamp a file: a file saved again takes its old stamp's place.
-    files: Vec<Stamp>,
+    /// else has changed it, and over no other file without `save!` (another
+    /// game in particular, after `new` or `load`). One stamp a file: a file
+    /// saved again takes its old stamp's place.
+    files: Vec<(Stamp, u64)>,
     /// The games `save FILE N` put in files: `save FILE N` puts a game
     /// there again while game N is still the text it wrote, though no
     /// longer the game loaded.
@@ -322,13 +328,16 @@ struct Placed {
 }
 
 /// What tells a file from another, and from itself changed: its device
-/// and inode, size and modification time.
+/// and inode, size, modification time, and change time (which a program
+/// that gives the file back its old modification time, `cp -p`, `rsync
+/// -t`, `touch -d`, changes).
 #[derive(Clone, Copy, PartialEq, Eq)]
 struct Stamp {
     device: u64,
     inode: u64,
     size: u64,
     modified: (i64, i64),
+    changed: (i64, i64),
 }
 
 impl Stamp {
@@ -344,6 +353,7 @@ impl Stamp {
             inode: metadata.ino(),
             size: metadata.len(),
             modified: (metadata.mtime(), metadata.mtime_nsec()),
+            changed: (metadata.ctime(), metadata.ctime_nsec()),
         }
     }
 }
@@ -379,7 +389,7 @@ fn write_file(save: &Save, saved: &mut Saved, stop: &AtomicBool) -> Result<Strin
     let before = metadata.as_ref().map(Stamp::of_metadata);
     let written = match save.mode {
         SaveMode::Append if exists => append(path, &save.bytes),
-        SaveMode::New if exists && !before.is_some_and(|stamp| saved.files.contains(&stamp)) => {
+        SaveMode::New if exists && !before.is_some_and(|stamp| saved.files.contains(&(stamp, save.game))) => {
             return Err(save.exists());
         }
         mode => {
@@ -390,10 +400,10 @@ fn write_file(save: &Save, saved: &mut Saved, stop: &AtomicBool) -> Result<Strin
     };
     match written {
         Ok(codec) => {
-            saved.files.retain(|&stamp| Some(stamp) != before);
+            saved.files.retain(|&(stamp, _)| Some(stamp) != before);
             // (a file added to holds more than this game: `save` keeps off it)
             if let Some(stamp) = Stamp::of(path).filter(|_| save.mode != SaveMode::Append) {
-                saved.files.push(stamp);
+                saved.files.push((stamp, save.game));
             }
             Ok(save.saved(codec.map(FileCodec::name)))
         }
@@ -1412,6 +1422,33 @@ mod tests {
         fs::write(&later, "edited\n").unwrap();
         assert_eq!(say(&format!("save {later}")), refused(&later));
         assert_eq!(fs::read(&later).unwrap(), b"edited\n");
+        // nor once changed with its size and modification time kept (`cp
+        // -p`, `rsync -t`): its change time tells
+        let kept = dir.join("kept.pgn").display().to_string();
+        assert_eq!(say(&format!("save {kept}")), format!("saved 1 move to {kept} (PGN)"));
+        let modified = fs::metadata(&kept).unwrap().modified().unwrap();
+        let edited = String::from_utf8(fs::read(&kept).unwrap()).unwrap().replace("[White \"?\"]", "[White \"!\"]");
+        fs::write(&kept, &edited).unwrap();
+        fs::File::options().write(true).open(&kept).unwrap().set_modified(modified).unwrap();
+        assert_eq!(fs::metadata(&kept).unwrap().modified().unwrap(), modified);
+        assert_eq!(say(&format!("save {kept}")), refused(&kept));
+        assert_eq!(fs::read_to_string(&kept).unwrap(), edited);
+        // nor with another game of the session's in it: after `new`, `load`
+        let other = dir.join("other.pgn").display().to_string();
+        assert_eq!(say(&format!("save {other}")), format!("saved 1 move to {other} (PGN)"));
+        say("new");
+        say("d4");
+        assert_eq!(say(&format!("save {other}")), refused(&other));
+        say(&format!("load {other}"));
+        assert_eq!(say(&format!("save {other}")), refused(&other));
+        assert_eq!(games_in(Path::new(&other)), [["e4"]]);
+        // the game loaded from it, saved there: its own again
+        say(&format!("save! {other}"));
+        say("e5");
+        assert_eq!(say(&format!("save {other}")), format!("saved 2 moves to {other} (PGN)"));
+        // a game number the file cannot take is a file save refused
+        let (lines, code) = said(&format!("e4\nsave {other} 0\n"));
+        assert_eq!((&lines[1][..], code), ("games are counted from 1", ExitCode::Failure));
         fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -174,6 +174,9 @@ pub struct Session {
     loaded_from: Option<LoadedFrom>,
     /// How the game ended off the board, if it did.
     ending: Option<Ending>,
+    /// Which of the session's games this is ([`Save::game`]): 0 the first,
+    /// one more each time another takes its place (`new`, `load`).
+    game_number: u64,
     /// The `Date` tag of new games.
     date: Option<String>,
     /// How `load` opens a file.
@@ -199,6 +202,7 @@ impl Session {
             loaded: None,
             loaded_from: None,
             ending: None,
+            game_number: 0,
             date: options.date,
             open: options.open.unwrap_or(open_stoppable),
         }
@@ -243,6 +247,7 @@ impl Session {
         self.loaded = None;
         self.loaded_from = None;
         self.ending = None;
+        self.game_number += 1;
         self.name_engine();
     }
 
@@ -702,13 +707,8 @@ impl Session {
             self.load_path(&path, number, response);
             return;
         }
-        if let Some((path, number)) = file_with_a_number_out_of_range(text) {
-            let shown = crate::pgn::shown_name(path.as_os_str());
-            response.fail(if number.starts_with('-') {
-                "games are counted from 1".to_owned()
-            } else {
-                format!("there is no game {number} in {shown}")
-            });
+        if let Some(why) = no_such_game(text) {
+            response.fail(why);
             return;
         }
         let first = text.split_whitespace().next().unwrap_or_default();
@@ -927,6 +927,7 @@ impl Session {
         let error = record.report.findings.iter().find(|f| f.severity == Severity::Error);
         let complete = stopped.is_none() && error.is_none();
         self.game = game;
+        self.game_number += 1;
         self.tags.clone_from(&record.tags);
         record::complete_roster(&mut self.tags);
         self.ending = None;
@@ -1259,16 +1260,27 @@ impl Session {
         let plies = match self.engine_side {
             None => count.min(played),
             Some(engine) => {
-                let (mut plies, mut taken) = (0, 0);
+                // back to the user's move: the engine's moves before the
+                // user's first (it played White) stay
+                let (mut plies, mut taken, mut through) = (0, 0, 0);
                 while taken < count && plies < played {
                     // the side that made the move taken back
                     let before = self.game.position_at(played - 1 - plies).expect("the ply of a move played");
+                    plies += 1;
                     if before.turn() != engine {
                         taken += 1;
+                        through = plies;
                     }
-                    plies += 1;
                 }
-                plies
+                if through == 0 {
+                    if response.outputs.is_empty() {
+                        response.fail("nothing to undo: no move of yours yet (new starts the game again)");
+                    } else {
+                        self.show_position(response);
+                    }
+                    return;
+                }
+                through
             }
         };
         let undone = self.movetext(played - plies..played).join(" ");
@@ -1396,10 +1408,16 @@ impl Session {
             return;
         }
         let (text, number) = file_and_number(text);
+        if number.is_none()
+            && let Some(why) = number_not_taken(text, command)
+        {
+            response.refuse_save(why);
+            return;
+        }
         let name = unquote(text);
         let place = match number.map(|number| self.place(text, number, mode)) {
             Some(Err(why)) => {
-                response.fail(why);
+                response.refuse_save(why);
                 return;
             }
             Some(Ok(place)) => Some(place),
@@ -1407,7 +1425,7 @@ impl Session {
         };
         let binary = is_move_log(Path::new(&name));
         if binary && mode == SaveMode::Append {
-            response.fail(format!(
+            response.refuse_save(format!(
                 "append adds a game to a PGN file: a binary move log holds one game (save! {name} replaces it)"
             ));
             return;
@@ -1424,6 +1442,15 @@ impl Session {
                     under.join(", ")
                 ));
             }
+            // nor the position the game starts from
+            let initial = self.game.initial();
+            if *initial != Position::default() {
+                response.line(format!(
+                    "warning: a binary log keeps no starting position: it reads back only in a session that starts \
+                     from this game's ({})",
+                    initial.fen()
+                ));
+            }
         }
         let (bytes, format) = if binary {
             (self.game.move_log(), SaveFormat::MoveLog)
@@ -1434,7 +1461,8 @@ impl Session {
             .filter(|from| from.others && same_file(&typed_path(&name), &from.path))
             .map(|from| from.game);
         let moves = self.game.moves().len();
-        response.outputs.push(Output::Save(Save { path: name, bytes, format, moves, mode, shared_game, place }));
+        let game = self.game_number;
+        response.outputs.push(Output::Save(Save { path: name, bytes, format, moves, mode, shared_game, place, game }));
         let undone = self.game.redo_moves().len();
         if undone > 0 {
             response.line(if undone == 1 {
@@ -1451,6 +1479,9 @@ impl Session {
     fn place(&self, text: &str, number: usize, mode: SaveMode) -> Result<Place, String> {
         let name = unquote(text);
         let path = typed_path(&name);
+        if number == 0 {
+            return Err("games are counted from 1".to_owned());
+        }
         match mode {
             SaveMode::New => {}
             SaveMode::Replace => {
@@ -1539,18 +1570,29 @@ fn file_and_number(text: &str) -> (&str, Option<usize>) {
     }
 }
 
-/// The file `load` names and a game number after it that no game has: a
-/// negative one, or one too large to count (`load games.pgn
-/// 99999999999999999999`), which [`file_argument`] does not take for a
-/// number.
-fn file_with_a_number_out_of_range(text: &str) -> Option<(PathBuf, &str)> {
+/// Why `load FILE N` or `save FILE N` cannot take N, a number no game has:
+/// a negative one, or one too large to count (`load games.pgn
+/// 99999999999999999999`), which [`file_argument`] and [`file_and_number`]
+/// do not take for a number; `None` when FILE names no file, or N is no
+/// whole number.
+fn no_such_game(text: &str) -> Option<String> {
+    let (name, number) = trailing_number(text)?;
+    let path = typed_path(&unquote(name));
+    Some(if !path.exists() {
+        return None;
+    } else if number.starts_with('-') {
+        "games are counted from 1".to_owned()
+    } else {
+        format!("there is no game {number} in {}", crate::pgn::shown_name(path.as_os_str()))
+    })
+}
+
+/// `text` as a name and a whole number after it (`games.pgn -1`, the sign
+/// kept), when its last word is one.
+fn trailing_number(text: &str) -> Option<(&str, &str)> {
     let (name, number) = text.rsplit_once(char::is_whitespace)?;
     let digits = number.strip_prefix(['-', '+']).unwrap_or(number);
-    if digits.is_empty() || !digits.bytes().all(|byte| byte.is_ascii_digit()) {
-        return None;
-    }
-    let name = typed_path(&unquote(name.trim_end()));
-    name.exists().then_some((name, number))
+    (!digits.is_empty() && digits.bytes().all(|byte| byte.is_ascii_digit())).then_some((name.trim_end(), number))
 }
 
 /// The file a name typed at the prompt names (`load FILE`, `save FILE`):
@@ -1575,6 +1617,25 @@ pub fn typed_path(name: &str) -> PathBuf {
         }
         _ => PathBuf::from(name),
     }
+}
+
+/// For `save FILE N` (`save!`, `append`) whose text [`file_and_number`]
+/// does not read so, a name whose last word is a whole number and that
+/// names no file: why it is not written (N is no game's number, FILE names
+/// no file), rather than a new file named `FILE N` (a name that ends in a
+/// number is typed in quotes).
+fn number_not_taken(text: &str, command: &str) -> Option<String> {
+    let (name, _) = trailing_number(text)?;
+    if typed_path(&unquote(text)).exists() {
+        return None;
+    }
+    no_such_game(text).or_else(|| {
+        Some(format!(
+            "{}: no such file: save FILE N puts this game in the place of game N of the file it was loaded from \
+             ({command} \"{text}\" writes a file of that name)",
+            unquote(name)
+        ))
+    })
 }
 
 /// `load`'s text as a file name and a game number after it, when its last

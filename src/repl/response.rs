@@ -28,6 +28,12 @@ pub enum Output {
     /// Bytes to write to a file (`save FILE`); the front end writes them and
     /// says how it went ([`Save::saved`], [`Save::failed`]).
     Save(Save),
+    /// A line saying why a file `save` (`save!`, `append`) names is not
+    /// written, refused before the front end is asked to write it (a game
+    /// number the file cannot take, a binary log to add to): as
+    /// [`Output::Error`], and as a file that could not be written for a
+    /// script's exit code.
+    SaveRefused(String),
 }
 
 impl Output {
@@ -35,7 +41,7 @@ impl Output {
     /// a board or a file to write.
     pub fn text(&self) -> Option<&str> {
         match self {
-            Output::Text(text) | Output::Error(text) => Some(text),
+            Output::Text(text) | Output::Error(text) | Output::SaveRefused(text) => Some(text),
             Output::Board(_) | Output::Save(_) => None,
         }
     }
@@ -43,12 +49,12 @@ impl Output {
 
 impl Response {
     /// Whether something was refused (the response holds an
-    /// [`Output::Error`]).
+    /// [`Output::Error`] or [`Output::SaveRefused`]).
     pub fn is_error(&self) -> bool {
-        self.outputs.iter().any(|output| matches!(output, Output::Error(_)))
+        self.outputs.iter().any(|output| matches!(output, Output::Error(_) | Output::SaveRefused(_)))
     }
 
-    /// The text lines ([`Output::Text`] and [`Output::Error`]), in order,
+    /// The text lines ([`Output::Text`], [`Output::Error`] and [`Output::SaveRefused`]), in order,
     /// leaving out boards and files to write.
     pub fn lines(&self) -> impl Iterator<Item = &str> {
         self.outputs.iter().filter_map(Output::text)
@@ -68,6 +74,10 @@ impl Response {
 
     pub(crate) fn fail(&mut self, line: impl Into<String>) {
         self.outputs.push(Output::Error(line.into()));
+    }
+
+    pub(crate) fn refuse_save(&mut self, line: impl Into<String>) {
+        self.outputs.push(Output::SaveRefused(line.into()));
     }
 
     pub(crate) fn board(&mut self, view: BoardView) {
@@ -160,6 +170,11 @@ pub struct Save {
     /// front end finds ([`crate::repl::find_game`]) and writes the file
     /// around, the rest of it byte for byte.
     pub place: Option<Place>,
+    /// Which of the session's games this is: a number that changes when
+    /// another game takes the game's place (`new`, `load`). A front end
+    /// that lets `save` write again over a file it saved (as `sanfen repl`
+    /// does) lets it for the same game only.
+    pub game: u64,
 }
 
 /// Where `save FILE N` puts the game: in the place of game N of the file

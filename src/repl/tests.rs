@@ -551,6 +551,7 @@ fn save_pgn_and_binary_log() {
         mode: SaveMode::New,
         shared_game: None,
         place: None,
+        game: 0,
     };
     assert_eq!(s.eval("save game.pgn").outputs, [Output::Save(save.clone())]);
     assert_eq!(save.saved(None), "saved 7 moves to game.pgn (PGN)");
@@ -573,6 +574,7 @@ fn save_pgn_and_binary_log() {
          game at its end)"
     );
     let response = s.eval("save dir/GAME.BIN");
+    // (from the initial position, with no promotion: no warning)
     let [Output::Save(save)] = response.outputs.as_slice() else { panic!("{response:?}") };
     assert_eq!((save.path.as_str(), save.format, save.moves), ("dir/GAME.BIN", SaveFormat::MoveLog, 7));
     assert_eq!(save.saved(None), "saved 7 moves to dir/GAME.BIN (binary log, 112 bytes)");
@@ -601,19 +603,35 @@ fn save_pgn_and_binary_log() {
         &["append adds a game to a PGN file: a binary move log holds one game (save! dir/GAME.BIN replaces it)"],
         true,
     );
-    // the log keeps no promotion piece: an underpromotion is pointed out
+    // the log keeps no promotion piece, nor the starting position: an
+    // underpromotion and a position other than the initial one are pointed
+    // out
     s.eval("load 1n2k2r/P7/8/8/8/8/8/4K3 w - - 0 1");
     s.eval("axb8=N Rh7 Nc6");
     let response = s.eval("save game.bin");
+    let start = "warning: a binary log keeps no starting position: it reads back only in a session that starts from \
+                 this game's (1n2k2r/P7/8/8/8/8/8/4K3 w - - 0 1)";
     assert_eq!(
         lines(&response),
-        ["warning: a binary log keeps no promotion piece: 1. axb8=N will read back as a queen"]
+        ["warning: a binary log keeps no promotion piece: 1. axb8=N will read back as a queen", start]
     );
-    assert_eq!(response.outputs.len(), 2);
+    assert_eq!(response.outputs.len(), 3);
     assert!(!response.is_error());
     check(&mut s, "undo 3", &["undone: 1. axb8=N Rh7 2. Nc6", "1n2k2r/P7/8/8/8/8/8/4K3 w - - 0 1"], false);
     s.eval("axb8=Q");
-    assert_eq!(lines(&s.eval("save game.bin")), Vec::<String>::new());
+    assert_eq!(lines(&s.eval("save game.bin")), [start]);
+    // which game is saved: another after `new` and `load`, not after `undo`
+    let games: Vec<u64> =
+        ["save a.pgn", "undo", "save a.pgn", "new", "save a.pgn", "load 8/8/8/8/8/8/8/K1k5 w - - 0 1", "save a.pgn"]
+            .into_iter()
+            .filter_map(|line| {
+                s.eval(line).outputs.into_iter().find_map(|output| match output {
+                    Output::Save(save) => Some(save.game),
+                    _ => None,
+                })
+            })
+            .collect();
+    assert_eq!(games, [1, 1, 2, 3]);
     // one move: no plural
     let mut s = session();
     s.eval("d4");
@@ -1080,6 +1098,21 @@ fn undo_against_the_engine_goes_back_to_the_players_move() {
     let response = s.eval("redo 5");
     assert!(lines(&response)[0].ends_with("(only 2 moves to redo)"), "{response:?}");
     assert_eq!(s.game().moves().len(), 4);
+    // the engine playing White: its first move is not the player's to take
+    // back (the player would then play White's moves), nor, with more
+    // asked for, taken back with the player's first
+    let mut s = session();
+    s.eval("play white 1");
+    let first = s.game().moves().to_vec();
+    assert_eq!(first.len(), 1);
+    check(&mut s, "undo", &["nothing to undo: no move of yours yet (new starts the game again)"], true);
+    assert_eq!(s.game().moves(), first);
+    s.eval("e5");
+    assert_eq!(s.game().moves().len(), 3);
+    let response = s.eval("undo 5");
+    assert!(lines(&response)[0].starts_with("undone: 1... e5 2. "), "{response:?}");
+    assert_eq!(s.game().moves(), first);
+    assert_eq!(s.game().position().turn(), Color::Black);
 }
 
 #[test]
@@ -1351,8 +1384,11 @@ fn save_file_n_puts_the_game_back_where_it_was_loaded_from_and_only_there() {
     assert!(place.is_loaded(&found(&text)));
     assert!(!place.is_loaded(&found(&text.replace("[Event \"B\"]\n\n1. e4 e5", "[Event \"B\"]\n\n1. e4 c5"))));
     assert!(!place.is_loaded(&found(&text.replace("[Event \"A\"]", "[Event \"A2\"]"))), "moved in the file");
-    // any other number, file, command or game is refused, saying why
-    let refused = |s: &mut Session, line: &str, why: String| check(s, line, &[&why], true);
+    // any other number, file, command or game is refused, saying why, as a
+    // file save asked for that is not written
+    let refused = |s: &mut Session, line: &str, why: String| {
+        assert_eq!(s.eval(line).outputs, [Output::SaveRefused(why)], "{line}");
+    };
     refused(
         &mut s,
         &format!("save {three_typed} 3"),
@@ -1384,11 +1420,34 @@ fn save_file_n_puts_the_game_back_where_it_was_loaded_from_and_only_there() {
         &format!("save {} 1", log.display()),
         format!("{0} is a binary move log: it holds one game (save! {0} replaces it)", log.display()),
     );
-    // a name in quotes is a name; a number after a name that is no file too
+    refused(&mut s, &format!("save {three_typed} 0"), "games are counted from 1".to_owned());
+    refused(&mut s, &format!("save {three_typed} -2"), "games are counted from 1".to_owned());
+    refused(
+        &mut s,
+        &format!("save {three_typed} 99999999999999999999"),
+        format!("there is no game 99999999999999999999 in {three_typed}"),
+    );
+    // a name in quotes is a name, a number after it too; a number after a
+    // name that is no file makes no file of that name unless quoted
     let Output::Save(save) = &s.eval(&format!("save \"{three_typed} 2\"")).outputs[0] else { panic!() };
     assert_eq!((save.path.clone(), save.place.is_none()), (format!("{three_typed} 2"), true));
-    let Output::Save(save) = &s.eval(&format!("save {}/new.pgn 2", dir.display())).outputs[0] else { panic!() };
-    assert_eq!((save.path.clone(), save.place.is_none()), (format!("{}/new.pgn 2", dir.display()), true));
+    let new = format!("{}/new.pgn", dir.display());
+    for command in ["save", "save!", "append"] {
+        refused(
+            &mut s,
+            &format!("{command} {new} 2"),
+            format!(
+                "{new}: no such file: save FILE N puts this game in the place of game N of the file it was loaded \
+                 from ({command} \"{new} 2\" writes a file of that name)"
+            ),
+        );
+    }
+    let Output::Save(save) = &s.eval(&format!("save \"{new} 2\"")).outputs[0] else { panic!() };
+    assert_eq!((save.path.clone(), save.place.is_none()), (format!("{new} 2"), true));
+    // a file of that name is that file
+    std::fs::write(format!("{new} 3"), "").unwrap();
+    let Output::Save(save) = &s.eval(&format!("save {new} 3")).outputs[0] else { panic!() };
+    assert_eq!((save.path.clone(), save.place.is_none()), (format!("{new} 3"), true));
     // the only game of a file, loaded without a number; no longer after `new`
     s.eval(&format!("load {one_typed}"));
     let Output::Save(save) = &s.eval(&format!("save {one_typed} 1")).outputs[0] else { panic!() };
