@@ -71,7 +71,10 @@
 //! **Parts.** [`Parts`] cuts a stream (decompressed, of any size, read once)
 //! into parts of whole games, each ending at the first point after its
 //! target size where the [`Chunker`] cuts; the parts, one after another, are
-//! the stream byte for byte (a byte order mark at its start included).
+//! the stream byte for byte (a byte order mark at its start included). Every
+//! part holds a game (but for a stream without one): text outside games
+//! (blank lines, comments, escape lines) goes with the part after it, or at
+//! the stream's end with the part before.
 //!
 //! ```
 //! use std::num::NonZeroU64;
@@ -96,7 +99,9 @@ use std::num::{NonZeroU64, NonZeroUsize};
 use std::ops::Range;
 
 use crate::pgn::chunk::{Chunker, ScanState};
-use crate::pgn::reader::{AFTER_BOM, Location, Reader, bom_len, is_recovery_line, looks_utf16, skip_blank_back};
+use crate::pgn::reader::{
+    AFTER_BOM, Location, Reader, Skip, Visitor, bom_len, is_recovery_line, looks_utf16, skip_blank_back,
+};
 
 /// How far before a line [`is_boundary`] looks, at most: 1 MiB (the last
 /// line of a game's movetext before it, or escape lines and blank lines
@@ -509,8 +514,12 @@ pub struct Parts<R: Read> {
     target: u64,
     /// The stream's bytes handed out.
     position: u64,
-    /// The next piece starts a new part.
+    /// The next piece that holds a game starts a new part.
     next_part: bool,
+    /// The part of the last piece holds a game: text before the first game
+    /// (whitespace, comments, escape lines) is no part of its own, nor is
+    /// text after the last game (it goes with the part before).
+    part_has_game: bool,
 }
 
 /// The largest chunk asked of the chunker: what a piece holds, about.
@@ -519,7 +528,15 @@ const PIECE: u64 = 1 << 20;
 impl<R: Read> Parts<R> {
     /// Parts of `input` (decompressed), of `size`.
     pub fn new(input: R, size: PartSize) -> Parts<R> {
-        let mut parts = Parts { chunker: Chunker::new(input), size, part: 0, target: 0, position: 0, next_part: false };
+        let mut parts = Parts {
+            chunker: Chunker::new(input),
+            size,
+            part: 0,
+            target: 0,
+            position: 0,
+            next_part: false,
+            part_has_game: false,
+        };
         parts.target = parts.target_from(0);
         parts
     }
@@ -567,14 +584,17 @@ impl<R: Read> Parts<R> {
             // the chunker leaves out a byte order mark at the stream's start
             data.splice(0..0, *b"\xef\xbb\xbf");
         }
-        if self.next_part {
+        // (looked for only where it decides something: once a part)
+        let holds_game = (self.next_part || !self.part_has_game) && (chunk.oversized.is_some() || holds_a_game(&data));
+        if self.next_part && holds_game {
             self.next_part = false;
             self.part += 1;
             self.target = self.target_from(self.position);
         }
+        self.part_has_game |= holds_game;
         self.position += data.len() as u64;
         let inside_game = chunk.oversized.is_some_and(|piece| !piece.last);
-        if !inside_game && self.position >= self.target {
+        if !inside_game && self.part_has_game && self.position >= self.target {
             self.next_part = true;
         }
         Ok(Some(Piece { part: self.part, data }))
@@ -585,6 +605,22 @@ impl<R: Read> Parts<R> {
     pub fn position(&self) -> u64 {
         self.position
     }
+}
+
+/// Whether `data` (whole games, from the start of a line) holds a game, not
+/// only whitespace, escape lines and comments: its first game read, its
+/// movetext skipped.
+fn holds_a_game(data: &[u8]) -> bool {
+    /// Skips every game's movetext.
+    struct Found;
+    impl Visitor for Found {
+        type Output = ();
+        fn end_tags(&mut self) -> Skip {
+            Skip(true)
+        }
+        fn end_game(&mut self, _at: Location) {}
+    }
+    Reader::new(data).read_game(&mut Found).is_some()
 }
 
 #[cfg(test)]

@@ -392,6 +392,8 @@ fn parts_of_every_data_file_are_the_file() {
             let mut start = 0;
             for (i, part) in parts.iter().enumerate() {
                 assert!(!part.is_empty(), "{label}: part {i}");
+                // text between games (a blank line, comments) is no part
+                assert!(whole_events_as(part, false).games > 0, "{label}: part {i} holds no game");
                 assert!(start == 0 || cuts.contains(&start), "{label}: part {i} at {start}");
                 ranges.push(start..start + part.len() as u64);
                 start += part.len() as u64;
@@ -451,6 +453,25 @@ fn parts_of_a_count_end_at_the_first_cut_after_each_offset() {
     // a stream longer than said: the last part takes the rest
     let longer = PartSize::Count { count: NonZeroUsize::new(2).unwrap(), total: 40 };
     assert_eq!(lens(longer), [38, 57]);
+}
+
+#[test]
+fn text_before_between_or_after_games_is_no_part_of_its_own() {
+    let lens = |pgn: &[u8], size| parts_of(pgn, size).iter().map(Vec::len).collect::<Vec<_>>();
+    let count = |n: usize, total: usize| PartSize::Count { count: NonZeroUsize::new(n).unwrap(), total: total as u64 };
+    // a blank line at the end: the last game's part
+    let two = b"[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 *\n\n";
+    assert_eq!(lens(two, count(4, two.len())), [22, 22]);
+    // comments and escape lines before the first game, between and after
+    // games: with the game after them, or, at the end, the one before
+    let text = b"{before}\n[Event \"x\"]\n\n1. e4 *\n{between}\n%esc\n[Event \"y\"]\n\n1. d4 *\n{end}";
+    assert_eq!(lens(text, count(10, text.len())), [45, 26]);
+    assert_eq!(lens(text, PartSize::Bytes(NonZeroU64::MIN)), [45, 26]);
+    // a blank line after a game the chunker cut after (a game over 4 KiB)
+    let long = format!("[Event \"a\"]\n\n1. e4 {{{}}} *\n\n[Event \"b\"]\n\n1. d4 *\n", "x".repeat(5000));
+    assert_eq!(lens(long.as_bytes(), PartSize::Bytes(NonZeroU64::MIN)), [5025, 21]);
+    // text alone is one part
+    assert_eq!(lens(b"{no game}\n\n", PartSize::Bytes(NonZeroU64::MIN)), [11]);
 }
 
 #[test]
