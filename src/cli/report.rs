@@ -192,13 +192,15 @@ pub fn write_json(
     fen: Option<Option<&str>>,
     findings: &[Finding<'_>],
 ) -> io::Result<()> {
-    let report = JsonReport { input: String::from_utf8_lossy(input), valid, fen, findings };
+    let report = JsonReport { input: String::from_utf8_lossy(input), bytes: input, valid, fen, findings };
     json_to_writer(&mut *out, &report)?;
     out.write_all(b"\n")
 }
 
 struct JsonReport<'r, 'a> {
     input: Cow<'r, str>,
+    /// The input as read, which the findings' spans are offsets in.
+    bytes: &'r [u8],
     valid: bool,
     fen: Option<Option<&'r str>>,
     findings: &'r [Finding<'a>],
@@ -212,23 +214,24 @@ impl Serialize for JsonReport<'_, '_> {
         if let Some(fen) = self.fen {
             report.serialize_field("fen", &fen)?;
         }
-        report.serialize_field("errors", &BySeverity(self.findings, Severity::Error))?;
-        report.serialize_field("warnings", &BySeverity(self.findings, Severity::Warning))?;
+        report.serialize_field("errors", &BySeverity(self.findings, Severity::Error, self.bytes))?;
+        report.serialize_field("warnings", &BySeverity(self.findings, Severity::Warning, self.bytes))?;
         report.end()
     }
 }
 
-/// The findings of one severity, as a JSON array.
-struct BySeverity<'r, 'a>(&'r [Finding<'a>], Severity);
+/// The findings of one severity, as a JSON array (the input as read).
+struct BySeverity<'r, 'a>(&'r [Finding<'a>], Severity, &'r [u8]);
 
 impl Serialize for BySeverity<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.0.iter().filter(|finding| finding.severity == self.1).map(JsonFinding))
+        let findings = self.0.iter().filter(|finding| finding.severity == self.1);
+        serializer.collect_seq(findings.map(|finding| JsonFinding(finding, self.2)))
     }
 }
 
-/// A finding as a JSON object.
-struct JsonFinding<'r, 'a>(&'r Finding<'a>);
+/// A finding as a JSON object (the input as read).
+struct JsonFinding<'r, 'a>(&'r Finding<'a>, &'r [u8]);
 
 impl Serialize for JsonFinding<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -236,7 +239,7 @@ impl Serialize for JsonFinding<'_, '_> {
         finding.serialize_field("code", self.0.code)?;
         finding.serialize_field("message", &AsText(&self.0.message))?;
         finding.serialize_field("field", self.0.field.name())?;
-        finding.serialize_field("span", &self.0.span.as_ref().map(|span| [span.start, span.end]))?;
+        finding.serialize_field("span", &self.0.span.clone().map(|span| span_in_lossy(self.1, span)))?;
         finding.serialize_field("squares", &Squares(self.0.squares))?;
         finding.end()
     }
@@ -258,6 +261,39 @@ impl Serialize for Squares {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_seq(self.0.into_iter().map(AsText))
     }
+}
+
+/// A span of byte offsets in `bytes` as byte offsets in the text JSON shows
+/// for them, `String::from_utf8_lossy(bytes)` (each invalid sequence one
+/// U+FFFD, three bytes): the same span when `bytes` is UTF-8; an invalid
+/// sequence the span starts or ends inside is wholly in it.
+///
+/// ```text
+/// span_in_lossy(b"\xff\xfe w", 0..2) == [0, 6]   // "\u{fffd}\u{fffd} w"
+/// ```
+pub fn span_in_lossy(bytes: &[u8], span: Range<usize>) -> [usize; 2] {
+    if str::from_utf8(bytes).is_ok() {
+        return [span.start, span.end];
+    }
+    // the offset in the text of byte `at`: of the start of its U+FFFD, or
+    // with `up` of its end, when `at` is inside an invalid sequence
+    let offset = |at: usize, up: bool| {
+        let (mut from, mut to) = (0, 0);
+        for chunk in bytes.utf8_chunks() {
+            let valid = chunk.valid().len();
+            if at <= from + valid {
+                return to + (at - from);
+            }
+            (from, to) = (from + valid, to + valid);
+            let invalid = chunk.invalid().len();
+            if at < from + invalid {
+                return if up { to + 3 } else { to };
+            }
+            (from, to) = (from + invalid, to + 3);
+        }
+        to + at.saturating_sub(from)
+    };
+    [offset(span.start, false), offset(span.end, true)]
 }
 
 #[cfg(test)]

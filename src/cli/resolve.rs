@@ -17,6 +17,7 @@ use serde::Serialize;
 
 use super::check::escape;
 use super::moves;
+use super::report::span_in_lossy;
 use super::terminal::json_to_writer;
 use super::{Error, ExitCode, LintArgs, PositionArgs, input};
 
@@ -205,7 +206,12 @@ impl Report {
         let resolved = match resolve_text(position, text, options) {
             Ok(resolved) => resolved,
             Err(error) => {
-                report.error = Some(Failure::syntax(&error));
+                let mut failure = Failure::syntax(&error);
+                if let Failure::Syntax { span, .. } = &mut failure {
+                    // (offsets in the input shown)
+                    *span = span_in_lossy(text, error.span);
+                }
+                report.error = Some(failure);
                 return report;
             }
         };

@@ -15,7 +15,7 @@ use sanfen::san::{
 };
 use serde_json::{Value, json};
 
-use super::report::Style;
+use super::report::{Style, span_in_lossy};
 use super::terminal::json_to_writer;
 use super::{Error, ExitCode, input};
 
@@ -438,8 +438,8 @@ const RESET: &str = "\x1b[0m";
 fn write_json(out: &mut Vec<u8>, token: &[u8], parsed: &Result<ParsedSan, ParseSanError>) {
     let (readings, errors) = match parsed {
         Ok(parsed) => {
-            let readings =
-                parsed.readings.iter().enumerate().map(|(i, reading)| reading_json(reading, &parsed.lints_for(i)));
+            let readings = (parsed.readings.iter().enumerate())
+                .map(|(i, reading)| reading_json(reading, &parsed.lints_for(i), token));
             (readings.collect(), Vec::new())
         }
         Err(err) => (
@@ -447,7 +447,7 @@ fn write_json(out: &mut Vec<u8>, token: &[u8], parsed: &Result<ParsedSan, ParseS
             vec![json!({
                 "code": SYNTAX_CODE,
                 "message": err.to_string(),
-                "span": [err.span.start, err.span.end],
+                "span": span_in_lossy(token, err.span.clone()),
                 "found": err.found,
                 "expected": err.expected,
             })],
@@ -463,7 +463,8 @@ fn write_json(out: &mut Vec<u8>, token: &[u8], parsed: &Result<ParsedSan, ParseS
     out.push(b'\n');
 }
 
-fn reading_json(reading: &SanPlus, lints: &[SanLint]) -> Value {
+/// A reading as JSON, its lints' spans in `token` as read.
+fn reading_json(reading: &SanPlus, lints: &[SanLint], token: &[u8]) -> Value {
     let square = |square: sanfen::Square| square.to_string();
     let role = |role: Option<sanfen::Role>| role.map(sanfen::Role::name);
     let mut value = match reading.san {
@@ -498,7 +499,7 @@ fn reading_json(reading: &SanPlus, lints: &[SanLint]) -> Value {
             json!({
                 "code": lint.code(),
                 "message": lint.to_string(),
-                "span": [lint.span.start, lint.span.end],
+                "span": span_in_lossy(token, lint.span.clone()),
                 "canonical": lint.canonical,
             })
         })

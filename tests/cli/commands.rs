@@ -116,6 +116,33 @@ fn check_non_utf8_input() {
     sanfen(&["fen", "check"]).write_stdin(stdin).assert().code(1).stdout(expected).stderr("");
 }
 
+/// Regression: JSON spans were offsets in the bytes read, which do not
+/// index `input` (the bytes with U+FFFD, three bytes, for each invalid
+/// sequence). They are offsets in `input` now; the text output keeps those
+/// of the bytes.
+#[test]
+fn json_spans_index_the_input_shown_when_it_is_not_utf8() {
+    let json = |args: &[&str], stdin: &[u8], code: i32| {
+        let output =
+            sanfen(args).write_stdin(stdin.to_vec()).assert().code(code).stderr("").get_output().stdout.clone();
+        serde_json::from_slice::<Value>(&output).unwrap()
+    };
+    let fen = json(&["fen", "check", "--json"], b"\xff\xfe w - - 0 1\n", 1);
+    assert_eq!(fen["input"], "\u{fffd}\u{fffd} w - - 0 1");
+    assert_eq!(fen["errors"][0]["span"], json!([0, 6]));
+    let fen = json(&["fen", "check", "--json"], b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w K\xffkq - 0 1\n", 1);
+    let input = fen["input"].as_str().unwrap();
+    assert_eq!(&input[47..50], "\u{fffd}");
+    assert_eq!(fen["errors"][0]["span"], json!([47, 50]));
+    let san = json(&["san", "--json"], b"N\xffe4\n", 1);
+    assert_eq!((&san["input"], &san["errors"][0]["span"]), (&json!("N\u{fffd}e4"), &json!([1, 4])));
+    let resolve = json(&["resolve", "--json", "-"], b"0-0\xff\n", 1);
+    assert_eq!(resolve["error"]["span"], json!([3, 6]));
+    // U+FFFD itself, valid UTF-8: the same offsets
+    let san = json(&["san", "--json", "-"], "e4\u{fffd}?!".as_bytes(), 1);
+    assert_eq!(san["errors"][0]["span"], json!([2, 5]));
+}
+
 #[test]
 fn check_chess960() {
     sanfen(&["fen", "check", "--chess960", CHESS960])
