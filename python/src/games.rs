@@ -84,9 +84,9 @@ pub(crate) fn open_source(source: &Bound<'_, PyAny>) -> PyResult<Source> {
     if path.is_dir() {
         return Err(PyIsADirectoryError::new_err((21, "is a directory", name)));
     }
-    // (with the GIL released: opening a FIFO waits for its writer, reading
-    // the first bytes for a slow disk, and the writer may be a Python thread)
-    let input = source.py().detach(|| Input::open(&path)).map_err(|err| {
+    // (with the GIL released: reading the first bytes waits for a slow
+    // disk, or a FIFO's writer, which may be a Python thread)
+    let input = source.py().detach(|| open_path(&path, &raised)).map_err(|err| {
         if err.kind == io::ErrorKind::NotFound && source.is_instance_of::<PyString>() && looks_like_pgn(&name) {
             let hint = "a str is a path: for PGN text, pass io.StringIO(text)";
             io_error(err.kind, format!("{name}: {} ({hint})", err.message), &name)
@@ -95,6 +95,63 @@ pub(crate) fn open_source(source: &Bound<'_, PyAny>) -> PyResult<Source> {
         }
     })?;
     Ok(Source { input, name, raised })
+}
+
+/// Opens the file at `path`: a regular file as it is; a FIFO or device
+/// without waiting, read after `poll` ([`Polled`]) so that a signal (Ctrl-C)
+/// stops a wait for its data.
+fn open_path(path: &std::path::Path, raised: &Raised) -> Result<Input, InputError> {
+    use std::os::unix::fs::OpenOptionsExt;
+    if std::fs::metadata(path).is_ok_and(|metadata| metadata.is_file()) {
+        return Input::open(path);
+    }
+    let file = std::fs::File::options()
+        .read(true)
+        .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
+        .open(path)
+        .map_err(|err| InputError { kind: err.kind(), message: err.to_string() })?;
+    Input::from_reader(Polled { file, raised: raised.clone() }, None)
+}
+
+/// A FIFO or device opened without waiting (`O_NONBLOCK`), each read after
+/// `poll` says there is something to read, Python's signal handlers run
+/// every 50 ms meanwhile: the exception one raises (`KeyboardInterrupt`)
+/// ends the read, kept to be raised ([`Source::raise`]). (A FIFO that no
+/// program has opened to write to yet is not at its end: `poll` waits for
+/// the writer, where `read` would say the end.)
+struct Polled {
+    file: std::fs::File,
+    raised: Raised,
+}
+
+impl Read for Polled {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        use rustix::event::{PollFd, PollFlags, Timespec, poll};
+        use rustix::io::Errno;
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        let wait = Timespec { tv_sec: 0, tv_nsec: 50_000_000 };
+        loop {
+            let mut fds = [PollFd::new(&self.file, PollFlags::IN)];
+            match poll(&mut fds, Some(&wait)) {
+                Ok(0) | Err(Errno::INTR) => {
+                    if let Err(err) = Python::attach(|py| py.check_signals()) {
+                        let message = err.to_string();
+                        *self.raised.lock().unwrap_or_else(PoisonError::into_inner) = Some(err);
+                        return Err(io::Error::other(message));
+                    }
+                    continue;
+                }
+                Ok(_) => {}
+                Err(error) => return Err(error.into()),
+            }
+            match self.file.read(buf) {
+                Err(error) if matches!(error.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted) => {}
+                read => return read,
+            }
+        }
+    }
 }
 
 /// Whether a path not found is rather PGN text: it has a line break, or

@@ -789,6 +789,47 @@ def test_ctrl_c_stops_a_long_read(call, tmp_path):
     assert written[-1] < 32 << 20, written
 
 
+@pytest.mark.parametrize("call", ["check_pgn", "read_games", "games_table", "moves_table"])
+@pytest.mark.parametrize("writer", ["none", "stalled"])
+def test_ctrl_c_stops_a_wait_for_a_fifo_that_gives_nothing(call, writer, tmp_path):
+    """Ctrl-C stops a call waiting for a FIFO's data, whether no program has
+    opened it to write or its writer sends nothing more: a read blocked in
+    the system waited for the writer to close it."""
+    import os
+    import signal
+    import threading
+    import time
+
+    fifo = tmp_path / "games.pgn"
+    os.mkfifo(fifo)
+    done = threading.Event()
+
+    def stall():
+        # a game, then nothing until the reader is gone
+        with open(fifo, "wb") as out:
+            out.write(b'[Event "e"]\n\n1. e4 e5 *\n\n')
+            out.flush()
+            done.wait(30)
+
+    feeder = threading.Thread(target=stall) if writer == "stalled" else None
+    if feeder:
+        feeder.start()
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    started = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            result = getattr(sanfen, call)(fifo, threads=2)
+            if call == "read_games":
+                list(result)
+    finally:
+        timer.cancel()
+        done.set()
+        if feeder:
+            feeder.join()
+    assert time.monotonic() - started < 10
+
+
 def test_a_non_blocking_stream_with_no_data_yet_is_not_taken_as_the_end():
     # a pipe whose writer has more to give: read() gives None, not b""
     r, w = os.pipe()
