@@ -8,7 +8,8 @@
 //! - from a few offsets derived from the input, `boundary_at_or_after`
 //!   finds the first boundary at or after it, and the ranges of a few
 //!   counts of parts read as the whole;
-//! - parts of a few sizes are the input byte for byte.
+//! - parts of a few sizes are the input byte for byte, each holding a game
+//!   (when the input holds one).
 
 #![no_main]
 
@@ -67,18 +68,24 @@ fn check(input: &[u8]) {
         assert!(ranges.windows(2).all(|pair| pair[0].end == pair[1].start && pair[0].start <= pair[0].end));
         assert!(range_events(input, &ranges) == whole, "{n} ranges: other events");
     }
-    // parts are the input
+    // parts are the input, and each holds a game when the input does
+    let has_games = whole.iter().any(|event| event.ends_with(" begin"));
     for size in [1, 1 + seed % 200, 4096] {
         let mut parts = Parts::new(input, PartSize::Bytes(NonZeroU64::new(size).unwrap()));
-        let mut joined = Vec::new();
-        let mut last = 0;
+        let mut joined: Vec<Vec<u8>> = Vec::new();
         while let Some(piece) = parts.next_piece(Vec::new()).expect("reading from memory") {
             assert!(!piece.data.is_empty());
-            assert!(piece.part == last || piece.part == last + 1);
-            last = piece.part;
-            joined.extend_from_slice(&piece.data);
+            assert!(piece.part == joined.len() || piece.part + 1 == joined.len());
+            if piece.part == joined.len() {
+                joined.push(Vec::new());
+            }
+            joined[piece.part].extend_from_slice(&piece.data);
         }
-        assert!(joined == input, "parts of {size} bytes are not the input");
+        assert!(joined.concat() == input, "parts of {size} bytes are not the input");
+        for (i, part) in joined.iter().enumerate() {
+            let games = whole_events(part).iter().filter(|event| event.ends_with(" begin")).count();
+            assert!(games > 0 || !has_games, "part {i} of parts of {size} bytes holds no game");
+        }
     }
 }
 

@@ -73,8 +73,8 @@
 //! target size where the [`Chunker`] cuts; the parts, one after another, are
 //! the stream byte for byte (a byte order mark at its start included). Every
 //! part holds a game (but for a stream without one): text outside games
-//! (blank lines, comments, escape lines) goes with the part after it, or at
-//! the stream's end with the part before.
+//! (blank lines, comments, escape lines) is no part of its own, but in the
+//! part before it (before the first game, in the first part).
 //!
 //! ```
 //! use std::num::NonZeroU64;

@@ -1578,9 +1578,10 @@ fn file_and_number(text: &str) -> (&str, Option<usize>) {
 fn no_such_game(text: &str) -> Option<String> {
     let (name, number) = trailing_number(text)?;
     let path = typed_path(&unquote(name));
-    Some(if !path.exists() {
+    if !path.exists() {
         return None;
-    } else if number.starts_with('-') {
+    }
+    Some(if number.starts_with('-') {
         "games are counted from 1".to_owned()
     } else {
         format!("there is no game {number} in {}", crate::pgn::shown_name(path.as_os_str()))
