@@ -72,7 +72,7 @@
 use std::ffi::OsStr;
 use std::fs::{self, File, Metadata, Permissions};
 use std::hash::{BuildHasher, RandomState};
-use std::io::{self, Seek, SeekFrom};
+use std::io::{self, Seek, SeekFrom, Write};
 use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -88,23 +88,44 @@ use super::Error;
 /// The temporary files that exist right now: what a signal removes. Whoever
 /// holds the lock may create, rename or remove one; the signal thread takes
 /// the lock before it removes them and exits.
-static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+static PENDING: Mutex<Vec<Pending>> = Mutex::new(Vec::new());
 
-fn pending() -> MutexGuard<'static, Vec<PathBuf>> {
+/// A temporary file, and what a signal that removes it says of the file
+/// it was for.
+struct Pending {
+    path: PathBuf,
+    /// The file, as named for messages.
+    name: String,
+    /// `not written` (a new file), or `left as it was` (a file there).
+    outcome: &'static str,
+}
+
+/// Directories a run made for its files, in the order made: a signal
+/// removes those left empty, the last made first.
+static MADE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// `directories` (made by this run, in that order) removed on a signal
+/// ([`remove_temporary_on_signals`]) when empty then.
+pub fn remove_on_signals_when_empty(directories: &[PathBuf]) {
+    MADE.lock().unwrap_or_else(PoisonError::into_inner).extend_from_slice(directories);
+}
+
+fn pending() -> MutexGuard<'static, Vec<Pending>> {
     PENDING.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// `path` no longer a temporary file to remove (renamed or removed);
 /// whether it was one.
-fn forget(pending: &mut Vec<PathBuf>, path: &Path) -> bool {
-    let index = pending.iter().position(|pending| pending == path);
+fn forget(pending: &mut Vec<Pending>, path: &Path) -> bool {
+    let index = pending.iter().position(|pending| pending.path == path);
     index.map(|index| pending.swap_remove(index)).is_some()
 }
 
 /// Starts a thread that, on `SIGINT`, `SIGTERM` or `SIGHUP`, removes the
-/// temporary files being written (if any) and ends the process with exit code
-/// 128 + the signal's number. Call it once, before the first
-/// [`InPlace::open`].
+/// temporary files being written (if any), says so of each file (`sanfen:
+/// games.pgn: interrupted (SIGINT): left as it was`, or `not written` for a
+/// new file) and ends the process with exit code 128 + the signal's number.
+/// Call it once, before the first [`InPlace::open`].
 ///
 /// # Errors
 ///
@@ -114,9 +135,19 @@ pub fn remove_temporary_on_signals() -> io::Result<()> {
     std::thread::Builder::new().name("signals".into()).spawn(move || {
         if let Some(signal) = signals.forever().next() {
             let pending = pending();
-            for path in pending.iter() {
-                let _ = fs::remove_file(path);
+            let name = match signal {
+                SIGINT => "SIGINT",
+                SIGTERM => "SIGTERM",
+                _ => "SIGHUP",
+            };
+            let mut err = io::stderr().lock();
+            for file in pending.iter() {
+                let _ = fs::remove_file(&file.path);
+                let _ = writeln!(err, "sanfen: {}: interrupted ({name}): {}", file.name, file.outcome);
             }
+            // (one holding anything stays, and so do those above it)
+            let made = MADE.lock().unwrap_or_else(PoisonError::into_inner);
+            let _ = made.iter().rev().try_for_each(fs::remove_dir);
             // the lock stays held: nothing creates a new temporary file now
             std::process::exit(128 + signal);
         }
@@ -200,8 +231,8 @@ impl InPlace {
         let Some(directory) = target.parent() else {
             return Err(refuse("no directory for the temporary file".to_owned()));
         };
-        let temporary =
-            Temporary::create(directory, command, 0o600).map_err(|err| temporary_error(&display, None, err))?;
+        let temporary = Temporary::create(directory, command, 0o600, &display, "left as it was")
+            .map_err(|err| temporary_error(&display, None, err))?;
         let attributes = if through { Vec::new() } else { attributes(&original).map_err(file_error)? };
         let file = InPlace { name: display, target, original, before, through, attributes, temporary };
         if !file.through {
@@ -264,7 +295,7 @@ impl InPlace {
         result
     }
 
-    fn commit_locked(&self, pending: &mut Vec<PathBuf>) -> Result<(), Error> {
+    fn commit_locked(&self, pending: &mut Vec<Pending>) -> Result<(), Error> {
         let now = self.original.metadata().map_err(|err| self.file_error(err))?;
         if changed(&self.before, &now) {
             return Err(refusal(&self.name, "changed while it was being rewritten"));
@@ -531,8 +562,9 @@ impl NewFile {
         // directory's default ACL), as for any file a program creates
         let mode = existing.as_ref().map(|existing| existing.mode() & 0o777);
         let created_mode = if mode.is_some() { 0o600 } else { 0o666 };
-        let temporary =
-            Temporary::create(directory, kind, created_mode).map_err(|err| temporary_error(&name, None, err))?;
+        let outcome = if existing.is_some() { "left as it was" } else { "not written" };
+        let temporary = Temporary::create(directory, kind, created_mode, &name, outcome)
+            .map_err(|err| temporary_error(&name, None, err))?;
         let mut attributes = Vec::new();
         if let Some(existing) = &existing {
             let current =
@@ -701,8 +733,9 @@ impl Temporary {
     /// `DIRECTORY/.sanfen-KIND-XXXXXXXX.tmp` (8 random hexadecimal digits),
     /// new (never an existing file or link: another name is tried then),
     /// created with `mode` (less the umask, or as the directory's default
-    /// ACL says).
-    fn create(directory: &Path, kind: &str, mode: u32) -> io::Result<Temporary> {
+    /// ACL says), for the file named `name` (what a signal says of it:
+    /// `outcome`).
+    fn create(directory: &Path, kind: &str, mode: u32, name: &str, outcome: &'static str) -> io::Result<Temporary> {
         let mut pending = pending();
         let random = RandomState::new();
         let mut attempt = 0u32;
@@ -712,7 +745,7 @@ impl Temporary {
             let created = File::options().read(true).write(true).create_new(true).mode(mode).open(&path);
             match created {
                 Ok(file) => {
-                    pending.push(path.clone());
+                    pending.push(Pending { path: path.clone(), name: name.to_owned(), outcome });
                     return Ok(Temporary { path, file });
                 }
                 Err(err) if err.kind() == io::ErrorKind::AlreadyExists && attempt < 100 => attempt += 1,
@@ -807,7 +840,8 @@ mod tests {
         let second = NewFile::create(&directory.join("second"), "second").unwrap();
         let third = NewFile::create(&directory.join("third"), "third").unwrap();
         let temporaries = [&first, &second, &third].map(|file| file.temporary.path.clone());
-        assert!(temporaries.iter().all(|path| pending().contains(path)));
+        let is_pending = |path: &PathBuf| pending().iter().any(|pending| pending.path == *path);
+        assert!(temporaries.iter().all(is_pending));
         drop(first);
         let left = names();
         assert_eq!(left.len(), 2);
@@ -817,7 +851,7 @@ mod tests {
         assert!(names()[0].starts_with(".sanfen-second-") && names()[1] == "third", "{:?}", names());
         drop(second);
         assert_eq!(names(), ["third"]);
-        assert!(temporaries.iter().all(|path| !pending().contains(path)));
+        assert!(!temporaries.iter().any(is_pending));
         fs::remove_dir_all(&directory).unwrap();
     }
 }

@@ -201,8 +201,10 @@ fn write_parts(
     };
     let extension = format!(".pgn{}", written_as.map_or("", |written_as| written_as.codec.extension()));
     let names = PartNames::new(path, output, most, extension);
-    // (dropped at the end: a directory made and left empty is removed)
-    let _made = names.refuse_existing()?;
+    // (dropped at the end, or on a signal: a directory made and left empty
+    // is removed)
+    let made = names.refuse_existing()?;
+    rewrite::remove_on_signals_when_empty(&made.0);
     rewrite::remove_temporary_on_signals()
         .map_err(|err| Error::Usage(format!("split cannot watch for signals: {err}")))?;
     let mut parts = Parts::new(input.reader, part_size);

@@ -635,9 +635,10 @@ fn an_interrupted_export_leaves_no_file() {
     assert!(names.len() == 1 && names[0].starts_with(".sanfen-export-"), "{names:?}");
     std::thread::sleep(Duration::from_millis(300));
     assert!(Command::new("kill").arg("-TERM").arg(child.id().to_string()).status().unwrap().success());
-    let status = child.wait().unwrap();
     drop(stdin);
-    assert_eq!(status.code(), Some(143));
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(143));
+    assert_eq!(String::from_utf8_lossy(&output.stderr), format!("sanfen: {out}: interrupted (SIGTERM): not written\n"));
     assert_eq!(dir.names(), Vec::<String>::new());
 }
 

@@ -7,7 +7,8 @@
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use assert_cmd::cargo::cargo_bin_cmd;
 
@@ -437,4 +438,43 @@ fn a_count_of_parts_or_ranges_that_is_no_count_is_said_so() {
         let first = String::from_utf8_lossy(&output.stderr).lines().next().unwrap_or_default().to_owned();
         assert_eq!(first, format!("error: invalid value '{value}' for '{option} <N>': {expected}"));
     }
+}
+
+/// A run interrupted by a signal removes the part being written and the
+/// directories it made that hold nothing, says which part was not written,
+/// and exits with 128 + the signal's number; parts already complete stay.
+#[test]
+fn an_interrupted_split_says_which_part_is_not_written_and_leaves_no_trace() {
+    let dir = Dir::new("interrupted");
+    let games =
+        fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/pgn/tcec/TCEC_Season_1_-_Elite-Match.pgn"))
+            .expect("../shared/data beside the repository");
+    // about 40 MB: one bzip2 part takes seconds
+    let input = dir.path("big.pgn");
+    fs::write(&input, games.repeat(40_000_000 / games.len() + 1)).unwrap();
+    let out = dir.path("made/parts");
+    let child = Command::new(env!("CARGO_BIN_EXE_sanfen"))
+        .args(["split", "--parts", "1", "--compression", "bzip2", "-o", &out, &input])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    let temporary = |name: &String| name.starts_with(".sanfen-split-");
+    let writing = || {
+        fs::read_dir(&out)
+            .is_ok_and(|mut names| names.any(|n| temporary(&n.unwrap().file_name().into_string().unwrap())))
+    };
+    while !writing() && started.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(Command::new("kill").arg("-INT").arg(child.id().to_string()).status().unwrap().success());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        format!("sanfen: {out}/big-001.pgn.bz2: interrupted (SIGINT): not written\n")
+    );
+    // the directories made are gone: nothing of the run is left
+    assert_eq!(dir.names(), ["big.pgn"]);
 }
