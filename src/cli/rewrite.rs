@@ -64,8 +64,9 @@
 //! own, and gets back any that writing removed.
 //!
 //! On `SIGINT`, `SIGTERM` or `SIGHUP` ([`remove_temporary_on_signals`]) the
-//! temporary files are removed and the process exits with 128 + the signal's
-//! number (130, 143, 129); a signal that arrives while the new text is taking
+//! temporary files are removed, each file they were for named on standard
+//! error, and the process exits with 128 + the signal's number (130, 143,
+//! 129); a signal that arrives while the new text is taking
 //! the original's place waits for that to finish. On every error the temporary
 //! file is removed too.
 

@@ -1249,12 +1249,16 @@ impl Session {
             }
         }
         let played = self.game.moves().len();
-        if played == 0 {
+        // said unless the ending undone is something
+        let nothing = |session: &Self, why: &str, response: &mut Response| {
             if response.outputs.is_empty() {
-                response.fail("nothing to undo");
+                response.fail(why);
             } else {
-                self.show_position(response);
+                session.show_position(response);
             }
+        };
+        if played == 0 {
+            nothing(self, "nothing to undo", response);
             return;
         }
         let plies = match self.engine_side {
@@ -1273,11 +1277,7 @@ impl Session {
                     }
                 }
                 if through == 0 {
-                    if response.outputs.is_empty() {
-                        response.fail("nothing to undo: no move of yours yet (new starts the game again)");
-                    } else {
-                        self.show_position(response);
-                    }
+                    nothing(self, "nothing to undo: no move of yours yet (new starts the game again)", response);
                     return;
                 }
                 through
