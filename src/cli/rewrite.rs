@@ -141,14 +141,23 @@ pub fn remove_temporary_on_signals() -> io::Result<()> {
                 SIGTERM => "SIGTERM",
                 _ => "SIGHUP",
             };
-            let mut err = io::stderr().lock();
+            let mut said = String::new();
             for file in pending.iter() {
                 let _ = fs::remove_file(&file.path);
-                let _ = writeln!(err, "sanfen: {}: interrupted ({name}): {}", file.name, file.outcome);
+                said.push_str(&format!("sanfen: {}: interrupted ({name}): {}\n", file.name, file.outcome));
             }
             // (one holding anything stays, and so do those above it)
             let made = MADE.lock().unwrap_or_else(PoisonError::into_inner);
             let _ = made.iter().rev().try_for_each(fs::remove_dir);
+            // said on a thread of its own: a standard error that takes
+            // nothing (a full pipe, its lock held) does not keep the process
+            // alive past 200 ms
+            let (done, said_so) = std::sync::mpsc::channel();
+            let _ = std::thread::Builder::new().spawn(move || {
+                let _ = io::stderr().write_all(said.as_bytes());
+                let _ = done.send(());
+            });
+            let _ = said_so.recv_timeout(std::time::Duration::from_millis(200));
             // the lock stays held: nothing creates a new temporary file now
             std::process::exit(128 + signal);
         }

@@ -624,9 +624,14 @@ fn write_large_pgn(dir: &Dir) -> PathBuf {
     path
 }
 
-/// Starts `sanfen fmt --in-place` on a copy of `large` in `dir` and waits
-/// for its temporary file to appear.
+/// Starts `sanfen fmt --in-place` on a copy of `large` in `dir`, its
+/// standard error piped, and waits for its temporary file to appear.
 fn start_long_run(dir: &Dir, large: &Path) -> (std::process::Child, PathBuf, fs::Metadata) {
+    start_long_run_with(dir, large, Stdio::piped())
+}
+
+/// [`start_long_run`], standard error going to `stderr`.
+fn start_long_run_with(dir: &Dir, large: &Path, stderr: Stdio) -> (std::process::Child, PathBuf, fs::Metadata) {
     let path = dir.path("large.pgn");
     fs::copy(large, &path).unwrap();
     let before = fs::metadata(&path).unwrap();
@@ -634,7 +639,7 @@ fn start_long_run(dir: &Dir, large: &Path) -> (std::process::Child, PathBuf, fs:
         .args(["fmt", "--in-place"])
         .arg(&path)
         .stdout(Stdio::null())
-        .stderr(Stdio::piped())
+        .stderr(stderr)
         .spawn()
         .unwrap();
     let start = Instant::now();
@@ -674,6 +679,39 @@ fn sigterm_and_sigint_during_a_run_leave_no_temporary_file() {
         assert_eq!((after.ino(), after.len(), after.mtime_nsec()), (before.ino(), before.len(), before.mtime_nsec()));
         fs::remove_file(&path).unwrap();
     }
+}
+
+/// Regression: the signal's message, written to a standard error that
+/// takes nothing (a pipe full, its reader stopped), kept the process alive
+/// for as long. It ends all the same (the message lost), its temporary file
+/// removed and the file as it was.
+#[test]
+fn a_signal_ends_the_run_though_standard_error_takes_nothing() {
+    use rustix::fs::{OFlags, fcntl_setfl};
+    let source = Dir::new("full-stderr-source");
+    let large = write_large_pgn(&source);
+    let dir = Dir::new("full-stderr");
+    let (_reader, mut writer) = std::io::pipe().unwrap();
+    fcntl_setfl(&writer, OFlags::NONBLOCK).unwrap();
+    while writer.write(&[b'x'; 4096]).is_ok() {}
+    fcntl_setfl(&writer, OFlags::empty()).unwrap();
+    let (mut child, path, before) = start_long_run_with(&dir, &large, Stdio::from(writer));
+    assert!(Command::new("kill").arg("-INT").arg(child.id().to_string()).status().unwrap().success());
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            panic!("still running 30 s after SIGINT");
+        }
+        sleep(Duration::from_millis(10));
+    };
+    assert_eq!(status.code(), Some(130));
+    assert_eq!(dir.names(), ["large.pgn"]);
+    let after = fs::metadata(&path).unwrap();
+    assert_eq!((after.ino(), after.len(), after.mtime_nsec()), (before.ino(), before.len(), before.mtime_nsec()));
 }
 
 /// A file written to while it is formatted is left with what was written,
