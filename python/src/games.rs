@@ -109,7 +109,7 @@ fn open_path(path: &std::path::Path, raised: &Raised) -> Result<Input, InputErro
         .read(true)
         .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
         .open(path)
-        .map_err(|err| InputError { kind: err.kind(), message: err.to_string() })?;
+        .map_err(|err| InputError::from_io(&err))?;
     Input::from_reader(Polled { file, raised: raised.clone() }, None)
 }
 

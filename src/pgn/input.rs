@@ -181,7 +181,9 @@ pub struct InputError {
 }
 
 impl InputError {
-    fn from_io(err: &io::Error) -> InputError {
+    /// The error of an input that could not be opened: its kind and what
+    /// the system said.
+    pub fn from_io(err: &io::Error) -> InputError {
         InputError { kind: err.kind(), message: err.to_string() }
     }
 
