@@ -241,6 +241,8 @@ def run_check(*args):
     lines = [json.loads(line) for line in out.stdout.splitlines()]
     summary = lines.pop()["summary"]
     del summary["seconds"]
+    # (check_pgn reads one file, and raises when it cannot)
+    assert summary.pop("file_errors") == 0
     return lines, summary
 
 

@@ -23,6 +23,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sanfen::Color;
 use sanfen::Severity;
 use sanfen::pgn::check::{CheckError, CheckOptions, Part, Report, Summary, TOO_LARGE, check_input, too_large_message};
+use sanfen::pgn::input::{NotText, ReadError};
 use sanfen::pgn::parallel::threads_or_cores;
 use sanfen::pgn::reader::Location;
 use sanfen::pgn::validate::{Finding, GameReport, MAX_FINDINGS, Options, shortened};
@@ -38,8 +39,9 @@ use super::{Error, ExitCode, LintArgs, pgn_input};
 /// `sanfen check`'s arguments.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// One JSON object per game with findings on stdout (JSON Lines), then one
-    /// `{"summary": ...}` object, and nothing else.
+    /// One JSON object per game with findings, and per file not checked to
+    /// its end, on stdout (JSON Lines), then one `{"summary": ...}` object,
+    /// and nothing else.
     #[arg(long)]
     json: bool,
     /// Threads that check games [default: one per core]. With more than one,
@@ -114,19 +116,30 @@ fn run_sources(args: &Args, seen_errors: &mut bool) -> Result<ExitCode, Error> {
     let mut totals = Summary::default();
     let mut failed = false;
     let mut invalid = false;
+    // files not checked to their end
+    let mut file_errors = 0;
+    let mut report_file = |out: &mut io::BufWriter<_>, problem: FileProblem<'_>| -> Result<(), Error> {
+        file_errors += 1;
+        if args.json && !args.quiet {
+            json_to_writer(&mut *out, &problem.json()).map_err(io::Error::from).map_err(Error::Output)?;
+            writeln!(out).map_err(Error::Output)?;
+        }
+        out.flush().map_err(Error::Output)?;
+        eprintln!("sanfen: {}: {}", escape(problem.file), escape(&problem.message()));
+        Ok(())
+    };
     for name in pgn_input::names(&args.files) {
         let source = match pgn_input::open(&name, &HINT) {
             Ok(source) => source,
-            Err(err) => {
-                out.flush().map_err(Error::Output)?;
-                eprintln!("sanfen: {}", escape(&err.to_string()));
+            Err(Error::File { path, source }) => {
+                report_file(&mut out, FileProblem { file: &path, kind: FileProblemKind::Open(&source) })?;
                 failed = true;
                 continue;
             }
+            Err(err) => return Err(err),
         };
         if let Some(reason) = &source.input.not_text {
-            out.flush().map_err(Error::Output)?;
-            eprintln!("sanfen: {}: not PGN text: {reason}", escape(&source.name));
+            report_file(&mut out, FileProblem { file: &source.name, kind: FileProblemKind::NotText(reason) })?;
             invalid = true;
             continue;
         }
@@ -145,8 +158,7 @@ fn run_sources(args: &Args, seen_errors: &mut bool) -> Result<ExitCode, Error> {
             Ok(file_totals) => totals.add(&file_totals),
             Err(CheckError::Read { error, summary }) => {
                 totals.add(&summary);
-                out.flush().map_err(Error::Output)?;
-                eprintln!("sanfen: {}: {error}", escape(&source.name));
+                report_file(&mut out, FileProblem { file: &source.name, kind: FileProblemKind::Read(&error) })?;
                 failed = true;
             }
             Err(CheckError::Stopped(err)) => return Err(err),
@@ -166,7 +178,7 @@ fn run_sources(args: &Args, seen_errors: &mut bool) -> Result<ExitCode, Error> {
         ExitCode::Valid
     };
     // every game was checked: a closed output leaves the verdict as it is
-    match write_summary(&mut out, &totals, seconds, args.json).and_then(|()| out.flush()) {
+    match write_summary(&mut out, &totals, file_errors, seconds, args.json).and_then(|()| out.flush()) {
         Err(err) if err.kind() == io::ErrorKind::BrokenPipe => Ok(verdict),
         Err(err) => Err(Error::Output(err)),
         Ok(()) => Ok(verdict),
@@ -481,7 +493,47 @@ fn game_json(file: &str, number: u64, report: &GameReport) -> Value {
     value
 }
 
-fn write_summary(out: &mut impl Write, totals: &Summary, seconds: f64, json: bool) -> io::Result<()> {
+/// A file `check` could not check to its end.
+struct FileProblem<'a> {
+    /// As shown.
+    file: &'a str,
+    kind: FileProblemKind<'a>,
+}
+
+enum FileProblemKind<'a> {
+    /// It could not be opened.
+    Open(&'a io::Error),
+    /// It is binary data or UTF-16 text.
+    NotText(&'a NotText),
+    /// A read failed part way.
+    Read(&'a ReadError),
+}
+
+impl FileProblem<'_> {
+    /// What went wrong, in words, without the file's name.
+    fn message(&self) -> String {
+        match self.kind {
+            FileProblemKind::Open(err) => err.to_string(),
+            FileProblemKind::NotText(reason) => format!("not PGN text: {reason}"),
+            FileProblemKind::Read(err) => err.to_string(),
+        }
+    }
+
+    /// `{"file": ..., "file_error": {"kind": ..., "message": ..., "offset": ...}}`.
+    fn json(&self) -> Value {
+        let (kind, offset) = match self.kind {
+            FileProblemKind::Open(_) => ("file:open", None),
+            FileProblemKind::NotText(NotText::Binary { first, .. }) => ("file:not-text", Some(*first as u64)),
+            FileProblemKind::NotText(_) => ("file:not-text", Some(0)),
+            FileProblemKind::Read(err) => ("file:read", Some(err.offset)),
+        };
+        json!({"file": self.file, "file_error": {"kind": kind, "message": self.message(), "offset": offset}})
+    }
+}
+
+/// The summary line (or object); `file_errors` counts the files not
+/// checked to their end.
+fn write_summary(out: &mut impl Write, totals: &Summary, file_errors: u64, seconds: f64, json: bool) -> io::Result<()> {
     if json {
         let value = json!({"summary": {
             "games": totals.games,
@@ -490,15 +542,22 @@ fn write_summary(out: &mut impl Write, totals: &Summary, seconds: f64, json: boo
             "errors": totals.errors,
             "lint": totals.lint,
             "skipped": totals.skipped,
+            "file_errors": file_errors,
             "bytes": totals.bytes,
             "seconds": (seconds * 1000.0).round() / 1000.0,
         }});
         json_to_writer(&mut *out, &value)?;
         writeln!(out)
     } else {
+        let files = match file_errors {
+            0 => String::new(),
+            1 => ", 1 file not checked to its end".to_owned(),
+            n => format!(", {n} files not checked to their end"),
+        };
         writeln!(
             out,
-            "{} games, {} moves, {} games with errors, {} errors, {} lint findings, {} skipped, {} bytes, {seconds:.3} s",
+            "{} games, {} moves, {} games with errors, {} errors, {} lint findings, {} skipped{files}, {} bytes, \
+             {seconds:.3} s",
             totals.games,
             totals.moves,
             totals.games_with_errors,

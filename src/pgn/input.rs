@@ -207,6 +207,19 @@ impl From<InputError> for io::Error {
     }
 }
 
+/// The file at `path`, opened for reading; a directory is refused (where
+/// reading one would fail with the system's words).
+fn open_file(path: &Path) -> Result<File, InputError> {
+    let file = File::open(path).map_err(|err| InputError::from_io(&err))?;
+    if file.metadata().is_ok_and(|metadata| metadata.is_dir()) {
+        return Err(InputError {
+            kind: io::ErrorKind::IsADirectory,
+            message: "a directory, not a PGN file".to_owned(),
+        });
+    }
+    Ok(file)
+}
+
 /// A read that failed part way: where in the (decompressed) stream, and
 /// why. What was read before it was checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -282,7 +295,7 @@ impl Input {
     /// The file cannot be opened, or a decompressor cannot start (see
     /// [`Input::from_reader`]).
     pub fn open(path: impl AsRef<Path>) -> Result<Input, InputError> {
-        let file = File::open(path).map_err(|err| InputError::from_io(&err))?;
+        let file = open_file(path.as_ref())?;
         let size = file.metadata().ok().map(|m| m.len());
         Input::from_reader(file, size)
     }
@@ -328,7 +341,7 @@ impl Input {
     /// compressed bytes cannot be read on its own:
     /// [`io::ErrorKind::InvalidInput`]).
     pub fn open_range(path: impl AsRef<Path>, range: Range<u64>, start: Location) -> Result<Input, InputError> {
-        let mut file = File::open(path).map_err(|err| InputError::from_io(&err))?;
+        let mut file = open_file(path.as_ref())?;
         let mut head = [0; MAGIC];
         let read = read_up_to(&mut file, &mut head).map_err(|err| InputError::from_io(&err))?;
         if let Some(compression) = Compression::of_magic(&head[..read]) {
@@ -633,6 +646,17 @@ mod tests {
             "read failed at byte 120 of the gzip stream, decompressed: unexpected end of file"
         );
         assert_eq!(ReadError::new(7, None, &err).to_string(), "read failed at byte 7: unexpected end of file");
+    }
+
+    #[test]
+    fn a_directory_is_refused_when_opened() {
+        let directory = std::env::temp_dir();
+        let start = Location { line: 1, column: 1, offset: 0 };
+        for err in [Input::open(&directory).err(), Input::open_range(&directory, 0..10, start).err()] {
+            let err = err.expect("an error");
+            assert_eq!(err.kind, io::ErrorKind::IsADirectory);
+            assert_eq!(err.to_string(), "a directory, not a PGN file");
+        }
     }
 
     #[cfg(not(feature = "compression"))]

@@ -250,7 +250,8 @@ fn binary_input_is_one_error() {
     );
     assert_eq!(
         untimed(&output.stdout),
-        "0 games, 0 moves, 0 games with errors, 0 errors, 0 lint findings, 0 skipped, 0 bytes\n"
+        "0 games, 0 moves, 0 games with errors, 0 errors, 0 lint findings, 0 skipped, 1 file not checked to its end, \
+         0 bytes\n"
     );
     // compressed zeros are told after decompression
     let zeros = gzip(&vec![0u8; 1 << 20]);
@@ -339,7 +340,8 @@ fn a_read_error_comes_after_what_was_read_whatever_the_threads() {
         let output = sanfen(&["check", "-j", jobs, name]).assert().code(2).get_output().clone();
         let text = untimed(&output.stdout);
         assert!(text.ends_with(&format!(
-            "\n30000 games, 30000 moves, 30000 games with errors, 30000 errors, 0 lint findings, 0 skipped, {} bytes\n",
+            "\n30000 games, 30000 moves, 30000 games with errors, 30000 errors, 0 lint findings, 0 skipped, 1 file not \
+             checked to its end, {} bytes\n",
             games.len()
         )));
         assert_eq!(
@@ -378,6 +380,113 @@ fn a_read_error_comes_after_what_was_read_whatever_the_threads() {
     assert!(read > 0 && read < games.len(), "{read}");
     let summary = stdout.lines().last().unwrap();
     assert!(summary.ends_with(&format!(" {read} bytes")), "{summary}");
+}
+
+#[test]
+fn every_file_not_checked_to_its_end_is_named_on_standard_error_in_json_and_in_the_summary() {
+    let good = temp_file("good.pgn", BAD.as_bytes());
+    let binary = temp_file("binary.pgn", &[b"[Event \"?\"]\n".as_slice(), &[1; 100]].concat());
+    let games = many_games();
+    let compressed = gzip(games.as_bytes());
+    let truncated = temp_file("truncated.pgn.gz", &compressed[..compressed.len() / 2]);
+    let missing = std::env::temp_dir().join(format!("sanfen-check-hostile-{}-missing.pgn", std::process::id()));
+    let directory = std::env::temp_dir();
+    let names = [&good, &missing, &directory, &binary, &truncated].map(|path| path.to_str().unwrap());
+    let [good, missing, directory, binary, truncated] = names;
+    let assert = sanfen(&["check", "--json", "-j", "2", good, missing, directory, binary, truncated]).assert().code(2);
+    let output = assert.get_output();
+    let stderr = String::from_utf8(output.stderr.clone()).unwrap();
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(
+        lines[..3],
+        [
+            format!("sanfen: {missing}: No such file or directory (os error 2)"),
+            format!("sanfen: {directory}: a directory, not a PGN file"),
+            format!(
+                "sanfen: {binary}: not PGN text: binary data: 100 of the first 112 bytes are control bytes (the first at \
+             offset 12)"
+            ),
+        ]
+    );
+    assert_eq!(lines.len(), 4, "{stderr}");
+    let read: u64 = lines[3]
+        .strip_prefix(&format!("sanfen: {truncated}: read failed at byte "))
+        .and_then(|rest| rest.strip_suffix(" of the gzip stream, decompressed: incomplete deflate stream"))
+        .unwrap_or_else(|| panic!("{stderr}"))
+        .parse()
+        .unwrap();
+    assert!(read > 0 && read < games.len() as u64, "{read}");
+    let mut objects: Vec<serde_json::Value> =
+        std::str::from_utf8(&output.stdout).unwrap().lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+    let mut summary = objects.pop().unwrap();
+    assert!(summary["summary"]["seconds"].as_f64().unwrap() >= 0.0);
+    summary["summary"].as_object_mut().unwrap().remove("seconds");
+    // the good file's game, then the truncated file's games before the cut, each with its error
+    assert_eq!(objects[0]["file"], json!(good));
+    let failures: Vec<_> = objects.iter().filter(|object| object.get("file_error").is_some()).collect();
+    assert_eq!(
+        failures,
+        [
+            &json!({"file": missing, "file_error": {"kind": "file:open", "offset": null,
+                "message": "No such file or directory (os error 2)"}}),
+            &json!({"file": directory, "file_error": {"kind": "file:open", "offset": null,
+                "message": "a directory, not a PGN file"}}),
+            &json!({"file": binary, "file_error": {"kind": "file:not-text", "offset": 12,
+                "message": "not PGN text: binary data: 100 of the first 112 bytes are control bytes (the first at offset 12)"}}),
+            &json!({"file": truncated, "file_error": {"kind": "file:read", "offset": read,
+                "message": format!("read failed at byte {read} of the gzip stream, decompressed: incomplete deflate stream")}}),
+        ]
+    );
+    // in the order the files were named, each after the games read before it
+    let at = |file: &str| {
+        objects.iter().position(|object| object["file"] == json!(file) && object.get("file_error").is_some())
+    };
+    assert_eq!([at(missing), at(directory), at(binary)], [Some(1), Some(2), Some(3)]);
+    assert_eq!(at(truncated), Some(objects.len() - 1));
+    // the games and counts are those of the same bytes, read whole: the
+    // good file's game, then the stream up to the cut (its last game as
+    // the cut left it)
+    let prefix = temp_file("prefix.pgn", &games.as_bytes()[..read as usize]);
+    let whole = sanfen(&["check", "--json", good, prefix.to_str().unwrap()]).assert().code(1).get_output().clone();
+    std::fs::remove_file(&prefix).unwrap();
+    let mut expected: Vec<serde_json::Value> =
+        std::str::from_utf8(&whole.stdout).unwrap().lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+    let mut expected_summary = expected.pop().unwrap();
+    expected_summary["summary"].as_object_mut().unwrap().remove("seconds");
+    expected_summary["summary"]["file_errors"] = json!(4);
+    assert_eq!(summary, expected_summary);
+    assert!(summary["summary"]["games"].as_u64().unwrap() > 1000, "{summary}");
+    assert_eq!(summary["summary"]["bytes"], json!(BAD.len() as u64 + read));
+    let games_only: Vec<_> = objects.iter().filter(|object| object.get("file_error").is_none()).collect();
+    assert_eq!(games_only.len(), expected.len());
+    for (game, mut expected) in games_only.into_iter().zip(expected) {
+        if expected["file"] != json!(good) {
+            expected["file"] = json!(truncated);
+        }
+        assert_eq!(*game, expected);
+    }
+
+    // --quiet: the summary alone, with the count
+    let output = sanfen(&["check", "--json", "--quiet", missing, good]).assert().code(2).get_output().clone();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(text.starts_with(r#"{"summary":{"bytes":"#) && text.contains(r#""file_errors":1,"#), "{text}");
+    // text: the summary line says it
+    let output = sanfen(&["check", good, missing, directory]).assert().code(2).get_output().clone();
+    assert!(untimed(&output.stdout).ends_with(&format!(
+        "\n1 games, 1 moves, 1 games with errors, 1 errors, 0 lint findings, 0 skipped, 2 files not checked to their \
+         end, {} bytes\n",
+        BAD.len()
+    )));
+    let output = sanfen(&["check", binary]).assert().code(1).get_output().clone();
+    assert_eq!(
+        untimed(&output.stdout),
+        "0 games, 0 moves, 0 games with errors, 0 errors, 0 lint findings, 0 skipped, 1 file not checked to its end, \
+         0 bytes\n"
+    );
+    for path in [good, binary, truncated] {
+        std::fs::remove_file(path).unwrap();
+    }
 }
 
 #[test]

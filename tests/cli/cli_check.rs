@@ -96,7 +96,8 @@ fn json_lines_contract() {
     summary.as_object_mut().unwrap().remove("seconds");
     assert_eq!(
         summary,
-        json!({"games": 2, "moves": 13, "games_with_errors": 1, "errors": 1, "lint": 2, "skipped": 0, "bytes": 322})
+        json!({"games": 2, "moves": 13, "games_with_errors": 1, "errors": 1, "lint": 2, "skipped": 0, "file_errors": 0,
+               "bytes": 322})
     );
 }
 
@@ -132,7 +133,7 @@ fn threads_change_nothing_but_the_time() {
     assert_eq!(
         one.1,
         json!({"summary": {"games": 1483, "moves": 144844, "games_with_errors": 3, "errors": 3, "lint": 7009,
-                           "skipped": 0, "bytes": 6180783}})
+                           "skipped": 0, "file_errors": 0, "bytes": 6180783}})
     );
     assert_eq!(one.0.lines().count(), 326);
     for jobs in ["2", "3", "8"] {

@@ -560,7 +560,7 @@ fn bad_inputs_are_reported_by_name_and_the_others_exported() {
     assert!(lines[0].ends_with(" of the gzip stream, decompressed: incomplete deflate stream"), "{stderr}");
     assert!(lines[1].starts_with(&format!("sanfen: {binary}: not PGN text: binary data")), "{stderr}");
     assert_eq!(lines[2], format!("sanfen: {missing}: No such file or directory (os error 2)"));
-    assert!(lines[3].starts_with(&format!("sanfen: {sub}: ")), "{stderr}");
+    assert_eq!(lines[3], format!("sanfen: {sub}: a directory, not a PGN file"));
     let rows: Vec<serde_json::Value> =
         fs::read_to_string(&out).unwrap().lines().map(|line| serde_json::from_str(line).unwrap()).collect();
     // both good files, and the whole games before the truncation
