@@ -328,7 +328,53 @@ fn too_large_json(file: &str, number: u64, at: Location, size: u64) -> Value {
 /// (`\u{202e}`, see [`shown_escaped`]), so that no byte of a file reaches a
 /// terminal as a control or reorders what is shown.
 pub(super) fn escape(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(shown_escaped) {
+    escape_where(text, shown_escaped)
+}
+
+/// A move's token or a source line as shown: as [`escape`] does, and every
+/// invisible character escaped too (`\u{200b}`, `\u{a0}`; see
+/// [`invisible`]), so that what is shown is all the file holds there (a
+/// token `N\u{200d}f3` is not a move, and must not look like `Nf3`) and a
+/// caret under a line stands under what it points at.
+fn escape_token(text: &str) -> Cow<'_, str> {
+    escape_where(text, |c| shown_escaped(c) || invisible(c))
+}
+
+/// Whether `c` shows as nothing, or as a space that is not one: the
+/// no-break spaces, the soft hyphen, the zero-width characters and joiners,
+/// the other format characters Unicode says to ignore when they cannot be
+/// shown (variation selectors and tag characters among them), the line and
+/// paragraph separators, and the Hangul fillers.
+fn invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{a0}'
+            | '\u{ad}'
+            | '\u{34f}'
+            | '\u{61c}'
+            | '\u{115f}'
+            | '\u{1160}'
+            | '\u{17b4}'
+            | '\u{17b5}'
+            | '\u{180b}'..='\u{180f}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{2028}'..='\u{202f}'
+            | '\u{205f}'..='\u{206f}'
+            | '\u{3164}'
+            | '\u{fe00}'..='\u{fe0f}'
+            | '\u{feff}'
+            | '\u{ffa0}'
+            | '\u{fff0}'..='\u{fff8}'
+            | '\u{1bca0}'..='\u{1bca3}'
+            | '\u{1d173}'..='\u{1d17a}'
+            | '\u{e0000}'..='\u{e0fff}'
+    )
+}
+
+/// `text` with the characters `escaped` names escaped, as [`escape`] shows
+/// them.
+fn escape_where(text: &str, escaped_char: impl Fn(char) -> bool) -> Cow<'_, str> {
+    if !text.chars().any(&escaped_char) {
         return Cow::Borrowed(text);
     }
     let mut escaped = String::with_capacity(text.len() + 8);
@@ -337,7 +383,7 @@ pub(super) fn escape(text: &str) -> Cow<'_, str> {
             '\t' => escaped.push_str("\\t"),
             '\r' => escaped.push_str("\\r"),
             '\n' => escaped.push_str("\\n"),
-            c if shown_escaped(c) => {
+            c if escaped_char(c) => {
                 let _ = core::fmt::Write::write_fmt(&mut escaped, format_args!("{}", ControlShown(c)));
             }
             c => escaped.push(c),
@@ -403,9 +449,9 @@ fn write_game_as(out: &mut Vec<u8>, file: &str, who: &str, report: &GameReport, 
         let (label, colour) = if is_error(finding) { ("error", "\x1b[1;31m") } else { ("warning", "\x1b[1;33m") };
         write!(out, "{file}:{}:{}: {who}", finding.at.line, finding.at.column)?;
         if let (Some(number), Some(side)) = (finding.move_number, finding.side) {
-            write!(out, ", {} {}", MoveNumber { number, turn: side }, escape(&finding.token))?;
+            write!(out, ", {} {}", MoveNumber { number, turn: side }, escape_token(&finding.token))?;
         } else if !finding.token.is_empty() {
-            write!(out, ", {}", escape(&finding.token))?;
+            write!(out, ", {}", escape_token(&finding.token))?;
         }
         let message = escape(&finding.kind.to_string()).into_owned();
         if style.color {
@@ -426,7 +472,7 @@ fn write_game_as(out: &mut Vec<u8>, file: &str, who: &str, report: &GameReport, 
             let mut width = 0;
             let token_chars = finding.token.chars().count();
             for (i, c) in line.text.chars().enumerate() {
-                let piece = escape(c.encode_utf8(&mut [0; 4])).into_owned();
+                let piece = escape_token(c.encode_utf8(&mut [0; 4])).into_owned();
                 let count = piece.chars().count();
                 if i < line.caret {
                     before += count;
@@ -614,6 +660,62 @@ mod tests {
             ["  |", &format!("3 | …{}\\x07}} e5 2. Ke3 *", "x".repeat(31)), &format!("  | {}^^^", " ".repeat(44)),]
         );
         assert!(!text.bytes().any(|b| b < 0x20 && b != b'\n'), "no control byte but line ends: {text:?}");
+    }
+
+    #[test]
+    fn terminal_shows_invisible_characters_of_tokens_and_source_lines_escaped() {
+        // a zero-width space between N and f3, a zero-width joiner in Nc6
+        let pgn = "[White \"Ana\u{a0}Maria\"]\n\n1. e4 e5 2. N\u{200b}f3 N\u{200d}c6 *\n";
+        let options = Options { source_lines: true, ..Options::default() };
+        let mut validator = Validator::new(pgn.as_bytes(), options);
+        let report = Reader::new(pgn.as_bytes()).read_game(&mut validator).expect("a game");
+        let mut out = Vec::new();
+        write_game(&mut out, "g.pgn", 1, &report, Style { terminal: true, color: false }).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        // (after the missing tags' finding and its source line, where the
+        // no-break space is shown escaped too)
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[2], "1 | [White \"Ana\\u{a0}Maria\"]");
+        let source = "3 | 1. e4 e5 2. N\\u{200b}f3 N\\u{200d}c6 *";
+        assert_eq!(
+            lines[4..],
+            [
+                "g.pgn:3:13: game 1 (Ana\u{a0}Maria - ?), 2. N: error[san:syntax]: not a move: invalid move at 1..1: \
+                 found nothing, expected a file a-h, a rank 1-8 or `x`",
+                "  |",
+                source,
+                "  |             ^",
+                "g.pgn:3:14: game 1 (Ana\u{a0}Maria - ?), \\u{200b}: warning[pgn:invisible-char]: invisible character \
+                 (zero-width space U+200B) read as a space; write a space",
+                "  |",
+                source,
+                "  |              ^^^^^^^^",
+            ],
+            "{text}"
+        );
+        // a token that is not a move shows what it holds
+        let pgn = "1. e4 e5 2. N\u{200d}f3 *\n";
+        let mut validator = Validator::new(pgn.as_bytes(), Options::default());
+        let report = Reader::new(pgn.as_bytes()).read_game(&mut validator).expect("a game");
+        let mut out = Vec::new();
+        write_game(&mut out, "g.pgn", 1, &report, Style { terminal: false, color: false }).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("g.pgn:1:13: game 1, 2. N\\u{200d}f3: error[san:syntax]: "), "{text}");
+    }
+
+    #[test]
+    fn invisible_characters_are_told_from_visible_ones() {
+        for c in
+            ['\u{a0}', '\u{ad}', '\u{200b}', '\u{200c}', '\u{200d}', '\u{2060}', '\u{feff}', '\u{fe0f}', '\u{e0041}']
+        {
+            assert!(invisible(c), "{c:?}");
+        }
+        for c in ['a', ' ', 'é', 'ש', '\u{2013}', '♘', '\u{1f600}'] {
+            assert!(!invisible(c), "{c:?}");
+        }
+        assert_eq!(escape_token("N\u{200d}f3\u{a0}\x1b"), "N\\u{200d}f3\\u{a0}\\x1b");
+        // tag values keep theirs: a no-break space in a name is a space
+        assert_eq!(escape("Ana\u{a0}Maria"), "Ana\u{a0}Maria");
     }
 
     #[test]
