@@ -195,7 +195,8 @@ struct ReplArgs {
     /// The starting position, as FEN [default: the initial position].
     #[arg(long, value_name = "FEN")]
     fen: Option<OsString>,
-    /// Piece letters moves are read in: en, pt, es, fr, de, it, nl.
+    /// Piece letters moves are read in: en, pt, es, fr, de, it, nl (a
+    /// loaded game's too, when it gets further so than in English letters).
     #[arg(long, value_name = "LANG", default_value = "en")]
     letters: sanfen::san::Letters,
     /// ASCII letters on the board instead of Unicode figurines.

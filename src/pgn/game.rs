@@ -378,7 +378,29 @@ impl From<io::Error> for ReadError {
 /// The stream's bytes are PGN as the [`Reader`] reads it (a decompressing
 /// reader gives compressed files).
 pub fn read_games<R: Read>(input: R) -> Games<R> {
-    Games { chunker: Chunker::with_target(input, CHUNK_TARGET), buffer: Vec::new(), pending: Pending::default() }
+    read_games_in(input, Letters::English)
+}
+
+/// [`read_games`], the moves read in the piece letters of `letters` (see
+/// [`crate::pgn::validate::Options::letters`]: `Cf3` in Portuguese is the
+/// move Nf3, written `Cf3`, with the lint finding `san:local-letters`).
+///
+/// ```
+/// use sanfen::san::Letters;
+///
+/// let pgn: &[u8] = b"1. e4 e5 2. Cf3 Cc6 3. Bb5 *\n";
+/// let games: Vec<_> = sanfen::pgn::game::read_games_in(pgn, Letters::Portuguese).collect::<Result<_, _>>()?;
+/// assert_eq!(games[0].mainline.moves[2].san.to_string(), "Nf3");
+/// assert_eq!(games[0].mainline.moves.len(), 5);
+/// # Ok::<(), sanfen::pgn::ReadError>(())
+/// ```
+pub fn read_games_in<R: Read>(input: R, letters: Letters) -> Games<R> {
+    Games {
+        chunker: Chunker::with_target(input, CHUNK_TARGET),
+        buffer: Vec::new(),
+        pending: Pending::default(),
+        letters,
+    }
 }
 
 /// Every game of the PGN file at `path`, as [`read_games`]: gzip, zstd and
@@ -402,16 +424,16 @@ pub fn read_games<R: Read>(input: R) -> Games<R> {
 /// shows it is not PGN text (binary data, UTF-16): then nothing is read.
 /// Errors met later come from the iterator.
 pub fn read_games_path(path: impl AsRef<std::path::Path>) -> Result<Games<Box<dyn Read + Send>>, InputError> {
-    read_games_text(Input::open(path)?)
+    read_games_text(Input::open(path)?, Letters::English)
 }
 
-/// The games of `input` as [`read_games`] reads them, unless its start shows
-/// it is not PGN text ([`Input::not_text`]).
-pub(crate) fn read_games_text(input: Input) -> Result<Games<Box<dyn Read + Send>>, InputError> {
+/// The games of `input` as [`read_games_in`] reads them in `letters`,
+/// unless its start shows it is not PGN text ([`Input::not_text`]).
+pub(crate) fn read_games_text(input: Input, letters: Letters) -> Result<Games<Box<dyn Read + Send>>, InputError> {
     if let Some(not_text) = input.not_text {
         return Err(InputError { kind: std::io::ErrorKind::InvalidData, message: not_text.to_string() });
     }
-    Ok(read_games(input.reader))
+    Ok(read_games_in(input.reader, letters))
 }
 
 /// Every game of `input` ([`Input::open`], [`Input::from_reader`]), as
@@ -812,8 +834,15 @@ impl<T: ChunkItem> Iterator for ParallelGames<T> {
 /// Every game of PGN text held whole (a file read at once), with no limit on
 /// a game's size.
 pub fn read_games_from_slice(input: &[u8]) -> Vec<Game> {
+    read_games_from_slice_in(input, Letters::English)
+}
+
+/// [`read_games_from_slice`], the moves read in the piece letters of
+/// `letters` (as [`read_games_in`] reads them).
+pub fn read_games_from_slice_in(input: &[u8], letters: Letters) -> Vec<Game> {
     let mut reader = Reader::new(input);
-    let mut builder = Builder::new(Validator::new(input, Options::default()), Carry::default());
+    let options = Options { letters, ..Options::default() };
+    let mut builder = Builder::new(Validator::new(input, options), Carry::default());
     let mut games = Vec::new();
     while let Some(game) = reader.read_game(&mut builder) {
         games.push(game);
@@ -834,6 +863,8 @@ pub struct Games<R: Read> {
     chunker: Chunker<R>,
     buffer: Vec<u8>,
     pending: Pending,
+    /// The piece letters moves are read in.
+    letters: Letters,
 }
 
 /// What a game iterator holds between chunks: the games read and not yet
@@ -915,8 +946,8 @@ fn add_findings(report: &mut GameReport, findings: Vec<Finding>) {
 }
 
 /// Reads the next chunk into `pending` (`buffer`: the last chunk's, to
-/// reuse); `false` at the end of the stream.
-fn fill<R: Read>(chunker: &mut Chunker<R>, buffer: &mut Vec<u8>, pending: &mut Pending) -> bool {
+/// reuse), moves read in `letters`; `false` at the end of the stream.
+fn fill<R: Read>(chunker: &mut Chunker<R>, buffer: &mut Vec<u8>, letters: Letters, pending: &mut Pending) -> bool {
     let chunk = match chunker.next_chunk(core::mem::take(buffer)) {
         Ok(Some(chunk)) => chunk,
         Ok(None) => return false,
@@ -932,7 +963,8 @@ fn fill<R: Read>(chunker: &mut Chunker<R>, buffer: &mut Vec<u8>, pending: &mut P
             pending.ready.push_back(Err(ReadError::TooLarge { at: oversized.game, size }));
         }
     } else {
-        let validator = Validator::with_base(&chunk.data, chunk.start.offset, Options::default());
+        let options = Options { letters, ..Options::default() };
+        let validator = Validator::with_base(&chunk.data, chunk.start.offset, options);
         let mut builder = Builder::new(validator, core::mem::take(&mut pending.carry));
         let mut reader = Reader::with_start(&chunk.data, chunk.start);
         while let Some(game) = reader.read_game(&mut builder) {
@@ -948,8 +980,8 @@ impl<R: Read> Iterator for Games<R> {
     type Item = Result<Game, ReadError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let (chunker, buffer) = (&mut self.chunker, &mut self.buffer);
-        self.pending.next(|pending| fill(chunker, buffer, pending))
+        let (chunker, buffer, letters) = (&mut self.chunker, &mut self.buffer, self.letters);
+        self.pending.next(|pending| fill(chunker, buffer, letters, pending))
     }
 }
 

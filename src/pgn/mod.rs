@@ -44,7 +44,7 @@ pub use check::{CheckError, CheckOptions, Checks, check_input, check_path, check
 pub use chunk::{Chunk, Chunker};
 pub use game::{
     Game, GameCountError, Games, Line, Node, ParallelGames, ReadError, Tag, ThinVec, read_games, read_games_from_slice,
-    read_games_input, read_games_input_in, read_games_path,
+    read_games_from_slice_in, read_games_in, read_games_input, read_games_input_in, read_games_path,
 };
 pub use input::{Compression, Input, shown_name};
 pub use reader::{Location, RawText, ResultToken, Skip, SyntaxError, SyntaxErrorKind, Visitor};

@@ -76,7 +76,7 @@ use std::time::{Duration, Instant};
 
 use crate::engine::{self, Engine, Limits, Score, SearchResult};
 use crate::notation::{self, Notation};
-use crate::pgn::game::{Game as PgnGame, ReadError, Tag, read_games_text};
+use crate::pgn::game::{Game as PgnGame, ReadError, Tag, read_games_from_slice_in, read_games_text};
 use crate::pgn::reader::ResultToken;
 use crate::play::{self, MoveNumber, PlayError, Word};
 use crate::resolve::SanError;
@@ -726,6 +726,8 @@ impl Session {
     /// name ending in `.bin`, replayed from the session's first position).
     /// The game's moves can be undone and played again; its tags, comments,
     /// NAGs, variations and result are kept and written back by `save`.
+    /// Its moves are read in English letters, as PGN is written, or in the
+    /// session's when the game gets further so (a file written in them).
     ///
     /// ```
     /// use sanfen::repl::{Options, Session};
@@ -764,19 +766,30 @@ impl Session {
             return;
         }
         let wanted = number.unwrap_or(1);
-        let at = path.to_path_buf();
-        let found = self.read_apart(path, move |file| {
-            // as `read_games_path` reads a file
-            let size = std::fs::metadata(at).ok().map(|metadata| metadata.len());
-            match crate::pgn::Input::from_reader(file, size) {
-                Ok(input) => find_game(input, wanted),
-                Err(error) => FoundGame::Unreadable(error.to_string()),
-            }
-        });
-        let found = match found {
-            Err(why) => FoundGame::Unreadable(why),
-            Ok(found) => found,
+        let find = |letters: Letters| {
+            let at = path.to_path_buf();
+            let found = self.read_apart(path, move |file| {
+                // as `read_games_path` reads a file
+                let size = std::fs::metadata(at).ok().map(|metadata| metadata.len());
+                match crate::pgn::Input::from_reader(file, size) {
+                    Ok(input) => find_game_in(input, wanted, letters),
+                    Err(error) => FoundGame::Unreadable(error.to_string()),
+                }
+            });
+            found.unwrap_or_else(FoundGame::Unreadable)
         };
+        let mut found = find(Letters::English);
+        // a game in the session's letters (a regular file can be read again,
+        // a FIFO's writer has gone)
+        if let FoundGame::Game(game, _) = &found
+            && self.letters != Letters::English
+            && has_error(game)
+            && std::fs::metadata(path).is_ok_and(|metadata| metadata.is_file())
+            && let FoundGame::Game(local, others) = find(self.letters)
+            && played(&local) > played(game)
+        {
+            found = FoundGame::Game(local, others);
+        }
         if let FoundGame::Game(game, others) = found {
             let from = LoadedFrom { path: path.to_path_buf(), game: wanted, others, unloaded: None };
             self.adopt(*game, &format!("game {wanted} of {shown}"), Some(from), response);
@@ -858,7 +871,7 @@ impl Session {
     /// movetext, the game is loaded as `load PGN` loads it (a game pasted
     /// whole, its lines in one).
     fn pgn_line(&mut self, text: &str, response: &mut Response) {
-        let games = crate::pgn::read_games_from_slice(text.as_bytes());
+        let games = self.read_pgn_text(text);
         if let [game] = games.as_slice()
             && game.mainline.moves.is_empty()
             && game.result.is_none()
@@ -882,8 +895,24 @@ impl Session {
 
     /// `load PGN`: the first game of PGN text typed or pasted on the line.
     fn load_pgn_text(&mut self, text: &str, response: &mut Response) {
-        let games = crate::pgn::read_games_from_slice(text.as_bytes());
+        let games = self.read_pgn_text(text);
         self.adopt_first(games, text, response);
+    }
+
+    /// The games of PGN text typed or pasted: read in English letters, as
+    /// PGN is written, or in the session's when the first game gets further
+    /// so (`Cf3` in Portuguese is Nf3, but `Re1`, a rook's move in English,
+    /// is a king's).
+    fn read_pgn_text(&self, text: &str) -> Vec<PgnGame> {
+        let games = read_games_from_slice_in(text.as_bytes(), Letters::English);
+        if self.letters == Letters::English || !games.first().is_some_and(has_error) {
+            return games;
+        }
+        let local = read_games_from_slice_in(text.as_bytes(), self.letters);
+        match (games.first(), local.first()) {
+            (Some(english), Some(first)) if played(first) > played(english) => local,
+            _ => games,
+        }
     }
 
     /// Makes the first of `games`, read from `text`, the session's game.
@@ -1745,7 +1774,13 @@ impl FoundGame {
 /// assert!(matches!(find_game(input(text), 3), FoundGame::Count(2)));
 /// ```
 pub fn find_game(input: crate::pgn::Input, number: usize) -> FoundGame {
-    let games = match read_games_text(input) {
+    find_game_in(input, number, Letters::English)
+}
+
+/// [`find_game`], the moves read in the piece letters of `letters` (see
+/// [`crate::pgn::read_games_in`]).
+pub fn find_game_in(input: crate::pgn::Input, number: usize, letters: Letters) -> FoundGame {
+    let games = match read_games_text(input, letters) {
         Ok(games) => games,
         Err(error) => return FoundGame::Unreadable(error.to_string()),
     };
@@ -1771,6 +1806,17 @@ pub fn find_game(input: crate::pgn::Input, number: usize) -> FoundGame {
         }
     }
     FoundGame::Count(count)
+}
+
+/// Whether a game read has an error (a move that cannot be read or played,
+/// among others).
+fn has_error(game: &PgnGame) -> bool {
+    game.report.findings.iter().any(|finding| finding.severity == Severity::Error)
+}
+
+/// How many moves of a game's mainline were played, up to its first error.
+fn played(game: &PgnGame) -> usize {
+    game.mainline.moves.iter().take_while(|node| node.played.is_some()).count()
 }
 
 /// How `load` opens a file by default ([`OpenFile`]): the standard

@@ -1491,3 +1491,53 @@ fn save_says_when_undone_moves_are_left_out() {
     let Output::Save(save) = &response.outputs[0] else { panic!("{response:?}") };
     assert!(save.bytes.ends_with(b"\n\n1. e4 *\n"));
 }
+
+#[test]
+fn load_reads_a_game_in_the_session_s_letters_when_it_gets_further_so() {
+    let dir = temp_dir("letters");
+    let path = dir.join("games.pgn");
+    // a game written with Portuguese letters, then one in English (whose
+    // Re1, a rook's move, is a king's in Portuguese)
+    std::fs::write(
+        &path,
+        "[White \"Ana\"]\n\n1. e4 e5 2. Cf3 Cc6 3. Bb5 a6 4. O-O Cf6 5. Te1 *\n\n\
+         [White \"Rui\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O Nf6 5. Re1 d6 *\n",
+    )
+    .unwrap();
+    let shown = path.display().to_string();
+    // in English letters, the first game stops at Cf3
+    let mut s = session();
+    let response = s.eval(&format!("load {shown}"));
+    assert_eq!(lines(&response)[0], format!("loaded game 1 of {shown}: Ana - ?, 2 moves, *"));
+    assert!(lines(&response)[1].starts_with("warning: the game has an error at 3:13 \"Cf3\": "), "{response:?}");
+    // in Portuguese, both load whole
+    let mut s = session();
+    s.eval("letters pt");
+    let response = s.eval(&format!("load {shown}"));
+    assert_eq!(
+        lines(&response),
+        [
+            format!("loaded game 1 of {shown}: Ana - ?, 9 moves, *"),
+            "r1bqkb1r/1ppp1ppp/p1n2n2/1B2p3/4P3/5N2/PPPP1PPP/RNBQR1K1 b kq - 3 5".to_owned(),
+        ]
+    );
+    assert!(s.pgn().ends_with("\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. O-O Nf6 5. Re1 *\n"), "{}", s.pgn());
+    let response = s.eval(&format!("load {shown} 2"));
+    assert_eq!(
+        lines(&response),
+        [
+            format!("loaded game 2 of {shown}: Rui - ?, 10 moves, *"),
+            "r1bqk2r/ppp2ppp/2np1n2/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQR1K1 w kq - 0 6".to_owned(),
+        ]
+    );
+    // PGN text typed or pasted, the same
+    let response = s.eval("load 1. e4 e5 2. Cf3 Cc6 *");
+    assert_eq!(lines(&response)[0], "loaded the game given: ? - ?, 4 moves, *");
+    let response = s.eval("[White \"Ana\"] 1. e4 e5 2. Re1 *");
+    assert_eq!(lines(&response)[0], "loaded the game given: Ana - ?, 2 moves, *");
+    assert!(
+        lines(&response)[1].starts_with("warning: the game has an error at 1:27 \"Re1\": illegal: "),
+        "{response:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
