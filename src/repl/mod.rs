@@ -780,15 +780,20 @@ impl Session {
         };
         let mut found = find(Letters::English);
         // a game in the session's letters (a regular file can be read again,
-        // a FIFO's writer has gone)
+        // a FIFO's writer has gone); a second read stopped by Ctrl-C loads
+        // nothing, as the first would
         if let FoundGame::Game(game, _) = &found
             && self.letters != Letters::English
             && has_error(game)
             && std::fs::metadata(path).is_ok_and(|metadata| metadata.is_file())
-            && let FoundGame::Game(local, others) = find(self.letters)
-            && played(&local) > played(game)
         {
-            found = FoundGame::Game(local, others);
+            match find(self.letters) {
+                FoundGame::Game(local, others) if played(&local) > played(game) => {
+                    found = FoundGame::Game(local, others);
+                }
+                unreadable @ FoundGame::Unreadable(_) => found = unreadable,
+                _ => {}
+            }
         }
         if let FoundGame::Game(game, others) = found {
             let from = LoadedFrom { path: path.to_path_buf(), game: wanted, others, unloaded: None };

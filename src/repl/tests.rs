@@ -1541,3 +1541,49 @@ fn load_reads_a_game_in_the_session_s_letters_when_it_gets_further_so() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_load_stopped_while_it_reads_again_in_the_session_s_letters_loads_nothing() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static OPENED: AtomicUsize = AtomicUsize::new(0);
+    /// Waits, as a slow disk would, until the read is stopped.
+    struct Slow(Arc<AtomicBool>);
+    impl std::io::Read for Slow {
+        fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+            while !self.0.load(Ordering::Relaxed) {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            Err(std::io::Error::other("interrupted"))
+        }
+    }
+    // the first read as a file is read; the second waits
+    fn open(path: &Path, stopped: Arc<AtomicBool>) -> std::io::Result<Box<dyn std::io::Read + Send>> {
+        if OPENED.fetch_add(1, Ordering::Relaxed) == 0 {
+            Ok(Box::new(std::fs::File::open(path)?))
+        } else {
+            Ok(Box::new(Slow(stopped)))
+        }
+    }
+    let dir = temp_dir("letters-stopped");
+    let path = dir.join("games.pgn");
+    std::fs::write(&path, "1. e4 e5 2. Cf3 Cc6 *\n").unwrap();
+    let mut s = Session::new(Options { letters: Letters::Portuguese, open: Some(open), ..Options::default() });
+    s.eval("d4");
+    let after_d4 = fen(&s);
+    let stop = s.stop_flag();
+    let raise = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        stop.store(true, Ordering::Relaxed);
+    });
+    let shown = path.display();
+    check(
+        &mut s,
+        &format!("load {shown}"),
+        &[&format!("cannot read {shown}: interrupted (Ctrl-C); nothing loaded")],
+        true,
+    );
+    raise.join().unwrap();
+    assert_eq!(OPENED.load(Ordering::Relaxed), 2);
+    assert_eq!(fen(&s), after_d4);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
