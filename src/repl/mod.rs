@@ -784,7 +784,7 @@ impl Session {
         // nothing, as the first would
         if let FoundGame::Game(game, _) = &found
             && self.letters != Letters::English
-            && has_error(game)
+            && game.report.errors > 0
             && std::fs::metadata(path).is_ok_and(|metadata| metadata.is_file())
         {
             match find(self.letters) {
@@ -910,7 +910,7 @@ impl Session {
     /// is a king's).
     fn read_pgn_text(&self, text: &str) -> Vec<PgnGame> {
         let games = read_games_from_slice_in(text.as_bytes(), Letters::English);
-        if self.letters == Letters::English || !games.first().is_some_and(has_error) {
+        if self.letters == Letters::English || games.first().is_none_or(|game| game.report.errors == 0) {
             return games;
         }
         let local = read_games_from_slice_in(text.as_bytes(), self.letters);
@@ -1811,12 +1811,6 @@ pub fn find_game_in(input: crate::pgn::Input, number: usize, letters: Letters) -
         }
     }
     FoundGame::Count(count)
-}
-
-/// Whether a game read has an error (a move that cannot be read or played,
-/// among others).
-fn has_error(game: &PgnGame) -> bool {
-    game.report.findings.iter().any(|finding| finding.severity == Severity::Error)
 }
 
 /// How many moves of a game's mainline were played, up to its first error.
