@@ -46,6 +46,9 @@ pub(crate) struct Undo {
     castling_rights: crate::CastlingRights,
     ep_square: Option<Square>,
     halfmoves: u32,
+    /// The fullmove number before the move: playing it may not have added
+    /// one (it stays at `u32::MAX`), so taking it back cannot subtract one.
+    fullmoves: u32,
 }
 
 impl Undo {
@@ -418,16 +421,20 @@ impl Position {
 
     /// What [`Position::unplay`] needs to take back the next move (or null move).
     pub(crate) fn undo_info(&self, m: Option<Move>) -> Undo {
-        Undo { m, castling_rights: self.castling_rights, ep_square: self.ep_square, halfmoves: self.halfmoves }
+        Undo {
+            m,
+            castling_rights: self.castling_rights,
+            ep_square: self.ep_square,
+            halfmoves: self.halfmoves,
+            fullmoves: self.fullmoves,
+        }
     }
 
     /// Takes back the move (or null move) `undo` was made for, played last.
     pub(crate) fn unplay(&mut self, undo: &Undo) {
         let us = !self.turn;
         self.turn = us;
-        if us == Color::Black {
-            self.fullmoves = self.fullmoves.saturating_sub(1);
-        }
+        self.fullmoves = undo.fullmoves;
         self.castling_rights = undo.castling_rights;
         self.ep_square = undo.ep_square;
         self.halfmoves = undo.halfmoves;
@@ -616,6 +623,27 @@ mod tests {
         let mated = position("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", CastlingMode::Standard);
         assert_eq!(perft(&mated, MAX_PERFT_DEPTH), Ok(0));
         assert_eq!(perft(&kings, 0), Ok(1));
+    }
+
+    #[test]
+    fn a_move_and_its_take_back_leave_the_fullmove_number_as_it_was_at_its_largest() {
+        // playing Black's move cannot count past u32::MAX: taking it back
+        // gives the number back as it was, not one less
+        for fen in ["7k/8/8/8/8/8/8/K7 b - - 0 4294967295", "7k/8/8/8/8/8/8/K7 w - - 0 4294967295"] {
+            let start = position(fen, CastlingMode::Standard);
+            for m in [Some(start.legal_moves()[0]), None] {
+                let mut pos = start.clone();
+                let undo = pos.undo_info(m);
+                match m {
+                    Some(m) => pos.play_unchecked(m),
+                    None => pos.play_null(),
+                }
+                assert_eq!(pos.fullmoves(), u32::MAX, "{fen}");
+                pos.unplay(&undo);
+                assert_eq!(pos, start, "{fen} {m:?}");
+                assert_eq!(pos.fullmoves(), u32::MAX, "{fen}");
+            }
+        }
     }
 
     #[test]
