@@ -21,7 +21,8 @@
 //!     Roster first, missing ones added, every value unchanged once
 //!     unescaped), the same moves (as resolved against the position, with
 //!     their annotations), null moves, comments (byte for byte, a `\r\n` in
-//!     them being `\n`), NAGs, variations (same nesting) and result;
+//!     them being `\n`), NAGs, variations (same nesting) and result, and
+//!     the `;` comments among its tags (among them still);
 //!   - the text between games and `%` escape lines inside games are kept
 //!     (checks gated by [`CHECK_TEXT_OUTSIDE_GAMES`] and
 //!     [`CHECK_ESCAPE_LINES_IN_GAMES`]).
@@ -382,6 +383,7 @@ fn compare_unchanged(input: &[u8], game: &FormattedGame, before: &GameModel, aft
         _ => panic!("game {} written unchanged, then {:?}", i + 1, String::from_utf8_lossy(rest)),
     };
     assert_eq!(after.tags, before.tags, "game {}: the tags read back alike", i + 1);
+    assert_eq!(after.tag_comments, before.tag_comments, "game {}: the comments among the tags", i + 1);
     assert_eq!(after.items, before.items, "game {}: the movetext reads back alike", i + 1);
     match added {
         None => assert_eq!(after.result, before.result, "game {}: the result", i + 1),
@@ -436,6 +438,14 @@ fn compare_rewritten(before: &GameModel, after: &GameModel, i: usize) {
         before.tags.iter().enumerate().filter(|(index, _)| !roster.contains(index)).map(|(_, tag)| tag.clone()),
     );
     assert_eq!(after.tags, tags, "game {game}: the tags");
+    // the comments among the tags stay among them (after the tag they came
+    // after, which may be written elsewhere)
+    let texts = |model: &GameModel| {
+        let mut texts: Vec<Vec<u8>> = model.tag_comments.iter().map(|(_, text)| lf(text)).collect();
+        texts.sort();
+        texts
+    };
+    assert_eq!(texts(after), texts(before), "game {game}: the comments among the tags");
     assert_eq!(after.items, before.items, "game {game}: the movetext");
 }
 
@@ -452,6 +462,9 @@ struct GameModel {
     has_movetext: bool,
     /// The comments' bytes, delimiters included.
     comments: Vec<Range<usize>>,
+    /// The `;` comments among the tags, as written, with the number of tags
+    /// before each.
+    tag_comments: Vec<(usize, Vec<u8>)>,
 }
 
 /// A movetext item (move numbers are left out: the formatter writes its own).
@@ -549,6 +562,10 @@ impl Visitor for Model {
         self.game.tags.push((name.to_vec(), value.unescaped()));
     }
 
+    fn tag_comment(&mut self, text: &[u8], _at: Location) {
+        self.game.tag_comments.push((self.game.tags.len(), text.to_vec()));
+    }
+
     fn end_tags(&mut self) -> Skip {
         let variant = self.tag_value(b"Variant").map(|value| sanfen::pgn::decode_text(value).into_owned());
         let fen = match self.tag_value(b"FEN").map(std::str::from_utf8) {
@@ -633,6 +650,11 @@ impl Visitor for Both<'_> {
     fn tag(&mut self, name: &[u8], value: RawText<'_>, at: Location) {
         self.formatter.tag(name, value, at);
         self.model.tag(name, value, at);
+    }
+
+    fn tag_comment(&mut self, text: &[u8], at: Location) {
+        self.formatter.tag_comment(text, at);
+        self.model.tag_comment(text, at);
     }
 
     fn end_tags(&mut self) -> Skip {

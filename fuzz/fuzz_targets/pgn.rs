@@ -88,6 +88,7 @@ enum Event {
     AfterResult(Vec<u8>, Location),
     BetweenGames(Vec<u8>, Location),
     Escape(Vec<u8>, Location),
+    TagComment(Vec<u8>, Location),
     Invisible(Vec<u8>, Location),
     EnPassantMark(Vec<u8>, Location),
     End(Location),
@@ -194,6 +195,15 @@ impl Visitor for Checker<'_> {
         assert!(!name.is_empty());
         let _ = value.decode();
         self.events.push(Event::Tag(name.to_vec(), value.as_bytes().to_vec(), at));
+    }
+
+    fn tag_comment(&mut self, text: &[u8], at: Location) {
+        assert!(!self.tags_ended, "a tag comment after end_tags");
+        assert!(self.events.iter().any(|event| matches!(event, Event::Tag(..))), "a tag comment before any tag");
+        self.item(at, text);
+        assert_eq!(text.first(), Some(&b';'));
+        assert!(!text.contains(&b'\n') && text.last() != Some(&b'\r'));
+        self.events.push(Event::TagComment(text.to_vec(), at));
     }
 
     fn end_tags(&mut self) -> Skip {

@@ -164,6 +164,9 @@ impl Visitor for Events {
     fn escape(&mut self, line: &[u8], l: Location) {
         self.0.push(format!("{} escape {line:?}", at(l)));
     }
+    fn tag_comment(&mut self, text: &[u8], l: Location) {
+        self.0.push(format!("{} tag comment {text:?}", at(l)));
+    }
     fn invisible(&mut self, bytes: &[u8], l: Location) {
         self.0.push(format!("{} invisible {bytes:?}", at(l)));
     }

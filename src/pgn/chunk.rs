@@ -36,7 +36,8 @@
 //! Cut points are found in two ways. First a quick search from the target
 //! on, which looks at a few lines only: a line that starts with a
 //! well-formed tag pair is a cut point when the last line before it that
-//! holds more than whitespace is not a `%` escape line and holds no `[`, or
+//! holds more than whitespace is not a `%` escape line, does not start with
+//! a `;` comment (which may be among a game's tags) and holds no `[`, or
 //! ends with a result token and holds `[` and `;` only inside `{ }`
 //! comments that open on it (lichess's movetext, with its `[%clk]`
 //! comments): the reader is then in movetext, in a comment the tag line
@@ -48,8 +49,10 @@
 //! values), and these are its cut points:
 //!
 //! - a line whose first non-blank byte is `[`, outside comments, when the
-//!   reader is between games or in a game's movetext (a token or comment came
-//!   after the last tag); also a line that starts with a tag pair inside a
+//!   reader is between games or in a game's movetext (a token or a `{ }`
+//!   comment came after the last tag: a `;` comment is among the tags when
+//!   a tag of the section comes after it, with only blank lines, `;`
+//!   comments and `%` escape lines between); also a line that starts with a tag pair inside a
 //!   comment (which was then never closed);
 //! - the start of the line after one whose last token is a result token
 //!   followed by nothing but whitespace (the reader ends the game at the
@@ -153,6 +156,10 @@ struct Discard {
     /// Of the current line: it starts with `[` or `%` (after inline
     /// whitespace, for `[`).
     tagged: bool,
+    /// Of the current line: it starts with a `;` comment (after inline
+    /// whitespace), which leaves [`Discard::eligible`] as it was (in a tag
+    /// section, a tag after it is of the same section).
+    commented: bool,
 }
 
 /// Cuts a stream into [`Chunk`]s of whole games (see the [module](self)).
@@ -579,6 +586,7 @@ impl Discard {
                 self.line_start = false;
                 self.content = false;
                 self.tagged = first == b'%';
+                self.commented = false;
             }
             let newline = memchr::memchr(b'\n', &buf[i..]).map(|k| i + k);
             let segment = &buf[i..newline.unwrap_or(buf.len())];
@@ -588,11 +596,12 @@ impl Discard {
                 if k < segment.len() {
                     self.content = true;
                     self.tagged |= segment[k] == b'[';
+                    self.commented = !self.tagged && segment[k] == b';';
                 }
             }
             match newline {
                 Some(k) => {
-                    if self.content {
+                    if self.content && !self.commented {
                         self.eligible = !self.tagged;
                     }
                     self.line_start = true;
@@ -636,7 +645,11 @@ fn is_quick_cut(buf: &[u8], at: usize) -> bool {
     }
     let start = memchr::memrchr(b'\n', &buf[..end]).map_or(0, |k| k + 1);
     let line = &buf[start..end];
-    line[0] != b'%' && (memchr::memchr(b'[', line).is_none() || ends_game(line))
+    // (after a `;` comment line, the reader may be in a tag section: the
+    // comment is among the tags when a tag follows it)
+    line[0] != b'%'
+        && line.get(skip_blank(line, 0)) != Some(&b';')
+        && (memchr::memchr(b'[', line).is_none() || ends_game(line))
 }
 
 /// Whether the reader ends a game at the end of `line` (a line that holds
@@ -801,6 +814,12 @@ impl ScanState {
                 self.blank = false;
                 continue;
             }
+            if line[i] == b';' && self.tags {
+                // A comment among the tags when a tag comes after it (the
+                // reader looks ahead); when anything else comes, it ends
+                // the tag section at its line as it would have here.
+                return;
+            }
             // Movetext: only comments and tags matter, and a result at the end.
             self.tags = false;
             if !matches!(line[i], b'{' | b';') {
@@ -900,6 +919,11 @@ mod tests {
             ("1. e4 1-0 [Event \"c\"] 1-0\n[Event \"b\"]\n", false),
             // an escape line
             ("%1. e4 { [x] } 1-0\n[Event \"b\"]\n", false),
+            // a `;` comment line: among the tags, maybe
+            ("[Event \"a\"]\n; note\n[Site \"b\"]\n", false),
+            ("1. e4 e5 1-0\n  ; note\n[Event \"b\"]\n", false),
+            // a `;` comment after movetext on its line: as before
+            ("1. e4 e5 ; note\n[Event \"b\"]\n", true),
             // no `[` at all: as before
             ("1. e4 e5\n[Event \"b\"]\n", true),
         ] {

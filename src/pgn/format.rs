@@ -76,7 +76,10 @@
 //!   were: before the next game (a blank line after them), or after the
 //!   last game ([`Formatter::take_outside`]). An escape line among a game's
 //!   tags is written after the tags; one in the movetext on a line of its
-//!   own at its place. Evaluation symbols written for NAGs (`±`) are written
+//!   own at its place. A `;` comment among the tags (a tag follows it) is
+//!   written on its line after the tag it came after, wherever the roster
+//!   order puts that tag, but before the last tag written when it would
+//!   come after it (there, it would start the movetext). Evaluation symbols written for NAGs (`±`) are written
 //!   `$n`; an en passant mark written apart (`exd6 e.p.`) goes the way of
 //!   a glued one (canonical SAN has none). Only whitespace changes: invisible
 //!   characters between tokens (no-break and zero-width spaces, a byte order
@@ -405,6 +408,9 @@ pub struct Formatter<'a> {
     outside: Vec<u8>,
     /// The game's escape lines among its tags, `\n` after each.
     tag_escapes: Vec<u8>,
+    /// The game's `;` comments among its tags, as written, each with the
+    /// number of tags before it.
+    tag_comments: Vec<(usize, Vec<u8>)>,
     /// The comments after the termination marker, a space before each.
     after_result: Vec<u8>,
     /// The game is UTF-16: written as it is, byte for byte.
@@ -459,6 +465,7 @@ impl<'a> Formatter<'a> {
             in_game: false,
             outside: Vec::new(),
             tag_escapes: Vec::new(),
+            tag_comments: Vec::new(),
             after_result: Vec::new(),
             verbatim: false,
             notation: Notation::San,
@@ -660,27 +667,59 @@ impl<'a> Formatter<'a> {
         let marker = self.marker();
         let tag_bytes = &self.tag_bytes;
         let mut text = Vec::with_capacity(tag_bytes.len() + 16 * self.tags.len() + self.layout.out.len() + 128);
-        let mut roster_tags = [usize::MAX; 7];
-        // a missing tag gets its unknown value; a missing Result, the termination marker
-        for (slot, (name, unknown)) in roster_tags.iter_mut().zip(SEVEN_TAG_ROSTER) {
-            let (name, missing) = (name.as_bytes(), if name == "Result" { marker } else { unknown.as_bytes() });
-            match self.tags.iter().position(|tag| &tag_bytes[tag.name.clone()] == name) {
-                Some(index) => {
-                    *slot = index;
-                    let value = &tag_bytes[self.tags[index].value.clone()];
-                    // a result spelled unlike PGN (`½-½`) is written as PGN writes it
-                    let canonical = match result_of(value) {
-                        Some(ResultToken::Outcome(outcome)) if name == b"Result" => outcome.as_str().as_bytes(),
-                        _ => value,
-                    };
-                    write_tag(&mut text, name, canonical);
-                }
-                None => write_tag(&mut text, name, missing),
+        let mut roster_tags = [None; 7];
+        for (slot, (name, _)) in roster_tags.iter_mut().zip(SEVEN_TAG_ROSTER) {
+            *slot = self.tags.iter().position(|tag| &tag_bytes[tag.name.clone()] == name.as_bytes());
+        }
+        // The input tags in the order written: the roster's (a missing one
+        // is written too), then the others in input order.
+        let order: Vec<Option<usize>> = roster_tags
+            .iter()
+            .copied()
+            .chain((0..self.tags.len()).filter(|&index| !roster_tags.contains(&Some(index))).map(Some))
+            .collect();
+        // Each comment among the tags is written after the tag it came after,
+        // but never after the last tag written, where it would be read as the
+        // movetext's: then before it.
+        let mut place_of = vec![0; self.tags.len()];
+        for (place, index) in order.iter().enumerate() {
+            if let Some(index) = *index {
+                place_of[index] = place;
             }
         }
-        for (index, tag) in self.tags.iter().enumerate() {
-            if !roster_tags.contains(&index) {
-                write_tag(&mut text, &tag_bytes[tag.name.clone()], &tag_bytes[tag.value.clone()]);
+        let mut comments: Vec<(usize, &[u8])> = (self.tag_comments.iter())
+            .map(|(before, comment)| {
+                let place = before.checked_sub(1).and_then(|tag| place_of.get(tag)).copied().unwrap_or(0);
+                (place.min(order.len() - 2), comment.as_slice())
+            })
+            .collect();
+        // (in input order among those at the same place)
+        comments.sort_by_key(|&(place, _)| place);
+        let mut comments = comments.into_iter().peekable();
+        for (place, index) in order.into_iter().enumerate() {
+            match (SEVEN_TAG_ROSTER.get(place), index) {
+                // a missing roster tag gets its unknown value; a missing
+                // Result, the termination marker
+                (Some((name, unknown)), None) => {
+                    write_tag(&mut text, name.as_bytes(), if *name == "Result" { marker } else { unknown.as_bytes() });
+                }
+                (roster, Some(index)) => {
+                    let tag = &self.tags[index];
+                    let value = &tag_bytes[tag.value.clone()];
+                    // a result spelled unlike PGN (`½-½`) is written as PGN writes it
+                    let canonical = match result_of(value) {
+                        Some(ResultToken::Outcome(outcome)) if roster.is_some_and(|(name, _)| *name == "Result") => {
+                            outcome.as_str().as_bytes()
+                        }
+                        _ => value,
+                    };
+                    write_tag(&mut text, &tag_bytes[tag.name.clone()], canonical);
+                }
+                (None, None) => {}
+            }
+            while let Some((_, comment)) = comments.next_if(|&(at, _)| at == place) {
+                text.extend_from_slice(comment);
+                text.push(b'\n');
             }
         }
         text.extend_from_slice(&self.tag_escapes);
@@ -774,14 +813,26 @@ pub(crate) fn write_game(game: &Game, notation: Notation, out: &mut Vec<u8>) {
     if !game.before.is_empty() {
         out.push(b'\n');
     }
-    for tag in &game.tags {
+    // a comment after the last tag is written before it: after it, it
+    // would be read as the movetext's
+    let last = game.tags.len().saturating_sub(1).max(1);
+    let mut comments = game.tag_comments.iter().peekable();
+    for (index, tag) in game.tags.iter().enumerate() {
         write_decoded_tag(out, &tag.name, &tag.value);
+        while let Some((_, text)) = comments.next_if(|(before, _)| (*before).min(last) <= index + 1) {
+            out.extend_from_slice(text.as_bytes());
+            out.push(b'\n');
+        }
+    }
+    for (_, text) in comments {
+        out.extend_from_slice(text.as_bytes());
+        out.push(b'\n');
     }
     for line in &game.escapes {
         out.extend_from_slice(line.as_bytes());
         out.push(b'\n');
     }
-    if !game.tags.is_empty() || !game.escapes.is_empty() {
+    if !game.tags.is_empty() || !game.escapes.is_empty() || !game.tag_comments.is_empty() {
         out.push(b'\n');
     }
     let mut layout = Layout::default();
@@ -899,6 +950,7 @@ impl Visitor for Formatter<'_> {
         self.layout.clear();
         self.in_game = true;
         self.tag_escapes.clear();
+        self.tag_comments.clear();
         self.after_result.clear();
         self.verbatim = false;
         self.refusal = self.next_refusal.take();
@@ -915,6 +967,10 @@ impl Visitor for Formatter<'_> {
     fn end_tags(&mut self) -> Skip {
         self.playing();
         Skip(false)
+    }
+
+    fn tag_comment(&mut self, text: &[u8], _at: Location) {
+        self.tag_comments.push((self.tags.len(), text.to_vec()));
     }
 
     fn san(&mut self, token: &[u8], at: Location) {

@@ -45,8 +45,10 @@
 //! [`Game::after_result`]; comments and `%` escape lines between two games
 //! are the next game's [`Game::before`], or, after the last game, the last
 //! game's [`Game::after`]. `%` escape lines inside a game are
-//! [`Game::escapes`]. [`Game::to_pgn`] writes all of them back (escape lines
-//! after the tags). Text in an input that holds no game at all belongs to
+//! [`Game::escapes`], `;` comments among its tags [`Game::tag_comments`].
+//! [`Game::to_pgn`] writes all of them back (escape lines after the tags,
+//! comments among them after the tag they came after, or before the last
+//! tag when they came after it). Text in an input that holds no game at all belongs to
 //! no game, and [`read_games`] gives nothing for it.
 
 use std::borrow::Cow;
@@ -88,6 +90,9 @@ pub struct Game {
     pub tags: Vec<Tag>,
     /// The `%` escape lines inside the game, as written.
     pub escapes: Vec<String>,
+    /// The `;` comments among the tags (a tag comes after each), as written
+    /// (`;text`), each with the number of [`Game::tags`] before it.
+    pub tag_comments: Vec<(usize, String)>,
     /// The position the game starts from (the `FEN` and `Variant` tags;
     /// Chess960 castling where they say so), or `None` when its moves are
     /// not played.
@@ -208,6 +213,7 @@ impl Game {
             before: Vec::new(),
             tags: Vec::new(),
             escapes: Vec::new(),
+            tag_comments: Vec::new(),
             start: None,
             mainline: Line::default(),
             result: None,
@@ -1285,6 +1291,13 @@ impl Visitor for Builder<'_> {
     fn between_games(&mut self, text: &[u8], at: Location) {
         self.validator.between_games(text, at);
         self.carry.text.push(comment_text(text));
+    }
+
+    fn tag_comment(&mut self, text: &[u8], at: Location) {
+        self.validator.tag_comment(text, at);
+        if let Some(game) = &mut self.game {
+            game.tag_comments.push((game.tags.len(), comment_text(text)));
+        }
     }
 
     fn escape(&mut self, line: &[u8], at: Location) {

@@ -98,6 +98,7 @@ impl Game {
             before: Vec::new(),
             tags: written,
             escapes: Vec::new(),
+            tag_comments: Vec::new(),
             start: Some(game.initial().clone()),
             mainline: Line { moves: moves.collect(), ..Line::default() },
             result: Some(result.map_or(ResultToken::Unknown, ResultToken::Outcome)),

@@ -220,6 +220,13 @@ pub trait Visitor {
     /// the last game, before [`Reader::read_game`] returns `None`.
     fn between_games(&mut self, _text: &[u8], _at: Location) {}
 
+    /// A `;` comment among the tags (a tag of the same game comes after it,
+    /// with only whitespace, comments and `%` escape lines between): the
+    /// whole comment as written (`;text`, without its line end). A `;`
+    /// comment after the last tag, before the movetext (or before a tag that
+    /// starts the next game), is the movetext's ([`Visitor::comment`]).
+    fn tag_comment(&mut self, _text: &[u8], _at: Location) {}
+
     /// A `%` escape line: the line as written from its `%`, without its line
     /// end. Inside a game (among the tags or in the movetext, in input
     /// order), or between games like [`Visitor::between_games`].
@@ -1276,6 +1283,9 @@ impl<'a> Reader<'a> {
         // Where the first invisible character since the last item is: they
         // belong to the game if an item of it follows.
         let mut invisible: Option<Cursor> = None;
+        // Where the tag after the last run of comments looked at is: the
+        // comments before it belong to the tags (looked at once per run).
+        let mut tag_after: Option<usize> = None;
         let ended = loop {
             while let Some(&b) = input.get(cur.pos) {
                 match CLASS[b as usize] {
@@ -1309,6 +1319,28 @@ impl<'a> Reader<'a> {
                 // the game goes on to the end of its escape lines
                 self.end = start + line.len();
                 fresh = cur.at_line_start();
+                continue;
+            }
+            if b == b';' {
+                // A comment among the tags when a tag comes after it (and
+                // after the comments and escape lines that follow it);
+                // otherwise the movetext starts with it.
+                if tag_after.is_none_or(|at| cur.pos > at) {
+                    tag_after = self.tag_after_comments(cur, blank);
+                    if tag_after.is_none() {
+                        break false;
+                    }
+                }
+                if let Some(from) = invisible.take() {
+                    self.emit_invisible(from, cur.pos, visitor);
+                }
+                let start = cur.pos;
+                let at = self.loc(&cur, start);
+                cur.pos = line_end(input, start);
+                let text = trim_cr(&input[start..cur.pos]);
+                visitor.tag_comment(text, at);
+                self.end = start + text.len();
+                fresh = false;
                 continue;
             }
             if b != b'[' {
@@ -1350,6 +1382,50 @@ impl<'a> Reader<'a> {
         // what follows the last item is read again by what comes next
         self.cur = invisible.unwrap_or(cur);
         ended
+    }
+
+    /// In a tag section, at a `;` comment (`blank`: a blank line came
+    /// after the last tag): where the tag after it is, when only whitespace,
+    /// more `;` comments and `%` escape lines come between, and the tag is
+    /// of this section (the comments are then among the tags, as
+    /// python-chess reads them). `None` when anything else follows, or
+    /// nothing, or a tag that starts the next game (one the section has,
+    /// after a blank line): the comment then starts the movetext, so that
+    /// what comes after the game never changes how it reads.
+    fn tag_after_comments(&mut self, mut cur: Cursor, mut blank: bool) -> Option<usize> {
+        let input = self.input;
+        // as in `read_tags`: the current line holds only whitespace so far
+        let mut fresh = false;
+        loop {
+            let b = *input.get(cur.pos)?;
+            match CLASS[b as usize] {
+                WS => cur.pos += 1,
+                NL => {
+                    blank |= fresh;
+                    fresh = true;
+                    cur.pos += 1;
+                    cur.newline(cur.pos);
+                }
+                _ if b == b'[' => break,
+                _ if b == b';' => {
+                    cur.pos = line_end(input, cur.pos);
+                    fresh = false;
+                }
+                _ if b == b'%' && self.at_line_start(&cur) => {
+                    cur.skip_escape_line(input);
+                    fresh = cur.at_line_start();
+                }
+                _ if b >= 0x80 && invisible_len(input, cur.pos) > 0 => cur.pos += invisible_len(input, cur.pos),
+                _ => return None,
+            }
+        }
+        if blank
+            && let TagScan::Good { name, .. } = scan_tag(input, cur.pos)
+            && self.has_tag_name(&input[name])
+        {
+            return None;
+        }
+        Some(cur.pos)
     }
 
     /// At an invisible character in the movetext, in a run of whitespace

@@ -100,7 +100,7 @@ use std::ops::Range;
 
 use crate::pgn::chunk::{Chunker, ScanState};
 use crate::pgn::reader::{
-    AFTER_BOM, Location, Reader, Skip, Visitor, bom_len, is_recovery_line, looks_utf16, skip_blank_back,
+    AFTER_BOM, Location, Reader, Skip, Visitor, bom_len, is_recovery_line, looks_utf16, skip_blank, skip_blank_back,
 };
 
 /// How far before a line [`is_boundary`] looks, at most: 1 MiB (the last
@@ -179,7 +179,7 @@ fn certain(buf: &[u8], file_start: bool, at: usize, ends_file: bool, limits: Lim
     let window = &buf[lo..at];
     let starts_file = file_start && lo == 0;
     // The last line that holds more than whitespace and is not an escape
-    // line; at the file's start, the reader's first state is known. (In a
+    // line nor starts with a `;` comment; at the file's start, the reader's first state is known. (In a
     // partial window, a line found after a `\n` is the one the whole window
     // gives: going back looks at no byte before that `\n`, an invisible
     // character never holding one.)
@@ -196,7 +196,9 @@ fn certain(buf: &[u8], file_start: bool, at: usize, ends_file: bool, limits: Lim
             break (bom_len(window), true);
         }
         match memchr::memrchr(b'\n', &window[..content]) {
-            Some(k) if window[k + 1] == b'%' => end = k + 1,
+            // (a `;` comment line is followed too: in a tag section, it
+            // leaves the reader there; the line before it tells more)
+            Some(k) if window[k + 1] == b'%' || window.get(skip_blank(window, k + 1)) == Some(&b';') => end = k + 1,
             Some(k) => break (k + 1, false),
             None if partial => return None,
             None if starts_file => break (bom_len(window), true),

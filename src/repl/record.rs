@@ -79,6 +79,7 @@ pub(super) fn pgn_game(tags: &[Tag], loaded: Option<&PgnGame>, game: &Game, resu
         before: Vec::new(),
         tags,
         escapes: loaded.map(|game| game.escapes.clone()).unwrap_or_default(),
+        tag_comments: loaded.map(|game| game.tag_comments.clone()).unwrap_or_default(),
         start: Some(game.initial().clone()),
         mainline: merged_line(loaded_line, game),
         result: Some(result.map_or(ResultToken::Unknown, ResultToken::Outcome)),

@@ -198,6 +198,7 @@ impl Place {
         (loaded.at, loaded.end) == (found.at, found.end)
             && loaded.tags == found.tags
             && loaded.escapes == found.escapes
+            && loaded.tag_comments == found.tag_comments
             && loaded.start == found.start
             && loaded.mainline == found.mainline
             && loaded.result == found.result

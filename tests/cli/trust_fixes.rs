@@ -695,3 +695,56 @@ fn many_tags_of_different_names_are_no_duplicates() {
     let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     assert!(stdout.starts_with("1 games, 1 moves, 0 games with errors, 0 errors, 0 lint findings"), "{stdout}");
 }
+
+// ---- `;` comments among the tags ------------------------------------------------------------------
+
+#[test]
+fn a_semicolon_comment_among_the_tags_keeps_one_game_in_every_command_whatever_j() {
+    // Once read as two games (the tags up to the comment, the comment as
+    // their movetext; then the rest). Some 3.9 MB: chunks of 1 MiB, cut
+    // between games whose tags hold comments.
+    let game = |i: usize| {
+        format!("[Event \"g{i}\"]\n; a note on game {i}\n[Site \"s\"] ; and another\n[Result \"*\"]\n\n1. e4 e5 *\n\n")
+    };
+    let games = 60_000;
+    let pgn: String = (0..games).map(game).collect();
+    let dir = crate::scratch::Dir::new("tag-comments");
+    let path = dir.file("games.pgn", pgn.as_bytes());
+    let stdout = |args: &[&str]| {
+        let out = sanfen(args).assert().code(0).stderr("");
+        String::from_utf8(out.get_output().stdout.clone()).unwrap()
+    };
+    let allow = ["--allow", "pgn:missing-tags"];
+    for jobs in ["1", "2"] {
+        let summary = stdout(&[&["check", "--quiet", "-j", jobs][..], &allow, &[&path]].concat());
+        assert!(
+            summary.starts_with("60000 games, 120000 moves, 0 games with errors, 0 errors, 0 lint findings"),
+            "{summary}"
+        );
+        // fmt keeps each comment after its tag
+        let formatted = stdout(&["fmt", "-j", jobs, &path]);
+        let expected: String = (0..games)
+            .map(|i| {
+                format!(
+                    "[Event \"g{i}\"]\n; a note on game {i}\n[Site \"s\"]\n; and another\n[Date \"????.??.??\"]\n\
+                     [Round \"?\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n\n1. e4 e5 *\n"
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(formatted == expected, "-j {jobs}: {}", &formatted[..formatted.len().min(600)]);
+        // one row a game
+        let rows = stdout(&["export", "--format", "csv", "--no-progress", "-j", jobs, &path]);
+        assert_eq!(rows.lines().count(), games + 1, "-j {jobs}");
+        assert!(rows.lines().nth(60_000).unwrap().contains(",g59999,s,"), "-j {jobs}");
+    }
+    // split: the parts hold the games whole
+    let ranges = stdout(&["split", "--ranges", "4", &path]);
+    let starts: Vec<usize> =
+        ranges.lines().map(|line| line.split_whitespace().next().unwrap().parse().unwrap()).collect();
+    assert_eq!(starts.len(), 4, "{ranges}");
+    for (k, &start) in starts.iter().enumerate() {
+        assert!(pgn[start..].starts_with("[Event \"g"), "{ranges}");
+        assert!(k == 0 || start > starts[k - 1], "{ranges}");
+    }
+}

@@ -121,6 +121,29 @@ fn text_before_the_first_game_and_alone_is_kept() {
 }
 
 #[test]
+fn semicolon_comments_among_the_tags_stay_among_them_after_their_tag() {
+    // after the tag they came after, wherever the roster order writes it;
+    // one after the last tag written goes before it (after it, it would be
+    // the movetext's); one before a tag that starts the next game (given
+    // again after a blank line) is the movetext's
+    let input = b"[White \"w\"]\n; about White\n[Event \"e\"] ; about Event\n[Annotator \"a\"]\n\
+                  ; about Annotator\n[PlyCount \"1\"]\n; about PlyCount\n[Site \"s\"]\n\n1. e4 *\n\n\
+                  [Event \"f\"]\n\n; before the next game\n[Event \"g\"]\n1. d4 *\n";
+    assert_eq!(
+        formatted(input),
+        "[Event \"e\"]\n; about Event\n[Site \"s\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"w\"]\n\
+         ; about White\n[Black \"?\"]\n[Result \"*\"]\n[Annotator \"a\"]\n; about Annotator\n; about PlyCount\n\
+         [PlyCount \"1\"]\n\n1. e4 *\n\n\
+         [Event \"f\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n[Black \"?\"]\n\
+         [Result \"*\"]\n\n{ before the next game} *\n\n\
+         [Event \"g\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n[Black \"?\"]\n\
+         [Result \"*\"]\n\n1. d4 *\n"
+    );
+    // formatted again, nothing moves
+    assert_eq!(formatted(formatted(input).as_bytes()), formatted(input));
+}
+
+#[test]
 fn escape_lines_inside_a_game_are_kept_where_they_are() {
     let input = b"[Event \"A\"]\n%among the tags\n[Site \"x\"]\n\n1. e4 e5\n%in the movetext\n2. Nf3 *\n";
     assert_eq!(

@@ -29,6 +29,7 @@ enum Event {
     AfterResult(String, Location),
     BetweenGames(String, Location),
     Escape(String, Location),
+    TagComment(String, Location),
     Invisible(String, Location),
     EnPassantMark(String, Location),
     End(Location),
@@ -93,6 +94,9 @@ impl Visitor for Record {
     fn escape(&mut self, line: &[u8], at: Location) {
         self.events.push(Event::Escape(text(line), at));
     }
+    fn tag_comment(&mut self, comment: &[u8], at: Location) {
+        self.events.push(Event::TagComment(text(comment), at));
+    }
     fn invisible(&mut self, bytes: &[u8], at: Location) {
         self.events.push(Event::Invisible(format!("{bytes:02x?}"), at));
     }
@@ -144,6 +148,7 @@ fn show(event: &Event) -> String {
         Event::AfterResult(comment, l) => format!("{} after_result ⟨{comment}⟩", at(l)),
         Event::BetweenGames(comment, l) => format!("{} between_games ⟨{comment}⟩", at(l)),
         Event::Escape(line, l) => format!("{} escape ⟨{line}⟩", at(l)),
+        Event::TagComment(comment, l) => format!("{} tag comment ⟨{comment}⟩", at(l)),
         Event::Invisible(bytes, l) => format!("{} invisible {bytes}", at(l)),
         Event::EnPassantMark(token, l) => format!("{} en_passant_mark ⟨{token}⟩", at(l)),
         Event::End(l) => format!("{} end", at(l)),
@@ -1074,6 +1079,58 @@ fn escape_lines_are_reported_where_they_are() {
 }
 
 #[test]
+fn semicolon_comments_among_the_tags_keep_the_game_whole() {
+    // A `;` comment with a tag after it (blank lines, comments and escape
+    // lines between) is among the tags; one with movetext after it starts
+    // the movetext.
+    let input = b"[Event \"A\"] ; on its line\n; alone\n%esc\n\n; after a blank line\n[Site \"x\"]\n; before the movetext\n1. e4 *\n";
+    assert_eq!(
+        shown(input),
+        [[
+            "1:1 begin",
+            "1:1 tag Event ⟨A⟩",
+            "1:13 tag comment ⟨; on its line⟩",
+            "2:1 tag comment ⟨; alone⟩",
+            "3:1 escape ⟨%esc⟩",
+            "5:1 tag comment ⟨; after a blank line⟩",
+            "6:1 tag Site ⟨x⟩",
+            "end_tags",
+            "7:1 comment ⟨ before the movetext⟩",
+            "8:1 number 1 ⟨1.⟩",
+            "8:4 san e4",
+            "8:7 result * ⟨*⟩",
+            "8:8 end",
+        ]]
+    );
+    // a tag the section has, after a blank line, still starts a game: the
+    // comment before it is the first game's movetext (what comes after a
+    // game never changes how it reads: its chunk may end before)
+    assert_eq!(
+        shown(b"[Event \"A\"]\n\n; c\r\n[Event \"B\"]\n; d\n\n1. d4 *\n"),
+        [
+            vec!["1:1 begin", "1:1 tag Event ⟨A⟩", "end_tags", "3:1 comment ⟨ c⟩", "3:4 end"],
+            vec![
+                "4:1 begin",
+                "4:1 tag Event ⟨B⟩",
+                "end_tags",
+                "5:1 comment ⟨ d⟩",
+                "7:1 number 1 ⟨1.⟩",
+                "7:4 san d4",
+                "7:7 result * ⟨*⟩",
+                "7:8 end",
+            ],
+        ]
+    );
+    // nothing after it: the movetext's
+    assert_eq!(
+        shown(b"[Event \"A\"]\n; c\n"),
+        [["1:1 begin", "1:1 tag Event ⟨A⟩", "end_tags", "2:1 comment ⟨ c⟩", "2:4 end"]]
+    );
+    // a `{ }` comment among the tags starts the movetext, as before
+    assert_eq!(shown(b"[Event \"A\"]\n{c}\n[Site \"x\"]\n*\n").len(), 2);
+}
+
+#[test]
 fn a_blank_line_right_after_an_escape_line_ends_the_game() {
     // As a blank line after a token does, and as it does after an escape
     // line in the tags: one empty line after `%x` is enough.
@@ -1910,6 +1967,22 @@ mod games_as_values {
 
     /// Every game of every data file, written and read again, is the same
     /// game; reading by stream and by slice give the same games.
+    #[test]
+    fn comments_among_the_tags_are_kept_and_written_back_among_them() {
+        let game = one("[Event \"A\"]\n; note\n[Site \"x\"]\n; last\n[Round \"1\"]\n\n1. e4 *\n");
+        assert_eq!(game.tag_comments, [(1, "; note".to_owned()), (2, "; last".to_owned())]);
+        assert_eq!(game.to_pgn(), "[Event \"A\"]\n; note\n[Site \"x\"]\n; last\n[Round \"1\"]\n\n1. e4 *\n");
+        // one after the last tag is written before it, where it stays among the tags
+        let mut more = game.clone();
+        more.tag_comments.push((3, "; after Round".to_owned()));
+        let text = more.to_pgn();
+        assert_eq!(text, "[Event \"A\"]\n; note\n[Site \"x\"]\n; last\n; after Round\n[Round \"1\"]\n\n1. e4 *\n");
+        assert_eq!(
+            one(&text).tag_comments,
+            [(1, "; note".to_owned()), (2, "; last".to_owned()), (2, "; after Round".to_owned())]
+        );
+    }
+
     #[test]
     fn every_data_file_round_trips_through_to_pgn() {
         let mut games = 0;

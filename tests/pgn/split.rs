@@ -112,6 +112,9 @@ impl Visitor for Events {
     fn escape(&mut self, line: &[u8], l: Location) {
         self.push(("escape", key(l), line), || format!("{} escape {}", at(l), text(line)));
     }
+    fn tag_comment(&mut self, comment: &[u8], l: Location) {
+        self.push(("tag comment", key(l), comment), || format!("{} tag comment {}", at(l), text(comment)));
+    }
     fn invisible(&mut self, bytes: &[u8], l: Location) {
         self.push(("invisible", key(l), bytes), || format!("{} invisible {bytes:02x?}", at(l)));
     }
@@ -252,7 +255,7 @@ fn clock_commands_on_the_last_movetext_line() {
 
 #[test]
 fn comments_semicolons_and_escape_lines_before_a_tag_line() {
-    let cases: [(&[u8], &[u64]); 12] = [
+    let cases: [(&[u8], &[u64]); 16] = [
         // a comment left open: the tag line ends it and starts a game
         (b"1. e4 { open\n[Event \"B\"]\n1. d4 *\n", &[13]),
         // a tag line inside a comment whose `{` is on the line before
@@ -263,14 +266,22 @@ fn comments_semicolons_and_escape_lines_before_a_tag_line() {
         (b"1. e4 *\n%x [y\n\n%z\n[Event \"B\"]\n*\n", &[18]),
         // an escape line between tags: the tag section goes on
         (b"[Event \"A\"]\n%x\n[Site \"b\"]\n*\n", &[]),
+        // and so does a `;` comment line with a tag after it
+        (b"[Event \"A\"]\n; note\n[Site \"b\"]\n*\n", &[]),
+        (b"[Event \"A\"]\n\n; note\n[Event \"B\"]\n*\n", &[]),
+        // after movetext, the comment is between games
+        (b"1. e4 *\n; note\n[Event \"B\"]\n*\n", &[15]),
         // a stray `}` closes nothing: movetext
         (b"1. e4 }\n[Event \"B\"]\n*\n", &[8]),
         // `}` then a tag on the line: a tag section, maybe
         (b"1. e4 {a\n} [Event \"A\"]\n[Event \"B\"]\n*\n", &[]),
         // in a comment, `;` is text and `}` ends it: a tag section then
         (b"1. e4 {a\n; } [Site \"y\"]\n[Event \"B\"]\n*\n", &[]),
-        // out of one, the `;` hides the rest of the line
-        (b"1. e4 *\n; } [Site \"y\"]\n[Event \"B\"]\n*\n", &[]),
+        // out of one (the file's start says so: the comment line is looked
+        // through), the `;` hides the rest of the line: between games
+        (b"1. e4 *\n; } [Site \"y\"]\n[Event \"B\"]\n*\n", &[23]),
+        // (not knowing whether it is in one, no boundary)
+        (b"{\n1. e4 *\n; } [Site \"y\"]\n[Event \"B\"]\n*\n", &[]),
         // CRLF
         (b"[Event \"A\"]\r\n\r\n1. e4 *\r\n\r\n[Event \"B\"]\r\n\r\n*\r\n", &[26]),
         // a byte order mark and blank lines at the start
