@@ -554,6 +554,25 @@ fn line_end(input: &[u8], i: usize) -> usize {
     memchr::memchr(b'\n', &input[i..]).map_or(input.len(), |k| i + k)
 }
 
+/// In a tag section: skips whitespace, counting lines; `blank` is set when
+/// a line ends that held only whitespace since the last item (`fresh`: the
+/// current line has held only whitespace so far).
+#[inline(always)]
+fn skip_tag_ws(input: &[u8], cur: &mut Cursor, blank: &mut bool, fresh: &mut bool) {
+    while let Some(&b) = input.get(cur.pos) {
+        match CLASS[b as usize] {
+            WS => cur.pos += 1,
+            NL => {
+                *blank |= *fresh;
+                *fresh = true;
+                cur.pos += 1;
+                cur.newline(cur.pos);
+            }
+            _ => return,
+        }
+    }
+}
+
 /// Whether a line of whitespace alone lies between `from` and `to` (both in
 /// the same run of whitespace).
 fn blank_line_between(input: &[u8], from: usize, to: usize) -> bool {
@@ -1287,18 +1306,7 @@ impl<'a> Reader<'a> {
         // comments before it belong to the tags (looked at once per run).
         let mut tag_after: Option<usize> = None;
         let ended = loop {
-            while let Some(&b) = input.get(cur.pos) {
-                match CLASS[b as usize] {
-                    WS => cur.pos += 1,
-                    NL => {
-                        blank |= fresh;
-                        fresh = true;
-                        cur.pos += 1;
-                        cur.newline(cur.pos);
-                    }
-                    _ => break,
-                }
-            }
+            skip_tag_ws(input, &mut cur, &mut blank, &mut fresh);
             let Some(&b) = input.get(cur.pos) else { break true };
             if b >= 0x80 {
                 let len = invisible_len(input, cur.pos);
@@ -1397,25 +1405,18 @@ impl<'a> Reader<'a> {
         // as in `read_tags`: the current line holds only whitespace so far
         let mut fresh = false;
         loop {
-            let b = *input.get(cur.pos)?;
-            match CLASS[b as usize] {
-                WS => cur.pos += 1,
-                NL => {
-                    blank |= fresh;
-                    fresh = true;
-                    cur.pos += 1;
-                    cur.newline(cur.pos);
-                }
-                _ if b == b'[' => break,
-                _ if b == b';' => {
+            skip_tag_ws(input, &mut cur, &mut blank, &mut fresh);
+            match *input.get(cur.pos)? {
+                b'[' => break,
+                b';' => {
                     cur.pos = line_end(input, cur.pos);
                     fresh = false;
                 }
-                _ if b == b'%' && self.at_line_start(&cur) => {
+                b'%' if self.at_line_start(&cur) => {
                     cur.skip_escape_line(input);
                     fresh = cur.at_line_start();
                 }
-                _ if b >= 0x80 && invisible_len(input, cur.pos) > 0 => cur.pos += invisible_len(input, cur.pos),
+                b if b >= 0x80 && invisible_len(input, cur.pos) > 0 => cur.pos += invisible_len(input, cur.pos),
                 _ => return None,
             }
         }
