@@ -199,7 +199,8 @@ impl Visitor for Checker<'_> {
 
     fn tag_comment(&mut self, text: &[u8], at: Location) {
         assert!(!self.tags_ended, "a tag comment after end_tags");
-        assert!(self.events.iter().any(|event| matches!(event, Event::Tag(..))), "a tag comment before any tag");
+        // (after a tag, or a malformed one: never the game's first item)
+        assert!(self.begin.is_some_and(|begin| at.offset > begin.offset), "a tag comment first in its game");
         self.item(at, text);
         assert_eq!(text.first(), Some(&b';'));
         assert!(!text.contains(&b'\n') && text.last() != Some(&b'\r'));
