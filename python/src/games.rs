@@ -82,7 +82,8 @@ pub(crate) fn open_source(source: &Bound<'_, PyAny>) -> PyResult<Source> {
     })?;
     let name = sanfen::pgn::shown_name(path.as_os_str());
     if path.is_dir() {
-        return Err(PyIsADirectoryError::new_err((21, "is a directory", name)));
+        // (in the library's words, as the command line says it)
+        return Err(PyIsADirectoryError::new_err((21, format!("{name}: a directory, not a PGN file"), name)));
     }
     // (with the GIL released: reading the first bytes waits for a slow
     // disk, or a FIFO's writer, which may be a Python thread)

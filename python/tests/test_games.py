@@ -542,10 +542,13 @@ def test_pgn_text_given_as_a_path_is_told_the_way_to_give_text(tmp_path):
 
 
 def test_a_directory_is_is_a_directory(tmp_path):
-    with pytest.raises(IsADirectoryError):
-        sanfen.read_games(tmp_path)
-    with pytest.raises(IsADirectoryError):
-        sanfen.check_pgn(tmp_path)
+    for read in (sanfen.read_games, sanfen.check_pgn):
+        with pytest.raises(IsADirectoryError) as info:
+            read(tmp_path)
+        # as the command line says it
+        assert info.value.strerror == f"{tmp_path}: a directory, not a PGN file"
+        assert info.value.errno == 21
+        assert info.value.filename == str(tmp_path)
 
 
 def test_binary_data_is_a_value_error(tmp_path):
