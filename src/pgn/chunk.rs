@@ -52,8 +52,8 @@
 //!   reader is between games or in a game's movetext (a token or a `{ }`
 //!   comment came after the last tag: a `;` comment is among the tags when
 //!   a tag of the section comes after it, with only blank lines, `;`
-//!   comments and `%` escape lines between); also a line that starts with a tag pair inside a
-//!   comment (which was then never closed);
+//!   comments and `%` escape lines between); also a line that starts with
+//!   a tag pair inside a comment (which was then never closed);
 //! - the start of the line after one whose last token is a result token
 //!   followed by nothing but whitespace (the reader ends the game at the
 //!   result, and the next line starts afresh);

@@ -76,10 +76,11 @@
 //!   were: before the next game (a blank line after them), or after the
 //!   last game ([`Formatter::take_outside`]). An escape line among a game's
 //!   tags is written after the tags; one in the movetext on a line of its
-//!   own at its place. A `;` comment among the tags (a tag follows it) is
-//!   written on its line after the tag it came after, wherever the roster
-//!   order puts that tag, but before the last tag written when it would
-//!   come after it (there, it would start the movetext). Evaluation symbols written for NAGs (`±`) are written
+//!   own at its place. A `;` comment among the tags (a tag of the game
+//!   follows it) is written on its line after the tag it came after,
+//!   wherever the roster order puts that tag, but before the last tag
+//!   written when it would come after it (there, it would start the
+//!   movetext). Evaluation symbols written for NAGs (`±`) are written
 //!   `$n`; an en passant mark written apart (`exd6 e.p.`) goes the way of
 //!   a glued one (canonical SAN has none). Only whitespace changes: invisible
 //!   characters between tokens (no-break and zero-width spaces, a byte order

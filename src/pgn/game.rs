@@ -48,8 +48,8 @@
 //! [`Game::escapes`], `;` comments among its tags [`Game::tag_comments`].
 //! [`Game::to_pgn`] writes all of them back (escape lines after the tags,
 //! comments among them after the tag they came after, or before the last
-//! tag when they came after it). Text in an input that holds no game at all belongs to
-//! no game, and [`read_games`] gives nothing for it.
+//! tag when they came after it). Text in an input that holds no game at all
+//! belongs to no game, and [`read_games`] gives nothing for it.
 
 use std::borrow::Cow;
 use std::collections::VecDeque;

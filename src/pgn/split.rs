@@ -179,10 +179,10 @@ fn certain(buf: &[u8], file_start: bool, at: usize, ends_file: bool, limits: Lim
     let window = &buf[lo..at];
     let starts_file = file_start && lo == 0;
     // The last line that holds more than whitespace and is not an escape
-    // line nor starts with a `;` comment; at the file's start, the reader's first state is known. (In a
-    // partial window, a line found after a `\n` is the one the whole window
-    // gives: going back looks at no byte before that `\n`, an invisible
-    // character never holding one.)
+    // line nor starts with a `;` comment; at the file's start, the reader's
+    // first state is known. (In a partial window, a line found after a `\n`
+    // is the one the whole window gives: going back looks at no byte before
+    // that `\n`, an invisible character never holding one.)
     let mut end = window.len();
     let (from, known) = loop {
         let content = skip_blank_back(window, end);
