@@ -409,9 +409,9 @@ pub struct Formatter<'a> {
     outside: Vec<u8>,
     /// The game's escape lines among its tags, `\n` after each.
     tag_escapes: Vec<u8>,
-    /// The game's `;` comments among its tags, as written, each with the
-    /// number of tags before it.
-    tag_comments: Vec<(usize, Vec<u8>)>,
+    /// The game's `;` comments among its tags, as written (in `tag_bytes`),
+    /// each with the number of tags before it.
+    tag_comments: Vec<(usize, Range<usize>)>,
     /// The comments after the termination marker, a space before each.
     after_result: Vec<u8>,
     /// The game is UTF-16: written as it is, byte for byte.
@@ -691,7 +691,7 @@ impl<'a> Formatter<'a> {
         let mut comments: Vec<(usize, &[u8])> = (self.tag_comments.iter())
             .map(|(before, comment)| {
                 let place = before.checked_sub(1).and_then(|tag| place_of.get(tag)).copied().unwrap_or(0);
-                (place.min(order.len() - 2), comment.as_slice())
+                (place.min(order.len() - 2), &tag_bytes[comment.clone()])
             })
             .collect();
         // (in input order among those at the same place)
@@ -971,7 +971,9 @@ impl Visitor for Formatter<'_> {
     }
 
     fn tag_comment(&mut self, text: &[u8], _at: Location) {
-        self.tag_comments.push((self.tags.len(), text.to_vec()));
+        let start = self.tag_bytes.len();
+        self.tag_bytes.extend_from_slice(text);
+        self.tag_comments.push((self.tags.len(), start..self.tag_bytes.len()));
     }
 
     fn san(&mut self, token: &[u8], at: Location) {
