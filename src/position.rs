@@ -828,8 +828,11 @@ impl Checker<'_> {
 
     fn clocks(&mut self) {
         let setup = self.setup;
-        let max = 2 * setup.fullmoves.max(1).saturating_sub(1) + u32::from(setup.turn == Color::Black);
-        if setup.halfmoves > max {
+        // (in u64: twice a move number above 2^31 is more than a u32 holds)
+        let max = 2 * u64::from(setup.fullmoves.max(1) - 1) + u64::from(setup.turn == Color::Black);
+        if u64::from(setup.halfmoves) > max {
+            // (then less than the halfmoves, a u32)
+            let max = u32::try_from(max).unwrap_or(u32::MAX);
             self.push(ReasonKind::HalfmovesTooLarge { halfmoves: setup.halfmoves, max }, Bitboard::EMPTY);
         }
     }
@@ -1110,6 +1113,11 @@ mod tests {
             ("4k3/8/8/3Pp3/8/8/8/4K3 w - e6 1 2", &[("fen:en-passant-halfmoves", &["e6"])]),
             ("4k3/8/8/8/8/8/8/4K3 w - - 10 3", &[("fen:halfmoves-too-large", &[])]),
             ("4k3/8/8/8/8/8/8/4K3 b - - 5 3", &[]),
+            // move numbers whose plies a u32 does not hold
+            ("4k3/8/8/8/8/8/8/4K3 w - - 100 2147483649", &[]),
+            ("4k3/8/8/8/8/8/8/4K3 w - - 4294967295 4294967295", &[]),
+            ("4k3/8/8/8/8/8/8/4K3 b - - 4294967295 2147483648", &[]),
+            ("4k3/8/8/8/8/8/8/4K3 w - - 4294967295 2147483648", &[("fen:halfmoves-too-large", &[])]),
         ];
         for (fen, expected) in table {
             let expected: Vec<(&str, Vec<String>)> =
