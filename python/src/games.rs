@@ -81,10 +81,6 @@ pub(crate) fn open_source(source: &Bound<'_, PyAny>) -> PyResult<Source> {
         ))
     })?;
     let name = sanfen::pgn::shown_name(path.as_os_str());
-    if path.is_dir() {
-        // (in the library's words, as the command line says it)
-        return Err(PyIsADirectoryError::new_err((21, format!("{name}: a directory, not a PGN file"), name)));
-    }
     // (with the GIL released: reading the first bytes waits for a slow
     // disk, or a FIFO's writer, which may be a Python thread)
     let input = source.py().detach(|| open_path(&path, &raised)).map_err(|err| {
@@ -103,7 +99,8 @@ pub(crate) fn open_source(source: &Bound<'_, PyAny>) -> PyResult<Source> {
 /// stops a wait for its data.
 fn open_path(path: &std::path::Path, raised: &Raised) -> Result<Input, InputError> {
     use std::os::unix::fs::OpenOptionsExt;
-    if std::fs::metadata(path).is_ok_and(|metadata| metadata.is_file()) {
+    // (a directory too: the library refuses it, in the command line's words)
+    if std::fs::metadata(path).is_ok_and(|metadata| metadata.is_file() || metadata.is_dir()) {
         return Input::open(path);
     }
     let file = std::fs::File::options()

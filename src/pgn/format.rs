@@ -668,59 +668,49 @@ impl<'a> Formatter<'a> {
         let marker = self.marker();
         let tag_bytes = &self.tag_bytes;
         let mut text = Vec::with_capacity(tag_bytes.len() + 16 * self.tags.len() + self.layout.out.len() + 128);
-        let mut roster_tags = [None; 7];
-        for (slot, (name, _)) in roster_tags.iter_mut().zip(SEVEN_TAG_ROSTER) {
-            *slot = self.tags.iter().position(|tag| &tag_bytes[tag.name.clone()] == name.as_bytes());
-        }
-        // The input tags in the order written: the roster's (a missing one
-        // is written too), then the others in input order.
-        let order: Vec<Option<usize>> = roster_tags
-            .iter()
-            .copied()
-            .chain((0..self.tags.len()).filter(|&index| !roster_tags.contains(&Some(index))).map(Some))
-            .collect();
-        // Each comment among the tags is written after the tag it came after,
-        // but never after the last tag written, where it would be read as the
-        // movetext's: then before it.
-        let mut place_of = vec![0; self.tags.len()];
-        for (place, index) in order.iter().enumerate() {
-            if let Some(index) = *index {
-                place_of[index] = place;
-            }
-        }
-        let mut comments: Vec<(usize, &[u8])> = (self.tag_comments.iter())
-            .map(|(before, comment)| {
-                let place = before.checked_sub(1).and_then(|tag| place_of.get(tag)).copied().unwrap_or(0);
-                (place.min(order.len() - 2), &tag_bytes[comment.clone()])
-            })
-            .collect();
-        // (in input order among those at the same place)
-        comments.sort_by_key(|&(place, _)| place);
-        let mut comments = comments.into_iter().peekable();
-        for (place, index) in order.into_iter().enumerate() {
-            match (SEVEN_TAG_ROSTER.get(place), index) {
-                // a missing roster tag gets its unknown value; a missing
-                // Result, the termination marker
-                (Some((name, unknown)), None) => {
-                    write_tag(&mut text, name.as_bytes(), if *name == "Result" { marker } else { unknown.as_bytes() });
+        let position = |name: &str| self.tags.iter().position(|tag| &tag_bytes[tag.name.clone()] == name.as_bytes());
+        let roster_tags = SEVEN_TAG_ROSTER.map(|(name, _)| position(name));
+        // The last tag written: the last of the others, or Result.
+        let last = (0..self.tags.len()).rev().find(|&index| !roster_tags.contains(&Some(index))).or(roster_tags[6]);
+        // A tag of the input, with the comments that came after it (with the
+        // first tag, any before every tag): after the last tag written they
+        // would be read as the movetext's, so there they go before it.
+        let write_input_tag = |text: &mut Vec<u8>, index: usize, name: &[u8], value: &[u8]| {
+            let upto = |tags: usize| self.tag_comments.partition_point(|(before, _)| *before <= tags);
+            let comments = &self.tag_comments[if index == 0 { 0 } else { upto(index) }..upto(index + 1)];
+            let write_comments = |text: &mut Vec<u8>| {
+                for (_, comment) in comments {
+                    text.extend_from_slice(&tag_bytes[comment.clone()]);
+                    text.push(b'\n');
                 }
-                (roster, Some(index)) => {
-                    let tag = &self.tags[index];
-                    let value = &tag_bytes[tag.value.clone()];
+            };
+            if Some(index) == last {
+                write_comments(text);
+                write_tag(text, name, value);
+            } else {
+                write_tag(text, name, value);
+                write_comments(text);
+            }
+        };
+        // a missing tag gets its unknown value; a missing Result, the termination marker
+        for ((name, unknown), slot) in SEVEN_TAG_ROSTER.into_iter().zip(roster_tags) {
+            let (name, missing) = (name.as_bytes(), if name == "Result" { marker } else { unknown.as_bytes() });
+            match slot {
+                Some(index) => {
+                    let value = &tag_bytes[self.tags[index].value.clone()];
                     // a result spelled unlike PGN (`½-½`) is written as PGN writes it
                     let canonical = match result_of(value) {
-                        Some(ResultToken::Outcome(outcome)) if roster.is_some_and(|(name, _)| *name == "Result") => {
-                            outcome.as_str().as_bytes()
-                        }
+                        Some(ResultToken::Outcome(outcome)) if name == b"Result" => outcome.as_str().as_bytes(),
                         _ => value,
                     };
-                    write_tag(&mut text, &tag_bytes[tag.name.clone()], canonical);
+                    write_input_tag(&mut text, index, name, canonical);
                 }
-                (None, None) => {}
+                None => write_tag(&mut text, name, missing),
             }
-            while let Some((_, comment)) = comments.next_if(|&(at, _)| at == place) {
-                text.extend_from_slice(comment);
-                text.push(b'\n');
+        }
+        for (index, tag) in self.tags.iter().enumerate() {
+            if !roster_tags.contains(&Some(index)) {
+                write_input_tag(&mut text, index, &tag_bytes[tag.name.clone()], &tag_bytes[tag.value.clone()]);
             }
         }
         text.extend_from_slice(&self.tag_escapes);
