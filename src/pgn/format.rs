@@ -34,9 +34,9 @@
 //! line end, and
 //! [`FormattedGame::error`] says why (the first problem); UTF-16 input is
 //! written back byte for byte. (A game
-//! of tags alone gets a blank line and a termination marker after them, as a
-//! rewritten one does: without it, the rewritten game after it could be read
-//! as more of its tags.)
+//! of tags alone, or of tags and `;` comments, gets a blank line and a
+//! termination marker after them, as a rewritten one does: without it, the
+//! rewritten game after it could be read as more of its tags.)
 //! The meaning of a game is never changed:
 //!
 //! - **Tags**: one per line, `[Name "value"]`. The Seven Tag Roster first in
@@ -395,7 +395,9 @@ pub struct Formatter<'a> {
     tags: Vec<Tag>,
     /// Whether the movetext started (the start position was looked up).
     started: bool,
-    /// Whether anything came after the tags.
+    /// Whether anything came after the tags but `;` comments (after a game
+    /// written unchanged, a tag the game lacks would make those comments
+    /// its tags': [`Formatter::unchanged`] ends the game with a marker).
     has_movetext: bool,
     lines: Vec<Frame>,
     result: Option<ResultToken>,
@@ -609,8 +611,8 @@ impl<'a> Formatter<'a> {
         }
     }
 
-    /// The game as it was; a game of tags alone gets its termination marker
-    /// after them (when the reader reads that marker as the game's: not
+    /// The game as it was; a game of tags alone (or of tags and `;`
+    /// comments) gets its termination marker after them (when the reader reads that marker as the game's: not
     /// after a token that gives no event, like a stray `.`, after which a
     /// blank line ends the game).
     fn unchanged(&self) -> Vec<u8> {
@@ -647,7 +649,8 @@ impl<'a> Formatter<'a> {
             if !self.has_movetext {
                 // The reader ended it at a tag it already had, after a blank
                 // line; the rewritten game after it may start with a tag it
-                // lacks (`[Event`), and would then be read as part of it.
+                // lacks (`[Event`), and would then be read as part of it
+                // (its `;` comments too, as comments among its tags).
                 let bare = text.len();
                 text.push(b'\n');
                 text.extend_from_slice(self.marker());
@@ -1014,7 +1017,9 @@ impl Visitor for Formatter<'_> {
     }
 
     fn comment(&mut self, text: RawText<'_>, at: Location) {
-        if !self.movetext() {
+        let at_input = usize::try_from(at.offset.saturating_sub(self.start)).ok().and_then(|i| self.input.get(i));
+        self.has_movetext |= at_input != Some(&b';');
+        if !self.playing() {
             return;
         }
         let text = text.0;

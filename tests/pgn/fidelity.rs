@@ -141,6 +141,16 @@ fn semicolon_comments_among_the_tags_stay_among_them_after_their_tag() {
     );
     // formatted again, nothing moves
     assert_eq!(formatted(formatted(input).as_bytes()), formatted(input));
+    // a game written unchanged whose tags only `;` comments follow gets its
+    // marker: else the rewritten game's `[Event` after it would make them
+    // comments among its tags, and the two games one
+    let (text, unchanged) = fmt(b"[e\n[Site \"x\"]\n;ne\n\n;\n[Site \"x\"]\n;st\n");
+    assert_eq!(unchanged.len(), 1, "{unchanged:?}");
+    assert_eq!(
+        String::from_utf8(text).unwrap(),
+        "[e\n[Site \"x\"]\n;ne\n\n;\n\n*\n\n[Event \"?\"]\n[Site \"x\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n\
+         [White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n\n{st} *\n"
+    );
 }
 
 #[test]
