@@ -22,7 +22,7 @@
 //!     unescaped), the same moves (as resolved against the position, with
 //!     their annotations), null moves, comments (byte for byte, a `\r\n` in
 //!     them being `\n`), NAGs, variations (same nesting) and result, and
-//!     the `;` comments among its tags (among them still);
+//!     the comments among its tags (among them still);
 //!   - the text between games and `%` escape lines inside games are kept
 //!     (checks gated by [`CHECK_TEXT_OUTSIDE_GAMES`] and
 //!     [`CHECK_ESCAPE_LINES_IN_GAMES`]).
@@ -469,7 +469,7 @@ struct GameModel {
     has_movetext: bool,
     /// The comments' bytes, delimiters included.
     comments: Vec<Range<usize>>,
-    /// The `;` comments among the tags, as written, with the number of tags
+    /// The comments among the tags, as written, with the number of tags
     /// before each.
     tag_comments: Vec<(usize, Vec<u8>)>,
 }

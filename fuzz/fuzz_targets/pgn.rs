@@ -202,8 +202,13 @@ impl Visitor for Checker<'_> {
         // (after a tag, or a malformed one: never the game's first item)
         assert!(self.begin.is_some_and(|begin| at.offset > begin.offset), "a tag comment first in its game");
         self.item(at, text);
-        assert_eq!(text.first(), Some(&b';'));
-        assert!(!text.contains(&b'\n') && text.last() != Some(&b'\r'));
+        // `;text` without its line end, or `{text}` closed on its line
+        assert!(!text.contains(&b'\n'));
+        match text.first() {
+            Some(b';') => assert!(text.last() != Some(&b'\r')),
+            Some(b'{') => assert!(text.iter().position(|&b| b == b'}') == Some(text.len() - 1)),
+            _ => panic!("a tag comment that is no comment: {text:?}"),
+        }
         self.events.push(Event::TagComment(text.to_vec(), at));
     }
 

@@ -37,11 +37,12 @@
 //! on, which looks at a few lines only: a line that starts with a
 //! well-formed tag pair is a cut point when the last line before it that
 //! holds more than whitespace is not a `%` escape line, does not start with
-//! a `;` comment (which may be among a game's tags) and holds no `[`, or
-//! ends with a result token and holds `[` and `;` only inside `{ }`
-//! comments that open on it (lichess's movetext, with its `[%clk]`
-//! comments): the reader is then in movetext, in a comment the tag line
-//! ends, or between games, never in a tag section. When no such line comes within the target
+//! a comment (which may be among a game's tags; but for a `{` comment left
+//! open on it) and holds no `[`, or ends
+//! with a result token and holds `[` and `;` only inside `{ }` comments
+//! that open on it (lichess's movetext, with its `[%clk]` comments): the
+//! reader is then in movetext, in a comment the tag line ends, or between
+//! games, never in a tag section. When no such line comes within the target
 //! (at least 4 KiB) after the target, the chunk is scanned line by line from
 //! its start (a `\n` ends a line), following the reader's rules for what
 //! hides a `[` (`{ }` comments, with their recovery at a line that starts with
@@ -49,11 +50,12 @@
 //! values), and these are its cut points:
 //!
 //! - a line whose first non-blank byte is `[`, outside comments, when the
-//!   reader is between games or in a game's movetext (a token or a `{ }`
-//!   comment came after the last tag: a `;` comment is among the tags when
-//!   a tag of the section comes after it, with only blank lines, `;`
-//!   comments and `%` escape lines between); also a line that starts with
-//!   a tag pair inside a comment (which was then never closed);
+//!   reader is between games or in a game's movetext (a token came after
+//!   the last tag, or a comment that no tag of the section comes after: a
+//!   comment is among the tags when one does, with only blank lines,
+//!   comments and `%` escape lines between, a `{ }` one closing on its
+//!   line); also a line that starts with a tag pair inside a comment (which
+//!   was then never closed);
 //! - the start of the line after one whose last token is a result token
 //!   followed by nothing but whitespace (the reader ends the game at the
 //!   result, and the next line starts afresh);
@@ -74,8 +76,9 @@
 //! point is too large: the games before it are handed out as usual, then the
 //! large game in pieces of about a block each ([`Chunk::oversized`] says so),
 //! never held whole, up to the next line that starts with a well-formed tag
-//! pair after a line that does not start with `[` or `%` (the next game's
-//! first tag), where chunks of whole games go on. So every line, token,
+//! pair after a line that does not start with `[` or `%` (lines that start
+//! with a comment aside: the next game's first tag), where chunks of whole
+//! games go on. So every line, token,
 //! comment and tag value the reader gets is smaller than the limit too.
 //!
 //! A read error ends the stream: the chunks of what was read before it come
@@ -156,7 +159,7 @@ struct Discard {
     /// Of the current line: it starts with `[` or `%` (after inline
     /// whitespace, for `[`).
     tagged: bool,
-    /// Of the current line: it starts with a `;` comment (after inline
+    /// Of the current line: it starts with a comment (after inline
     /// whitespace), which leaves [`Discard::eligible`] as it was (in a tag
     /// section, a tag after it is of the same section).
     commented: bool,
@@ -596,7 +599,7 @@ impl Discard {
                 if k < segment.len() {
                     self.content = true;
                     self.tagged |= segment[k] == b'[';
-                    self.commented = !self.tagged && segment[k] == b';';
+                    self.commented = !self.tagged && matches!(segment[k], b';' | b'{');
                 }
             }
             match newline {
@@ -645,11 +648,15 @@ fn is_quick_cut(buf: &[u8], at: usize) -> bool {
     }
     let start = memchr::memrchr(b'\n', &buf[..end]).map_or(0, |k| k + 1);
     let line = &buf[start..end];
-    // (after a `;` comment line, the reader may be in a tag section: the
-    // comment is among the tags when a tag follows it)
-    line[0] != b'%'
-        && line.get(skip_blank(line, 0)) != Some(&b';')
-        && (memchr::memchr(b'[', line).is_none() || ends_game(line))
+    // (after a line that starts with a comment, the reader may be in a tag
+    // section: a comment is among the tags when a tag follows it; not when
+    // a `{` comment is left open, as one among the tags closes on its line)
+    let commented = match line.get(skip_blank(line, 0)) {
+        Some(b';') => true,
+        Some(b'{') => memchr::memrchr2(b'{', b'}', line).is_some_and(|last| line[last] == b'}'),
+        _ => false,
+    };
+    line[0] != b'%' && !commented && (memchr::memchr(b'[', line).is_none() || ends_game(line))
 }
 
 /// Whether the reader ends a game at the end of `line` (a line that holds
@@ -814,11 +821,19 @@ impl ScanState {
                 self.blank = false;
                 continue;
             }
-            if line[i] == b';' && self.tags {
+            if self.tags && matches!(line[i], b';' | b'{') {
                 // A comment among the tags when a tag comes after it (the
                 // reader looks ahead); when anything else comes, it ends
-                // the tag section at its line as it would have here.
-                return;
+                // the tag section where it would have here. A `{` comment
+                // among the tags closes on its line: one that does not is
+                // the movetext's (below).
+                if line[i] == b';' {
+                    return;
+                }
+                if let Some(m) = memchr::memchr(b'}', &line[i + 1..]) {
+                    i += 2 + m;
+                    continue;
+                }
             }
             // Movetext: only comments and tags matter, and a result at the end.
             self.tags = false;
@@ -922,6 +937,13 @@ mod tests {
             // a `;` comment line: among the tags, maybe
             ("[Event \"a\"]\n; note\n[Site \"b\"]\n", false),
             ("1. e4 e5 1-0\n  ; note\n[Event \"b\"]\n", false),
+            // a `{ }` comment line: among the tags, maybe
+            ("[Event \"a\"]\n{note}\n[Site \"b\"]\n", false),
+            ("1. e4 e5 1-0\n  {note} {more}\n[Event \"b\"]\n", false),
+            // one left open on it: the tag line ends it, and starts a game
+            ("[Event \"a\"]\n{note} {open\n[Event \"b\"]\n", true),
+            // after movetext on its line: the movetext's
+            ("1. e4 {note}\n[Event \"b\"]\n", true),
             // a `;` comment after movetext on its line: as before
             ("1. e4 e5 ; note\n[Event \"b\"]\n", true),
             // no `[` at all: as before

@@ -76,8 +76,8 @@
 //!   were: before the next game (a blank line after them), or after the
 //!   last game ([`Formatter::take_outside`]). An escape line among a game's
 //!   tags is written after the tags; one in the movetext on a line of its
-//!   own at its place. A `;` comment among the tags (a tag of the game
-//!   follows it) is written on its line after the tag it came after,
+//!   own at its place. A comment among the tags (`;` or `{ }`, a tag of the
+//!   game following it) is written on its line after the tag it came after,
 //!   wherever the roster order puts that tag, but before the last tag
 //!   written when it would come after it (there, it would start the
 //!   movetext). Evaluation symbols written for NAGs (`±`) are written
@@ -411,7 +411,7 @@ pub struct Formatter<'a> {
     outside: Vec<u8>,
     /// The game's escape lines among its tags, `\n` after each.
     tag_escapes: Vec<u8>,
-    /// The game's `;` comments among its tags, as written (in `tag_bytes`),
+    /// The game's comments among its tags, as written (in `tag_bytes`),
     /// each with the number of tags before it.
     tag_comments: Vec<(usize, Range<usize>)>,
     /// The comments after the termination marker, a space before each.
@@ -650,7 +650,7 @@ impl<'a> Formatter<'a> {
                 // The reader ended it at a tag it already had, after a blank
                 // line; the rewritten game after it may start with a tag it
                 // lacks (`[Event`), and would then be read as part of it
-                // (its `;` comments too, as comments among its tags).
+                // (its comments too, as comments among its tags).
                 let bare = text.len();
                 text.push(b'\n');
                 text.extend_from_slice(self.marker());

@@ -45,7 +45,7 @@
 //! [`Game::after_result`]; comments and `%` escape lines between two games
 //! are the next game's [`Game::before`], or, after the last game, the last
 //! game's [`Game::after`]. `%` escape lines inside a game are
-//! [`Game::escapes`], `;` comments among its tags [`Game::tag_comments`].
+//! [`Game::escapes`], comments among its tags [`Game::tag_comments`].
 //! [`Game::to_pgn`] writes all of them back (escape lines after the tags,
 //! comments among them after the tag they came after, or before the last
 //! tag when they came after it). Text in an input that holds no game at all
@@ -90,8 +90,9 @@ pub struct Game {
     pub tags: Vec<Tag>,
     /// The `%` escape lines inside the game, as written.
     pub escapes: Vec<String>,
-    /// The `;` comments among the tags (a tag comes after each), as written
-    /// (`;text`), each with the number of [`Game::tags`] before it.
+    /// The comments among the tags (a tag comes after each), as written
+    /// (`;text`, `{text}`; a `\r\n` in them as `\n`), each with the number
+    /// of [`Game::tags`] before it.
     pub tag_comments: Vec<(usize, String)>,
     /// The position the game starts from (the `FEN` and `Variant` tags;
     /// Chess960 castling where they say so), or `None` when its moves are

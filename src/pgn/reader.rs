@@ -220,11 +220,13 @@ pub trait Visitor {
     /// the last game, before [`Reader::read_game`] returns `None`.
     fn between_games(&mut self, _text: &[u8], _at: Location) {}
 
-    /// A `;` comment among the tags (a tag of the same game comes after it,
+    /// A comment among the tags (a tag of the same game comes after it,
     /// with only whitespace, comments and `%` escape lines between): the
-    /// whole comment as written (`;text`, without its line end). A `;`
-    /// comment after the last tag, before the movetext (or before a tag that
-    /// starts the next game), is the movetext's ([`Visitor::comment`]).
+    /// whole comment as written (`;text` without its line end, or `{text}`,
+    /// closed on the line it opens on). A comment after the last tag, before
+    /// the movetext (or before a tag that starts the next game), is the
+    /// movetext's ([`Visitor::comment`]); so is a `{` comment that goes on
+    /// to the next line, and every comment after it.
     fn tag_comment(&mut self, _text: &[u8], _at: Location) {}
 
     /// A `%` escape line: the line as written from its `%`, without its line
@@ -919,7 +921,8 @@ impl Cursor {
 /// - Its tags come first. A tag whose name this game already has starts the
 ///   next game when a blank line (a line of whitespace alone) came after the
 ///   previous tag: that is how header-only games (tags and no movetext) are
-///   told apart.
+///   told apart. Comments between two tags of the game are among its tags
+///   ([`Visitor::tag_comment`]); the movetext starts with any other.
 /// - The game ends at its result token (at any depth), at a `[` once its
 ///   movetext has begun (a token or comment after the tags), at a blank line
 ///   once a movetext token has been read (as python-chess reads it: a game
@@ -1329,7 +1332,7 @@ impl<'a> Reader<'a> {
                 fresh = cur.at_line_start();
                 continue;
             }
-            if b == b';' {
+            if b == b';' || b == b'{' {
                 // A comment among the tags when a tag comes after it (and
                 // after the comments and escape lines that follow it);
                 // otherwise the movetext starts with it.
@@ -1344,8 +1347,14 @@ impl<'a> Reader<'a> {
                 }
                 let start = cur.pos;
                 let at = self.loc(&cur, start);
-                cur.pos = line_end(input, start);
-                let text = trim_cr(&input[start..cur.pos]);
+                let text = if b == b';' {
+                    cur.pos = line_end(input, start);
+                    trim_cr(&input[start..cur.pos])
+                } else {
+                    // (closed on its line: the look ahead saw it)
+                    let _ = cur.scan_brace(input);
+                    &input[start..cur.pos]
+                };
                 visitor.tag_comment(text, at);
                 self.end = start + text.len();
                 fresh = false;
@@ -1392,11 +1401,12 @@ impl<'a> Reader<'a> {
         ended
     }
 
-    /// In a tag section, at a `;` comment (`blank`: a blank line came
-    /// after the last tag): where the tag after it is, when only whitespace,
-    /// more `;` comments and `%` escape lines come between, and the tag is
-    /// of this section (the comments are then among the tags, as
-    /// python-chess reads them). `None` when anything else follows, or
+    /// In a tag section, at a `;` or `{` comment (`blank`: a blank line
+    /// came after the last tag): where the tag after it is, when only
+    /// whitespace, more comments (a `{` one closed on its line) and `%`
+    /// escape lines come between, and the
+    /// tag is of this section (the comments are then among the tags, as
+    /// python-chess reads `;` ones). `None` when anything else follows, or
     /// nothing, or a tag that starts the next game (one the section has,
     /// after a blank line): the comment then starts the movetext, so that
     /// what comes after the game never changes how it reads.
@@ -1410,6 +1420,16 @@ impl<'a> Reader<'a> {
                 b'[' => break,
                 b';' => {
                     cur.pos = line_end(input, cur.pos);
+                    fresh = false;
+                }
+                // a `{ }` comment closed on its line (one that goes on to
+                // the next line is the movetext's)
+                b'{' => {
+                    let close = memchr::memchr2(b'}', b'\n', &input[cur.pos..])?;
+                    if input[cur.pos + close] != b'}' {
+                        return None;
+                    }
+                    cur.pos += close + 1;
                     fresh = false;
                 }
                 b'%' if self.at_line_start(&cur) => {

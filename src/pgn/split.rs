@@ -54,14 +54,15 @@
 //! is in a `{` comment and whether it is in a tag section, and how those
 //! two change over a line depends on them and on the line alone. So the
 //! line at `at` is a certain boundary when, from the start of the last line
-//! before it that holds more than whitespace and is not a `%` escape line,
-//! following the lines up to `at` (every one, escape lines and blank lines
-//! included) from each state the reader can be in (in a comment; in a tag
-//! section; neither) never ends in a tag section outside a comment. In
-//! practice: a tag line after movetext (a last movetext line that holds
-//! `[%clk ...]` commands too), after a comment, or at the file's start (after
-//! whitespace, escape lines and a byte order mark alone) is a boundary; a tag
-//! line after a tag line is not. The rule looks back at most [`LOOK_BACK`]
+//! before it that holds more than whitespace, is not a `%` escape line and
+//! does not start with a comment, following the lines up to `at` (every
+//! one, escape lines, comment lines and blank lines included) from each
+//! state the reader can be in (in a comment; in a tag section; neither)
+//! never ends in a tag section outside a comment. In practice: a tag line
+//! after movetext (a last movetext line that holds `[%clk ...]` commands
+//! too), after comments after movetext, or at the file's start (after
+//! whitespace, escape lines and a byte order mark alone) is a boundary; a
+//! tag line after a tag line is not, nor after comments after a tag line. The rule looks back at most [`LOOK_BACK`]
 //! bytes and takes tag lines of at most [`MAX_TAG_LINE`] bytes: beyond
 //! those, a line is no boundary (certain, not complete). Games of tags alone
 //! (no movetext) have no certain boundary between them: a file of those is
@@ -179,7 +180,7 @@ fn certain(buf: &[u8], file_start: bool, at: usize, ends_file: bool, limits: Lim
     let window = &buf[lo..at];
     let starts_file = file_start && lo == 0;
     // The last line that holds more than whitespace and is not an escape
-    // line nor starts with a `;` comment; at the file's start, the reader's
+    // line nor starts with a comment; at the file's start, the reader's
     // first state is known. (In a partial window, a line found after a `\n`
     // is the one the whole window gives: going back looks at no byte before
     // that `\n`, an invisible character never holding one.)
@@ -196,9 +197,12 @@ fn certain(buf: &[u8], file_start: bool, at: usize, ends_file: bool, limits: Lim
             break (bom_len(window), true);
         }
         match memchr::memrchr(b'\n', &window[..content]) {
-            // (a `;` comment line is followed too: in a tag section, it
-            // leaves the reader there; the line before it tells more)
-            Some(k) if window[k + 1] == b'%' || window.get(skip_blank(window, k + 1)) == Some(&b';') => end = k + 1,
+            // (a line that starts with a comment is followed too: in a tag
+            // section, it may leave the reader there; the line before it
+            // tells more)
+            Some(k) if window[k + 1] == b'%' || matches!(window.get(skip_blank(window, k + 1)), Some(b';' | b'{')) => {
+                end = k + 1
+            }
             Some(k) => break (k + 1, false),
             None if partial => return None,
             None if starts_file => break (bom_len(window), true),

@@ -696,19 +696,32 @@ fn many_tags_of_different_names_are_no_duplicates() {
     assert!(stdout.starts_with("1 games, 1 moves, 0 games with errors, 0 errors, 0 lint findings"), "{stdout}");
 }
 
-// ---- `;` comments among the tags ------------------------------------------------------------------
+// ---- Comments among the tags ---------------------------------------------------------------------
 
 #[test]
 fn a_semicolon_comment_among_the_tags_keeps_one_game_in_every_command_whatever_j() {
-    // Once read as two games (the tags up to the comment, the comment as
-    // their movetext; then the rest). Some 3.9 MB: chunks of 1 MiB, cut
-    // between games whose tags hold comments.
+    comments_among_the_tags_keep_one_game("; ", "", "tag-comments");
+}
+
+#[test]
+fn a_brace_comment_among_the_tags_keeps_one_game_in_every_command_whatever_j() {
+    comments_among_the_tags_keep_one_game("{", "}", "brace-tag-comments");
+}
+
+/// Comments among the tags (each `{open}text{close}`), once read as two
+/// games (the tags up to the comment, the comment as their movetext; then
+/// the rest). Some 3.9 MB: chunks of 1 MiB, cut between games whose tags
+/// hold comments.
+fn comments_among_the_tags_keep_one_game(open: &str, close: &str, name: &str) {
     let game = |i: usize| {
-        format!("[Event \"g{i}\"]\n; a note on game {i}\n[Site \"s\"] ; and another\n[Result \"*\"]\n\n1. e4 e5 *\n\n")
+        format!(
+            "[Event \"g{i}\"]\n{open}a note on game {i}{close}\n[Site \"s\"] {open}and another{close}\n\
+             [Result \"*\"]\n\n1. e4 e5 *\n\n"
+        )
     };
     let games = 60_000;
     let pgn: String = (0..games).map(game).collect();
-    let dir = crate::scratch::Dir::new("tag-comments");
+    let dir = crate::scratch::Dir::new(name);
     let path = dir.file("games.pgn", pgn.as_bytes());
     let stdout = |args: &[&str]| {
         let out = sanfen(args).assert().code(0).stderr("");
@@ -726,8 +739,8 @@ fn a_semicolon_comment_among_the_tags_keeps_one_game_in_every_command_whatever_j
         let expected: String = (0..games)
             .map(|i| {
                 format!(
-                    "[Event \"g{i}\"]\n; a note on game {i}\n[Site \"s\"]\n; and another\n[Date \"????.??.??\"]\n\
-                     [Round \"?\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n\n1. e4 e5 *\n"
+                    "[Event \"g{i}\"]\n{open}a note on game {i}{close}\n[Site \"s\"]\n{open}and another{close}\n\
+                     [Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n\n1. e4 e5 *\n"
                 )
             })
             .collect::<Vec<_>>()

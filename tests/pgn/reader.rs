@@ -1126,8 +1126,62 @@ fn semicolon_comments_among_the_tags_keep_the_game_whole() {
         shown(b"[Event \"A\"]\n; c\n"),
         [["1:1 begin", "1:1 tag Event ⟨A⟩", "end_tags", "2:1 comment ⟨ c⟩", "2:4 end"]]
     );
-    // a `{ }` comment among the tags starts the movetext, as before
-    assert_eq!(shown(b"[Event \"A\"]\n{c}\n[Site \"x\"]\n*\n").len(), 2);
+}
+
+#[test]
+fn brace_comments_among_the_tags_keep_the_game_whole() {
+    // A `{ }` comment closed on its line with a tag after it is among the
+    // tags, as a `;` one is; one that goes on to the next line, or that
+    // movetext follows, starts the movetext.
+    let input = b"[Event \"A\"] {on its line}\n{alone} ; and more\n\n{after a blank line}\n[Site \"x\"]\n\
+                  {before the movetext}\n1. e4 *\n";
+    assert_eq!(
+        shown(input),
+        [[
+            "1:1 begin",
+            "1:1 tag Event ⟨A⟩",
+            "1:13 tag comment ⟨{on its line}⟩",
+            "2:1 tag comment ⟨{alone}⟩",
+            "2:9 tag comment ⟨; and more⟩",
+            "4:1 tag comment ⟨{after a blank line}⟩",
+            "5:1 tag Site ⟨x⟩",
+            "end_tags",
+            "6:1 comment ⟨before the movetext⟩",
+            "7:1 number 1 ⟨1.⟩",
+            "7:4 san e4",
+            "7:7 result * ⟨*⟩",
+            "7:8 end",
+        ]]
+    );
+    // one that goes on to the next line is the movetext's, and so the tag
+    // after it starts a game
+    assert_eq!(
+        shown(b"[Event \"A\"]\n{two\nlines}\n[Site \"x\"]\n*\n"),
+        [
+            vec!["1:1 begin", "1:1 tag Event ⟨A⟩", "end_tags", "2:1 comment ⟨two\nlines⟩", "3:7 end"],
+            vec!["4:1 begin", "4:1 tag Site ⟨x⟩", "end_tags", "5:1 result * ⟨*⟩", "5:2 end"],
+        ]
+    );
+    // a tag the section has after a blank line still starts a game, the
+    // comments before it the first game's movetext
+    assert_eq!(
+        shown(b"[Event \"A\"]\n\n{c} {d}\n[Event \"B\"]\n*\n"),
+        [
+            vec!["1:1 begin", "1:1 tag Event ⟨A⟩", "end_tags", "3:1 comment ⟨c⟩", "3:5 comment ⟨d⟩", "3:8 end"],
+            vec!["4:1 begin", "4:1 tag Event ⟨B⟩", "end_tags", "5:1 result * ⟨*⟩", "5:2 end"],
+        ]
+    );
+    // read in chunks cut anywhere, the same
+    for input in [
+        &input[..],
+        b"[Event \"A\"]\n{two\nlines}\n[Site \"x\"]\n*\n",
+        b"[Event \"A\"]\n\n{c} {d}\n[Event \"B\"]\n*\n",
+        b"1. e4 *\n{c}\n[Event \"B\"]\n{d}\n[Site \"y\"]\n{e}\n\n[Event \"C\"]\n{f\n[Site \"z\"]\n*\n",
+    ] {
+        for cuts in [Cuts::Quick, Cuts::EveryLine] {
+            assert_chunks_read_alike(&text(input), input, input, 1, cuts);
+        }
+    }
 }
 
 #[test]
@@ -1155,12 +1209,13 @@ fn a_blank_line_right_after_an_escape_line_ends_the_game() {
 
 #[test]
 fn a_comment_starts_the_movetext() {
-    // After a comment, a tag starts the next game.
+    // After a comment that starts the movetext (no tag of the game after
+    // it), a tag starts the next game.
     assert_eq!(
-        shown(b"[Event \"A\"] {c}\n[Event \"B\"]\n"),
+        shown(b"[Event \"A\"] {c}\n\n[Event \"B\"]\n"),
         [
             vec!["1:1 begin", "1:1 tag Event ⟨A⟩", "end_tags", "1:13 comment ⟨c⟩", "1:16 end"],
-            vec!["2:1 begin", "2:1 tag Event ⟨B⟩", "end_tags", "2:12 end"],
+            vec!["3:1 begin", "3:1 tag Event ⟨B⟩", "end_tags", "3:12 end"],
         ]
     );
 }

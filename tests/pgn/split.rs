@@ -255,9 +255,17 @@ fn clock_commands_on_the_last_movetext_line() {
 
 #[test]
 fn comments_semicolons_and_escape_lines_before_a_tag_line() {
-    let cases: [(&[u8], &[u64]); 16] = [
+    let cases: [(&[u8], &[u64]); 20] = [
         // a comment left open: the tag line ends it and starts a game
         (b"1. e4 { open\n[Event \"B\"]\n1. d4 *\n", &[13]),
+        // a `{ }` comment line among the tags, as a `;` one
+        (b"[Event \"A\"]\n{note} {more}\n[Site \"b\"]\n*\n", &[]),
+        // after movetext, between games
+        (b"1. e4 *\n{note}\n[Event \"B\"]\n*\n", &[15]),
+        // a token after the comment: movetext, whatever came before
+        (b"{note} 1. e4\n[Event \"B\"]\n*\n", &[13]),
+        // over two lines, the movetext's
+        (b"[Event \"A\"]\n{two\nlines}\n[Site \"b\"]\n*\n", &[24]),
         // a tag line inside a comment whose `{` is on the line before
         (b"[Event \"A\"]\n{ note\n[Event \"B\"]\n*\n", &[19]),
         // `;` comments hide a `[`
