@@ -653,10 +653,26 @@ fn is_quick_cut(buf: &[u8], at: usize) -> bool {
     // a `{` comment is left open, as one among the tags closes on its line)
     let commented = match line.get(skip_blank(line, 0)) {
         Some(b';') => true,
-        Some(b'{') => memchr::memrchr2(b'{', b'}', line).is_some_and(|last| line[last] == b'}'),
+        Some(b'{') => !ends_in_comment(line),
         _ => false,
     };
     line[0] != b'%' && !commented && (memchr::memchr(b'[', line).is_none() || ends_game(line))
+}
+
+/// Whether a `{` comment is open at the end of `line`, read from its start
+/// outside comments (as from inside one, when the line starts with `{`):
+/// after a `;` outside comments, the rest of the line is comment text.
+fn ends_in_comment(line: &[u8]) -> bool {
+    let mut in_comment = false;
+    for &b in line {
+        match b {
+            b'{' if !in_comment => in_comment = true,
+            b'}' => in_comment = false,
+            b';' if !in_comment => return false,
+            _ => {}
+        }
+    }
+    in_comment
 }
 
 /// Whether the reader ends a game at the end of `line` (a line that holds
@@ -890,7 +906,12 @@ fn ends_with_result(line: &[u8]) -> bool {
     let mut token = &line[start..end];
     // move numbers glued before it (`1.1-0`) are tokens of their own
     loop {
-        if result_of(token).is_some() {
+        // (a `*` glued to a move ends the game too, as the reader reads
+        // it: `e5*`, `e5!?*`, `1.e4*`; not `!*`, nor `1*`, nor after a `$`,
+        // where the reader's last token starts: `$1*`, `e4$*`)
+        let glued =
+            token.last() == Some(&b'*') && !matches!(token[0], b'0'..=b'9' | b'!' | b'?') && !token.contains(&b'$');
+        if result_of(token).is_some() || glued {
             return true;
         }
         let digits = token.iter().take_while(|b| b.is_ascii_digit()).count();
@@ -942,6 +963,8 @@ mod tests {
             ("1. e4 e5 1-0\n  {note} {more}\n[Event \"b\"]\n", false),
             // one left open on it: the tag line ends it, and starts a game
             ("[Event \"a\"]\n{note} {open\n[Event \"b\"]\n", true),
+            // (a `{` in a `;` comment opens none)
+            ("[Event \"a\"]\n{note} ; {open\n[Event \"b\"]\n", false),
             // after movetext on its line: the movetext's
             ("1. e4 {note}\n[Event \"b\"]\n", true),
             // a `;` comment after movetext on its line: as before

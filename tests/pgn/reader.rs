@@ -505,6 +505,21 @@ fn an_asterisk_glued_to_a_move_is_the_result() {
             ],
         ]
     );
+    // it ends the game for the chunker too: the comment after it, on the
+    // next line, starts the next game (not a blank line after it)
+    for input in [
+        &b"e*\n;\n\nb"[..],
+        b"1. e4 e5!?*\n{c}\n\n1. d4 *\n",
+        b"1.e4*\n;\n\nb",
+        b"$1*\n;\n\nb",
+        b"1*\n;\n\nb",
+        b"...$*\n;\n\nb",
+        b"!*\n;\n\nb",
+    ] {
+        for cuts in [Cuts::Quick, Cuts::EveryLine] {
+            assert_chunks_read_alike(&text(input), input, input, 1, cuts);
+        }
+    }
 }
 
 /// `0000` is UCI's null move, as python-chess reads it, not a move number
@@ -1177,6 +1192,8 @@ fn brace_comments_among_the_tags_keep_the_game_whole() {
         b"[Event \"A\"]\n{two\nlines}\n[Site \"x\"]\n*\n",
         b"[Event \"A\"]\n\n{c} {d}\n[Event \"B\"]\n*\n",
         b"1. e4 *\n{c}\n[Event \"B\"]\n{d}\n[Site \"y\"]\n{e}\n\n[Event \"C\"]\n{f\n[Site \"z\"]\n*\n",
+        // (a `{` in a `;` comment opens no comment)
+        b"[Event #\"A\"] {on its line}\n{alone} ; Blac{oafte7 a bl]pei\n[Site \"y\"]\n*\n",
     ] {
         for cuts in [Cuts::Quick, Cuts::EveryLine] {
             assert_chunks_read_alike(&text(input), input, input, 1, cuts);
