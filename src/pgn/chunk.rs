@@ -38,12 +38,12 @@
 //! well-formed tag pair is a cut point when the last line before it that
 //! holds more than whitespace is not a `%` escape line, does not start with
 //! a comment (which may be among a game's tags; but for a `{` comment left
-//! open on it) and holds no `[`, or ends
-//! with a result token and holds `[` and `;` only inside `{ }` comments
-//! that open on it (lichess's movetext, with its `[%clk]` comments): the
-//! reader is then in movetext, in a comment the tag line ends, or between
-//! games, never in a tag section. When no such line comes within the target
-//! (at least 4 KiB) after the target, the chunk is scanned line by line from
+//! open on it) and holds no `[`, or ends with a result token and holds `[`
+//! and `;` only inside `{ }` comments that open on it (lichess's movetext,
+//! with its `[%clk]` comments): the reader is then in movetext, in a
+//! comment the tag line ends, or between games, never in a tag section.
+//! When no such line comes within the target (at least 4 KiB) after the
+//! target, the chunk is scanned line by line from
 //! its start (a `\n` ends a line), following the reader's rules for what
 //! hides a `[` (`{ }` comments, with their recovery at a line that starts with
 //! a tag pair; `;` comments; `%` escape lines; tag pairs with their quoted
@@ -78,8 +78,8 @@
 //! never held whole, up to the next line that starts with a well-formed tag
 //! pair after a line that does not start with `[` or `%` (lines that start
 //! with a comment aside: the next game's first tag), where chunks of whole
-//! games go on. So every line, token,
-//! comment and tag value the reader gets is smaller than the limit too.
+//! games go on. So every line, token, comment and tag value the reader gets
+//! is smaller than the limit too.
 //!
 //! A read error ends the stream: the chunks of what was read before it come
 //! first (the last game as the stream left it), then the error, once.

@@ -1404,9 +1404,9 @@ impl<'a> Reader<'a> {
     /// In a tag section, at a `;` or `{` comment (`blank`: a blank line
     /// came after the last tag): where the tag after it is, when only
     /// whitespace, more comments (a `{` one closed on its line) and `%`
-    /// escape lines come between, and the
-    /// tag is of this section (the comments are then among the tags, as
-    /// python-chess reads `;` ones). `None` when anything else follows, or
+    /// escape lines come between, and the tag is of this section (the
+    /// comments are then among the tags, as python-chess reads `;` ones).
+    /// `None` when anything else follows, or
     /// nothing, or a tag that starts the next game (one the section has,
     /// after a blank line): the comment then starts the movetext, so that
     /// what comes after the game never changes how it reads.

@@ -62,9 +62,10 @@
 //! after movetext (a last movetext line that holds `[%clk ...]` commands
 //! too), after comments after movetext, or at the file's start (after
 //! whitespace, escape lines and a byte order mark alone) is a boundary; a
-//! tag line after a tag line is not, nor after comments after a tag line. The rule looks back at most [`LOOK_BACK`]
-//! bytes and takes tag lines of at most [`MAX_TAG_LINE`] bytes: beyond
-//! those, a line is no boundary (certain, not complete). Games of tags alone
+//! tag line after a tag line is not, nor after comments after a tag line.
+//! The rule looks back at most [`LOOK_BACK`] bytes and takes tag lines of
+//! at most [`MAX_TAG_LINE`] bytes: beyond those, a line is no boundary
+//! (certain, not complete). Games of tags alone
 //! (no movetext) have no certain boundary between them: a file of those is
 //! one range. A file that looks like UTF-16 at its start ([`looks_utf16`])
 //! has no boundary but 0.
