@@ -91,8 +91,8 @@ pub struct Game {
     /// The `%` escape lines inside the game, as written.
     pub escapes: Vec<String>,
     /// The comments among the tags (a tag comes after each), as written
-    /// (`;text`, `{text}`; a `\r\n` in them as `\n`), each with the number
-    /// of [`Game::tags`] before it.
+    /// (`;text`, `{text}`, each on one line), each with the number of
+    /// [`Game::tags`] before it.
     pub tag_comments: Vec<(usize, String)>,
     /// The position the game starts from (the `FEN` and `Variant` tags;
     /// Chess960 castling where they say so), or `None` when its moves are
