@@ -89,8 +89,8 @@ use std::io::{self, Read};
 #[cfg(doc)]
 use crate::pgn::reader::Reader;
 use crate::pgn::reader::{
-    AFTER_BOM, CLASS, DOLLAR, Location, NL, TOKEN, TagNames, TagScan, WS, bom_len, invisible_before, is_recovery_line,
-    looks_utf16, result_of, scan_tag, skip_blank, skip_blank_back,
+    AFTER_BOM, CLASS, Location, NL, TOKEN, TagNames, TagScan, WS, bom_len, invisible_before, is_recovery_line,
+    looks_utf16, run_ends_game, scan_tag, skip_blank, skip_blank_back,
 };
 
 /// How much is read from the stream at a time.
@@ -891,37 +891,25 @@ impl ScanState {
     }
 }
 
-/// Whether the last token of a movetext line is a result token: a run of
-/// token bytes between a delimiter other than `$` and trailing whitespace
-/// (the reader reads such a run as one token).
+/// Whether the reader ends the game at the end of a movetext line: whether
+/// it reads a result at the end of the line's last run of token bytes (from
+/// a delimiter, or from a `$`, which starts a run, to trailing whitespace).
+/// The reader's own code decides ([`run_ends_game`]): `1-0`, `e5*`,
+/// `12345678901.1-0` do, `!*`, `1*`, `e4$*` do not.
 fn ends_with_result(line: &[u8]) -> bool {
     let end = skip_blank_back(line, line.len());
     let mut start = end;
     while start > 0
-        && matches!(CLASS[line[start - 1] as usize], TOKEN | DOLLAR)
+        && CLASS[line[start - 1] as usize] == TOKEN
         && (line[start - 1] < 0x80 || invisible_before(line, start) == 0)
     {
         start -= 1;
     }
-    let mut token = &line[start..end];
-    // move numbers glued before it (`1.1-0`) are tokens of their own
-    loop {
-        // (a `*` glued to a move ends the game too, as the reader reads
-        // it: `e5*`, `e5!?*`, `1.e4*`; not `!*`, nor `1*`, nor after a `$`,
-        // where the reader's last token starts: `$1*`, `e4$*`)
-        let glued =
-            token.last() == Some(&b'*') && !matches!(token[0], b'0'..=b'9' | b'!' | b'?') && !token.contains(&b'$');
-        if result_of(token).is_some() || glued {
-            return true;
-        }
-        let digits = token.iter().take_while(|b| b.is_ascii_digit()).count();
-        let dots = token[digits..].iter().take_while(|&&b| b == b'.').count();
-        // (a number too big for a move number is no number to the reader: give up)
-        if digits == 0 || digits > 9 || dots == 0 {
-            return false;
-        }
-        token = &token[digits + dots..];
+    // a `$` starts a run of its own (a NAG)
+    if start > 0 && line[start - 1] == b'$' {
+        start -= 1;
     }
+    run_ends_game(&line[start..end])
 }
 
 #[cfg(test)]
@@ -933,6 +921,34 @@ mod tests {
     fn quick_cut_at_last_line(text: &str) -> bool {
         let at = text.trim_end().rfind('\n').expect("two lines") + 1;
         is_quick_cut(text.as_bytes(), at)
+    }
+
+    /// The line's last run of token bytes ends the game where the reader
+    /// reads a result at its end.
+    #[test]
+    fn a_line_ends_the_game_where_its_last_run_ends_in_a_result() {
+        for (line, ends) in [
+            ("1. e4 e5 1-0", true),
+            ("1. e4 e5 1/2-1/2 \r", true),
+            ("1. e4 *\u{a0}", true),
+            ("1. e4 e5*", true),
+            ("1. e4 1.e4*", true),
+            ("1. e4 e5!?*", true),
+            // after move numbers of any size, as the reader reads them
+            ("1. e4 12345678901.1-0", true),
+            ("1. e4 99999999999999999999...e5*", true),
+            ("1. e4 1*", false),
+            ("1. e4 !*", false),
+            // a `$` starts a run of its own: a NAG, or a token that is no result
+            ("1. e4 e5$*", false),
+            ("1. e4 e5 $1-0", false),
+            ("1. e4 e5$1", false),
+            ("1. e4 e5 1-0 e6", false),
+            ("1. e4 e5 {1-0}", false),
+            ("", false),
+        ] {
+            assert_eq!(ends_with_result(line.as_bytes()), ends, "{line:?}");
+        }
     }
 
     #[test]

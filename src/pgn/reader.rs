@@ -1164,11 +1164,7 @@ impl<'a> Reader<'a> {
     /// The location of `pos`, on the line of `cur`.
     #[inline(always)]
     fn loc(&self, cur: &Cursor, pos: usize) -> Location {
-        Location {
-            line: cur.line,
-            column: column(pos as isize - cur.line_start + 1),
-            offset: self.base.wrapping_add(pos as u64),
-        }
+        location(self.base, cur, pos)
     }
 
     /// The location of the end of the game: the lines between it and the
@@ -1544,7 +1540,7 @@ impl<'a> Reader<'a> {
                     end = pos + line.len();
                     continue;
                 }
-                let result = self.tokens(&mut cur, visitor, emit);
+                let result = tokens(input, self.base, &mut cur, visitor, emit);
                 end = cur.pos;
                 moved = true;
                 if let Some((result, start)) = result {
@@ -1701,120 +1697,154 @@ impl<'a> Reader<'a> {
             visitor.syntax_error(SyntaxError { kind: SyntaxErrorKind::UnclosedVariation, at, found: "(".into() });
         }
     }
+}
 
-    /// Reads the run of token bytes at `cur` (a token, or a move number and
-    /// what is glued to it), calling the visitor when `emit`. A result token
-    /// is not reported but returned, with where it starts.
-    #[inline(always)]
-    fn tokens<V: Visitor>(&self, cur: &mut Cursor, visitor: &mut V, emit: bool) -> Option<(ResultToken, usize)> {
-        let input = self.input;
-        let mut start = cur.pos;
-        let end = run_end(input, start + 1);
-        cur.pos = end;
-        loop {
-            let token = &input[start..end];
-            let first = token[0];
-            if first.is_ascii_digit() {
-                // Digits, then `.`s (a move number), the end (a move number
-                // too), or a result; anything else is a move.
-                let mut i = 0;
-                let mut number: u64 = 0;
-                while i < token.len() && token[i].is_ascii_digit() {
-                    number = (number * 10 + u64::from(token[i] - b'0')).min(u64::from(u32::MAX) + 1);
-                    i += 1;
-                }
-                // (a number too large for any position, as 0 is too small,
-                // is still a move number: told wrong, not read as a move)
-                let number = u32::try_from(number).unwrap_or(0);
-                match token.get(i) {
-                    // a null move as UCI writes it (and python-chess reads
-                    // it), not a move number 0
-                    None if token == b"0000" => {
-                        if emit {
-                            visitor.san(token, self.loc(cur, start));
-                        }
-                    }
-                    None => {
-                        if emit {
-                            visitor.move_number(number, false, token, self.loc(cur, start));
-                        }
-                    }
-                    Some(b'.') => {
-                        let dots = token[i..].iter().take_while(|&&b| b == b'.').count();
-                        let number_end = i + dots;
-                        if emit {
-                            visitor.move_number(number, dots >= 2, &token[..number_end], self.loc(cur, start));
-                        }
-                        if number_end < token.len() {
-                            start += number_end;
-                            continue;
-                        }
-                    }
-                    Some(b'-' | b'/' | 0xe2) if result_of(token).is_some() => {
-                        return result_of(token).map(|result| (result, start));
-                    }
-                    _ => {
-                        if emit {
-                            visitor.san(token, self.loc(cur, start));
-                        }
-                    }
-                }
-                return None;
+/// Reads the run of token bytes at `cur` in `input` (a token, or a move
+/// number and what is glued to it), calling the visitor when `emit`, with
+/// locations from `base`. A result token is not reported but returned, with
+/// where it starts.
+#[inline(always)]
+fn tokens<V: Visitor>(
+    input: &[u8],
+    base: u64,
+    cur: &mut Cursor,
+    visitor: &mut V,
+    emit: bool,
+) -> Option<(ResultToken, usize)> {
+    let loc = |cur: &Cursor, at: usize| location(base, cur, at);
+    let mut start = cur.pos;
+    let end = run_end(input, start + 1);
+    cur.pos = end;
+    loop {
+        let token = &input[start..end];
+        let first = token[0];
+        if first.is_ascii_digit() {
+            // Digits, then `.`s (a move number), the end (a move number
+            // too), or a result; anything else is a move.
+            let mut i = 0;
+            let mut number: u64 = 0;
+            while i < token.len() && token[i].is_ascii_digit() {
+                number = (number * 10 + u64::from(token[i] - b'0')).min(u64::from(u32::MAX) + 1);
+                i += 1;
             }
-            match first {
-                // `1. ... Ba5`: dots alone add nothing to the move number before them
-                b'.' if token.iter().all(|&b| b == b'.') => {}
-                b'$' => {
+            // (a number too large for any position, as 0 is too small,
+            // is still a move number: told wrong, not read as a move)
+            let number = u32::try_from(number).unwrap_or(0);
+            match token.get(i) {
+                // a null move as UCI writes it (and python-chess reads
+                // it), not a move number 0
+                None if token == b"0000" => {
                     if emit {
-                        let at = self.loc(cur, start);
-                        let digits = &token[1..];
-                        if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
-                            visitor.san(token, at);
-                        } else if let Ok(nag) = u8::try_from(number_value(digits)) {
-                            visitor.nag(nag, token, at);
-                        } else {
-                            let found = String::from_utf8_lossy(token).into_owned();
-                            visitor.syntax_error(SyntaxError { kind: SyntaxErrorKind::BadNag, at, found });
-                        }
+                        visitor.san(token, loc(cur, start));
                     }
                 }
-                b'*' | 0xc2 if result_of(token).is_some() => return result_of(token).map(|result| (result, start)),
-                b'!' | b'?' => {
+                None => {
                     if emit {
-                        let at = self.loc(cur, start);
-                        match suffix_nag(token) {
-                            Some(nag) => visitor.nag(nag, token, at),
-                            None => visitor.san(token, at),
-                        }
+                        visitor.move_number(number, false, token, loc(cur, start));
                     }
                 }
-                b'+' | b'-' | b'=' | 0xc2 | 0xe2 if glyph_nag(token).is_some() => {
-                    if let (true, Some(nag)) = (emit, glyph_nag(token)) {
-                        visitor.nag(nag, token, self.loc(cur, start));
+                Some(b'.') => {
+                    let dots = token[i..].iter().take_while(|&&b| b == b'.').count();
+                    let number_end = i + dots;
+                    if emit {
+                        visitor.move_number(number, dots >= 2, &token[..number_end], loc(cur, start));
+                    }
+                    if number_end < token.len() {
+                        start += number_end;
+                        continue;
                     }
                 }
-                b'e' if is_en_passant_mark(token) => {
-                    if emit {
-                        visitor.en_passant_mark(token, self.loc(cur, start));
-                    }
+                Some(b'-' | b'/' | 0xe2) if result_of(token).is_some() => {
+                    return result_of(token).map(|result| (result, start));
                 }
                 _ => {
-                    // `*` is a token of its own (PGN's self-terminating
-                    // result), also glued to the move before it: `e5*`
-                    let (san, unknown) = match token {
-                        [san @ .., b'*'] => (san, true),
-                        _ => (token, false),
-                    };
                     if emit {
-                        visitor.san(san, self.loc(cur, start));
-                    }
-                    if unknown {
-                        return Some((ResultToken::Unknown, start + san.len()));
+                        visitor.san(token, loc(cur, start));
                     }
                 }
             }
             return None;
         }
+        match first {
+            // `1. ... Ba5`: dots alone add nothing to the move number before them
+            b'.' if token.iter().all(|&b| b == b'.') => {}
+            b'$' => {
+                if emit {
+                    let at = loc(cur, start);
+                    let digits = &token[1..];
+                    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+                        visitor.san(token, at);
+                    } else if let Ok(nag) = u8::try_from(number_value(digits)) {
+                        visitor.nag(nag, token, at);
+                    } else {
+                        let found = String::from_utf8_lossy(token).into_owned();
+                        visitor.syntax_error(SyntaxError { kind: SyntaxErrorKind::BadNag, at, found });
+                    }
+                }
+            }
+            b'*' | 0xc2 if result_of(token).is_some() => return result_of(token).map(|result| (result, start)),
+            b'!' | b'?' => {
+                if emit {
+                    let at = loc(cur, start);
+                    match suffix_nag(token) {
+                        Some(nag) => visitor.nag(nag, token, at),
+                        None => visitor.san(token, at),
+                    }
+                }
+            }
+            b'+' | b'-' | b'=' | 0xc2 | 0xe2 if glyph_nag(token).is_some() => {
+                if let (true, Some(nag)) = (emit, glyph_nag(token)) {
+                    visitor.nag(nag, token, loc(cur, start));
+                }
+            }
+            b'e' if is_en_passant_mark(token) => {
+                if emit {
+                    visitor.en_passant_mark(token, loc(cur, start));
+                }
+            }
+            _ => {
+                // `*` is a token of its own (PGN's self-terminating
+                // result), also glued to the move before it: `e5*`
+                let (san, unknown) = match token {
+                    [san @ .., b'*'] => (san, true),
+                    _ => (token, false),
+                };
+                if emit {
+                    visitor.san(san, loc(cur, start));
+                }
+                if unknown {
+                    return Some((ResultToken::Unknown, start + san.len()));
+                }
+            }
+        }
+        return None;
+    }
+}
+
+/// Whether the reader reads a result at the end of `run`, one run of token
+/// bytes as the movetext loop cuts them (its first byte a token byte or `$`,
+/// the others token bytes, no invisible character): `1-0`, `*`, `e5*`,
+/// `1.e4*` and `123456789012.1-0` end the game there; `!*`, `1*` and `$1*`
+/// do not. The chunker asks it of a line's last run: the same code as the
+/// reader's decides.
+pub(crate) fn run_ends_game(run: &[u8]) -> bool {
+    struct Silent;
+    impl Visitor for Silent {
+        type Output = ();
+        fn end_game(&mut self, _at: Location) {}
+    }
+    let mut cur = Cursor { pos: 0, line: 1, line_start: 0 };
+    !run.is_empty() && tokens(run, 0, &mut cur, &mut Silent, false).is_some()
+}
+
+/// The location of `pos` on `cur`'s line, in an input that starts at
+/// offset `base` of its stream.
+#[inline(always)]
+fn location(base: u64, cur: &Cursor, pos: usize) -> Location {
+    Location {
+        line: cur.line,
+        column: column(pos as isize - cur.line_start + 1),
+        offset: base.wrapping_add(pos as u64),
     }
 }
 

@@ -1696,10 +1696,19 @@ fn chunker_edge_cases() {
             assert_chunks_read_alike(&text(pgn), pgn, pgn, 1, cuts);
         }
     }
+    // A result after a move number too big for any game still ends it, as
+    // the reader reads it: the comment on the next line is the next game's.
+    for pgn in
+        [&b"e4 1234567890.1-0\n;\n\nb\n"[..], b"e4 99999999999999999999...*\n;\n\nb\n", b"e4 12345678901.e5*\n;\n\nb\n"]
+    {
+        for cuts in [Cuts::Quick, Cuts::EveryLine] {
+            assert_chunks_read_alike(&text(pgn), pgn, pgn, 1, cuts);
+        }
+    }
 }
 
 /// Pieces of PGN, well and badly formed, to build inputs from.
-const FRAGMENTS: [&str; 44] = [
+const FRAGMENTS: [&str; 45] = [
     "[Event \"A\"]",
     "[Event \"B\"]",
     "[Site \"x\"]",
@@ -1730,6 +1739,7 @@ const FRAGMENTS: [&str; 44] = [
     ")",
     "1.",
     "1",
+    "98765432109.",
     "...",
     "e4",
     "Nf3",
