@@ -648,31 +648,46 @@ fn is_quick_cut(buf: &[u8], at: usize) -> bool {
     }
     let start = memchr::memrchr(b'\n', &buf[..end]).map_or(0, |k| k + 1);
     let line = &buf[start..end];
-    // (after a line that starts with a comment, the reader may be in a tag
-    // section: a comment is among the tags when a tag follows it; not when
-    // a `{` comment is left open, as one among the tags closes on its line)
-    let commented = match line.get(skip_blank(line, 0)) {
-        Some(b';') => true,
-        Some(b'{') => !ends_in_comment(line),
-        _ => false,
-    };
-    line[0] != b'%' && !commented && (memchr::memchr(b'[', line).is_none() || ends_game(line))
+    if line[0] == b'%' {
+        return false;
+    }
+    let bracket = || memchr::memchr(b'[', line).is_some();
+    match line.get(skip_blank(line, 0)) {
+        // (after a line that starts with a comment, the reader may be in a
+        // tag section: a comment is among the tags when a tag follows it)
+        Some(b';') => false,
+        // not when a `{` comment is left open, as one among the tags closes
+        // on its line: the tag line ends it
+        Some(b'{') => !bracket() && line_end(line) == LineEnd::Open,
+        _ => !bracket() || ends_game(line),
+    }
 }
 
-/// Whether a `{` comment is open at the end of `line`, read from its start
-/// outside comments (as from inside one, when the line starts with `{`):
-/// after a `;` outside comments, the rest of the line is comment text.
-fn ends_in_comment(line: &[u8]) -> bool {
+/// How a line read from its start outside comments ends.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum LineEnd {
+    /// Outside comments, no `[` nor `;` outside them on the way.
+    Clear,
+    /// A `[` or a `;` came outside comments (after a `;`, the rest of the
+    /// line is comment text: no `{` there opens one).
+    Marked,
+    /// Inside a `{` comment, no `[` nor `;` outside comments before it.
+    Open,
+}
+
+/// How `line` ends, read from its start outside comments (comments do not
+/// nest: a `{` inside one opens nothing more).
+fn line_end(line: &[u8]) -> LineEnd {
     let mut in_comment = false;
     for &b in line {
         match b {
-            b'{' if !in_comment => in_comment = true,
+            b'{' => in_comment = true,
             b'}' => in_comment = false,
-            b';' if !in_comment => return false,
+            b'[' | b';' if !in_comment => return LineEnd::Marked,
             _ => {}
         }
     }
-    in_comment
+    if in_comment { LineEnd::Open } else { LineEnd::Clear }
 }
 
 /// Whether the reader ends a game at the end of `line` (a line that holds
@@ -687,16 +702,7 @@ fn ends_in_comment(line: &[u8]) -> bool {
 /// ended it), or the whole line was inside a comment that the tag line
 /// after it recovers from.
 fn ends_game(line: &[u8]) -> bool {
-    let mut in_comment = false;
-    for &b in line {
-        match b {
-            b'{' => in_comment = true,
-            b'}' => in_comment = false,
-            b'[' | b';' if !in_comment => return false,
-            _ => {}
-        }
-    }
-    !in_comment && ends_with_result(line)
+    line_end(line) == LineEnd::Clear && ends_with_result(line)
 }
 
 /// What the chunker knows of the reader's state at the start of a line.
